@@ -1,0 +1,31 @@
+# One command to run the service, one to run every test; both set everything up first.
+VENV   ?= .venv
+PYTHON ?= python3
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: setup run test bench check-books clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: setup
+	$(VENV)/bin/gunicorn --workers 2 --bind $(HOST):$(PORT) wsgi:app
+
+test: setup
+	$(VENV)/bin/python -m pytest -q
+
+bench: setup
+	$(PY) benchmarks/run.py
+
+check-books: setup
+	$(VENV)/bin/listbuilder check-books
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,127 @@
+"""Cross-reference checks on a loaded army book: what a schema cannot see on its own.
+
+Pure functions over model objects, so the loader, the CLI's ``check-books`` and tests share
+them. Each check yields ``(path, message)`` with a path into the book file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from listbuilder.model import ArmyBook, GameSystem, RuleRef
+
+
+@dataclass(frozen=True)
+class BookProblem:
+    """One problem in one file: where it is (file, YAML path, line) and what is wrong."""
+
+    file: str
+    path: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+def check_references(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]]:
+    return [
+        *_unique_ids(book),
+        *_known_sections(book),
+        *_known_rules(book, system),
+        *_known_requirements(book),
+        *_known_unit_costs(book),
+        *_replaced_things_exist(book),
+    ]
+
+
+def _unique_ids(book: ArmyBook) -> Iterator[tuple[str, str]]:
+    seen: set[str] = set()
+    for i, unit in enumerate(book.units):
+        if unit.id in seen:
+            yield f"units[{i}].id", f"unit id {unit.id!r} repeats"
+        seen.add(unit.id)
+    spell_ids = [s.id for s in book.spells]
+    for i, spell_id in enumerate(spell_ids):
+        if spell_ids.index(spell_id) != i:
+            yield f"spells[{i}].id", f"spell id {spell_id!r} repeats"
+
+
+def _known_sections(book: ArmyBook) -> Iterator[tuple[str, str]]:
+    for i, unit in enumerate(book.units):
+        for j, section_id in enumerate(unit.upgrades):
+            if section_id not in book.sections:
+                yield f"units[{i}].upgrades[{j}]", f"no upgrade section {section_id!r} in this book"
+
+
+def _labelled_rules(book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
+    """Every rule label in the book with its path."""
+    for i, unit in enumerate(book.units):
+        for j, rule in enumerate(unit.rules):
+            yield f"units[{i}].rules[{j}]", rule
+        for w, weapon in enumerate(unit.weapons):
+            for j, rule in enumerate(weapon.rules):
+                yield f"units[{i}].weapons[{w}].rules[{j}]", rule
+        for t, item in enumerate(unit.items):
+            for j, rule in enumerate(item.rules):
+                yield f"units[{i}].items[{t}].rules[{j}]", rule
+    for s, section in enumerate(book.sections.values()):
+        for o, option in enumerate(section.options):
+            base = f"upgrades[{s}].options[{o}].gains"
+            for j, rule in enumerate(option.gains.rules):
+                yield f"{base}.rules[{j}]", rule
+            for w, weapon in enumerate(option.gains.weapons):
+                for j, rule in enumerate(weapon.rules):
+                    yield f"{base}.weapons[{w}].rules[{j}]", rule
+            for t, item in enumerate(option.gains.items):
+                for j, rule in enumerate(item.rules):
+                    yield f"{base}.items[{t}].rules[{j}]", rule
+
+
+def _known_rules(book: ArmyBook, system: GameSystem) -> Iterator[tuple[str, str]]:
+    for path, rule in _labelled_rules(book):
+        definition = book.rules.get(rule.name) or system.glossary.get(rule.name)
+        if definition is None:
+            yield path, f"rule {rule.name!r} is neither in the {system.id} glossary nor in the book's rules"
+        elif definition.param is None and rule.param is not None:
+            yield path, f"rule {rule.name!r} takes no parameter, got {rule.label!r}"
+        elif definition.param is not None and rule.param is None:
+            yield path, f"rule {rule.name!r} needs its parameter ({rule.name}({definition.param}))"
+    for i, rule in enumerate(book.rules.values()):
+        for mentioned in rule.mentions:
+            if mentioned not in book.rules and mentioned not in system.glossary:
+                yield f"rules[{i}].mentions", f"mentions unknown rule {mentioned!r}"
+
+
+def _known_requirements(book: ArmyBook) -> Iterator[tuple[str, str]]:
+    for s, section in enumerate(book.sections.values()):
+        for o, option in enumerate(section.options):
+            for r, ref in enumerate(option.requires):
+                section_id, option_id = ref.split("/", 1)
+                needed = book.sections.get(section_id)
+                if needed is None or needed.option(option_id) is None:
+                    yield f"upgrades[{s}].options[{o}].requires[{r}]", f"no option {ref!r} in this book"
+
+
+def _known_unit_costs(book: ArmyBook) -> Iterator[tuple[str, str]]:
+    for s, section in enumerate(book.sections.values()):
+        for o, option in enumerate(section.options):
+            for unit_id in option.unit_costs:
+                if book.unit(unit_id) is None:
+                    yield f"upgrades[{s}].options[{o}].unit_costs.{unit_id}", f"no unit {unit_id!r} in this book"
+
+
+def _replaced_things_exist(book: ArmyBook) -> Iterator[tuple[str, str]]:
+    """A replace section offered to a unit must name gear that unit has or can gain."""
+    for i, unit in enumerate(book.units):
+        sections = [book.sections[s] for s in unit.upgrades if s in book.sections]
+        available = {w.name for w in unit.weapons} | {t.name for t in unit.items}
+        for section in sections:
+            for option in section.options:
+                available |= {w.name for w in option.gains.weapons} | {t.name for t in option.gains.items}
+        for j, section in enumerate(sections):
+            for name in section.replaces:
+                if name not in available:
+                    yield f"units[{i}].upgrades[{j}]", f"section {section.id!r} replaces {name!r}, which {unit.id!r} never has"

@@ -1,0 +1,227 @@
+"""The only YAML reader: army-book and system files -> frozen model objects, loaded once.
+
+``load_registry(folder)`` reads ``<folder>/<system>/_system.yaml`` and every other ``*.yaml``
+beside it through ``yaml.safe_load`` and the family's marshmallow schema, then checks what a
+schema cannot see (ids that must exist, rules that must be in a glossary). Every problem in
+every file is collected before raising, so an author fixes a book in one pass.
+
+Errors::
+
+    BookLoadError            one or more files are broken; .problems lists them all
+      problems: [BookProblem(file, path, message, line)]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from marshmallow import ValidationError
+
+from listbuilder.book_checks import BookProblem, check_references
+from listbuilder.model import ArmyBook, GameSystem
+from listbuilder.schemas.families import FAMILY_SCHEMAS
+from listbuilder.systems import SystemRules, rules_for
+
+SYSTEM_FILE = "_system.yaml"
+
+
+class BookLoadError(Exception):
+    """Raised when any army-book or system file cannot be loaded; lists every problem."""
+
+    def __init__(self, problems: list[BookProblem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class BookRegistry:
+    """Every game system and army book, indexed by id. Built once at start-up."""
+
+    systems: Mapping[str, GameSystem]
+    books: Mapping[str, ArmyBook]
+    rules: Mapping[str, SystemRules] = field(default_factory=dict)
+
+    def books_of(self, system_id: str) -> list[ArmyBook]:
+        return [b for b in self.books.values() if b.system == system_id]
+
+
+def default_books_folder() -> Path:
+    """``army_books/`` beside the package, unless LISTBUILDER_BOOKS points elsewhere."""
+    configured = os.environ.get("LISTBUILDER_BOOKS")
+    return Path(configured) if configured else Path(__file__).resolve().parent.parent / "army_books"
+
+
+def load_registry(folder: Path | str | None = None) -> BookRegistry:
+    """Load every system and book under *folder*; raises BookLoadError listing all problems."""
+    root = Path(folder) if folder is not None else default_books_folder()
+    problems: list[BookProblem] = []
+    systems: dict[str, GameSystem] = {}
+    books: dict[str, ArmyBook] = {}
+    rules: dict[str, SystemRules] = {}
+    if not root.is_dir():
+        raise BookLoadError([BookProblem(str(root), "", "army book folder not found")])
+    for system_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        system = _load_system(system_dir / SYSTEM_FILE, problems)
+        if system is None:
+            continue
+        if system.id != system_dir.name:
+            problems.append(BookProblem(_show(system_dir / SYSTEM_FILE), "id", f"id {system.id!r} differs from folder name {system_dir.name!r}"))
+            continue
+        systems[system.id] = system
+        rules[system.id] = rules_for(system)
+        for path in sorted(system_dir.glob("*.yaml")):
+            if path.name == SYSTEM_FILE:
+                continue
+            book = _load_book(path, system, rules[system.id], problems)
+            if book is None:
+                continue
+            if book.id in books:
+                problems.append(BookProblem(_show(path), "id", f"book id {book.id!r} already used by {books[book.id].source}"))
+                continue
+            books[book.id] = book
+    if problems:
+        raise BookLoadError(problems)
+    return BookRegistry(systems=systems, books=books, rules=rules)
+
+
+def _show(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _read_yaml(path: Path, problems: list[BookProblem]) -> tuple[Any, str] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(BookProblem(_show(path), "", f"cannot read file: {exc}"))
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        reason = getattr(exc, "problem", None) or str(exc)
+        problems.append(BookProblem(_show(path), "", f"not valid YAML: {reason}", line))
+        return None
+    if not isinstance(data, dict):
+        problems.append(BookProblem(_show(path), "", "the file must hold a mapping at the top level", 1))
+        return None
+    return data, text
+
+
+def _load_system(path: Path, problems: list[BookProblem]) -> GameSystem | None:
+    if not path.is_file():
+        problems.append(BookProblem(_show(path), "", "system file missing"))
+        return None
+    read = _read_yaml(path, problems)
+    if read is None:
+        return None
+    data, text = read
+    family = data.get("family")
+    if family not in FAMILY_SCHEMAS:
+        problems.append(BookProblem(_show(path), "family", f"unknown rules family {family!r}; known: {sorted(FAMILY_SCHEMAS)}", _line_of(text, ["family"])))
+        return None
+    system_schema, _ = FAMILY_SCHEMAS[family]
+    system = _apply_schema(system_schema, data, path, text, problems)
+    if system is None:
+        return None
+    local: list[BookProblem] = []
+    for name, rule in system.glossary.items():
+        for mentioned in rule.mentions:
+            if mentioned not in system.glossary:
+                local.append(BookProblem(_show(path), f"rules[{name}].mentions", f"mentions unknown rule {mentioned!r}"))
+    problems.extend(local)
+    return None if local else _with_source(system, path)
+
+
+def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem]) -> ArmyBook | None:
+    read = _read_yaml(path, problems)
+    if read is None:
+        return None
+    data, text = read
+    _, book_schema = FAMILY_SCHEMAS[system.family]
+    book = _apply_schema(book_schema, data, path, text, problems)
+    if book is None:
+        return None
+    local = [
+        BookProblem(_show(path), where, message, _line_of(text, _split_path(where)))
+        for where, message in [*check_references(book, system), *rules.check_book(book)]
+    ]
+    if book.system != system.id:
+        local.append(BookProblem(_show(path), "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
+    problems.extend(local)
+    return None if local else _with_source(book, path)
+
+
+def _with_source(obj: Any, path: Path) -> Any:
+    object.__setattr__(obj, "source", _show(path))
+    return obj
+
+
+def _apply_schema(schema_cls: type, data: dict[str, Any], path: Path, text: str, problems: list[BookProblem]) -> Any:
+    try:
+        return schema_cls().load(data)
+    except ValidationError as exc:
+        for where, message in flatten_messages(exc.messages):
+            problems.append(BookProblem(_show(path), where, message, _line_of(text, _split_path(where))))
+        return None
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """Marshmallow's nested error dict -> ``[("units[3].weapons[0].attacks", "message")]``."""
+    out: list[tuple[str, str]] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key == "_schema":
+                out.extend(flatten_messages(value, prefix))
+                continue
+            step = f"[{key}]" if isinstance(key, int) else (f".{key}" if prefix else str(key))
+            out.extend(flatten_messages(value, prefix + step))
+    elif isinstance(messages, (list, tuple)):
+        for message in messages:
+            out.extend(flatten_messages(message, prefix))
+    else:
+        out.append((prefix, str(messages)))
+    return out
+
+
+def _split_path(where: str) -> list[str | int]:
+    parts: list[str | int] = []
+    for chunk in where.replace("]", "").replace("[", ".").split("."):
+        if chunk:
+            parts.append(int(chunk) if chunk.isdigit() else chunk)
+    return parts
+
+
+def _line_of(text: str, parts: Iterable[str | int]) -> int | None:
+    """1-based line of the YAML node at *parts*, or of the deepest ancestor that exists.
+
+    Uses the safe composer (node tree only, no object construction) so error messages can
+    point at a line; the data itself always comes from ``yaml.safe_load``.
+    """
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in parts:
+        if isinstance(node, yaml.MappingNode):
+            match = next((v for k, v in node.value if k.value == part), None)
+            key = next((k for k, v in node.value if k.value == part), None)
+            if match is None:
+                break
+            line = key.start_mark.line + 1 if key is not None else line
+            node = match
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line

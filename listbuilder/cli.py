@@ -1,0 +1,86 @@
+"""Command line: the same operations as the API, from the shell.
+
+    listbuilder check-books [FOLDER]        load every army book, print every problem
+    listbuilder validate LIST.json          validate a list, print the report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from listbuilder.books import BookLoadError, load_registry
+from listbuilder.lists import ListError, parse_list, validate_list
+
+
+def _registry(folder: str | None) -> Any:
+    try:
+        return load_registry(folder)
+    except BookLoadError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _read_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return json.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"{path}: cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+
+
+def cmd_check_books(args: argparse.Namespace) -> int:
+    registry = _registry(args.folder)
+    for system in registry.systems.values():
+        books = registry.books_of(system.id)
+        print(f"{system.id}: {len(system.glossary)} glossary rules, {len(books)} books")
+        for book in books:
+            print(f"  {book.id}: {len(book.units)} units, {len(book.sections)} upgrade sections ({book.source})")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    registry = _registry(args.books)
+    try:
+        army = parse_list(_read_json(args.list))
+        report = validate_list(registry, army)
+    except ListError as exc:
+        print(json.dumps(exc.as_dict(), indent=2), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        print(("legal" if report.valid else "NOT LEGAL") + f" - totals: {json.dumps(report.totals)}")
+        for issue in report.issues:
+            print(f"  [{issue.severity}] {issue.code} at {issue.path}: {issue.message} ({issue.clause})")
+    return 0 if report.valid else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check-books", help="load every army book and report problems")
+    check.add_argument("folder", nargs="?", default=None)
+    check.set_defaults(func=cmd_check_books)
+    validate = sub.add_parser("validate", help="validate an army list (JSON file, or - for stdin)")
+    validate.add_argument("list")
+    validate.add_argument("--json", action="store_true", help="print the report as JSON")
+    validate.add_argument("--books", default=None, help="army book folder (default: army_books/)")
+    validate.set_defaults(func=cmd_validate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,406 @@
+"""Frozen domain values: game systems, army books, units, upgrades, and army lists.
+
+Everything here is plain data built once by the loader (``books.py``) or the list parser and
+never mutated afterwards, so the same objects can be shared by every request and every worker
+thread. Nothing in this module knows about YAML, Flask or marshmallow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+# --------------------------------------------------------------------------------------------
+# Costs
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A cost vector such as ``{"pts": 120}`` or ``{"ip": 3, "mp": 2}``.
+
+    Costs are never bare integers: the hex armour game spends four currencies at once, and
+    keeping one type for every system means totals, limits and reports share one code path.
+    Zero entries are dropped so that equal costs compare equal.
+    """
+
+    amounts: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        cleaned = {k: int(v) for k, v in sorted(self.amounts.items()) if v}
+        object.__setattr__(self, "amounts", MappingProxyType(cleaned))
+
+    @classmethod
+    def of(cls, **amounts: int) -> Cost:
+        return cls(amounts)
+
+    def __add__(self, other: Cost) -> Cost:
+        merged = dict(self.amounts)
+        for currency, amount in other.amounts.items():
+            merged[currency] = merged.get(currency, 0) + amount
+        return Cost(merged)
+
+    def __sub__(self, other: Cost) -> Cost:
+        return self + other * -1
+
+    def __mul__(self, factor: int) -> Cost:
+        return Cost({k: v * factor for k, v in self.amounts.items()})
+
+    def __getitem__(self, currency: str) -> int:
+        return self.amounts.get(currency, 0)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.amounts)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.amounts.items()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cost) and dict(self.amounts) == dict(other.amounts)
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.amounts)
+
+    @staticmethod
+    def total(costs: Iterable[Cost]) -> Cost:
+        result = Cost()
+        for cost in costs:
+            result = result + cost
+        return result
+
+
+# --------------------------------------------------------------------------------------------
+# Special rules
+
+_LABEL = re.compile(r"^\s*(?P<name>[^()]+?)\s*(?:\(\s*(?P<param>[^()]*?)\s*\))?\s*$")
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """A special rule as a unit or weapon carries it: a name and an optional parameter.
+
+    ``Tough(3)`` is ``RuleRef("Tough", "3")``. The parameter stays a string because some
+    rules take words or signed numbers (``AP(+1)``, ``Bane(Undead)``); :attr:`rating` gives the
+    number when there is one.
+    """
+
+    name: str
+    param: str | None = None
+
+    @classmethod
+    def parse(cls, label: str) -> RuleRef:
+        """Read a label such as ``"Tough(3)"``; raises ValueError when it is not one."""
+        match = _LABEL.match(label)
+        if not match or not match.group("name"):
+            raise ValueError(f"not a rule label: {label!r}")
+        param = match.group("param")
+        return cls(match.group("name"), param if param not in (None, "") else None)
+
+    @property
+    def rating(self) -> int | None:
+        if self.param is None:
+            return None
+        try:
+            return int(self.param)
+        except ValueError:
+            return None
+
+    @property
+    def label(self) -> str:
+        return self.name if self.param is None else f"{self.name}({self.param})"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def rule_rating(rules: Iterable[RuleRef], name: str, default: int = 0) -> int:
+    """The summed rating of every rule called *name* (``Tough(3)`` twice gives 6)."""
+    ratings = [r.rating or 0 for r in rules if r.name == name]
+    return sum(ratings) if ratings else default
+
+
+def has_rule(rules: Iterable[RuleRef], name: str) -> bool:
+    return any(r.name == name for r in rules)
+
+
+@dataclass(frozen=True)
+class RuleDefinition:
+    """A glossary entry: what a special rule does, in the project's own words.
+
+    ``param`` names the rule's parameter (``"X"`` for ``Tough(X)``) or is None for rules that
+    take none. ``mentions`` lists other rules the text refers to, so the printed quick
+    reference can explain those too.
+    """
+
+    name: str
+    text: str
+    param: str | None = None
+    kind: str = "unit"
+    mentions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Spell:
+    """A spell a caster may cast or a magician may choose; ``value`` is its cost or threshold."""
+
+    id: str
+    name: str
+    value: int
+    text: str
+    limited_to: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------
+# Units and their equipment
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon profile, ``count`` copies of it in the unit.
+
+    ``range`` is 0 for melee weapons. ``extra`` carries system-specific fields (armour-hex AP
+    and damage dice, ancients-hex missile range) that the OPR family does not need.
+    """
+
+    name: str
+    attacks: int
+    range: int = 0
+    rules: tuple[RuleRef, ...] = ()
+    count: int = 1
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_melee(self) -> bool:
+        return self.range == 0
+
+    def with_count(self, count: int) -> Weapon:
+        return Weapon(self.name, self.attacks, self.range, self.rules, count, self.extra)
+
+    @property
+    def label(self) -> str:
+        parts = [f'{self.range}"'] if self.range else []
+        parts.append(f"A{self.attacks}")
+        parts.extend(r.label for r in self.rules)
+        return f"{self.name} ({', '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class Item:
+    """A piece of wargear that is not a weapon but grants rules (a shield, a banner)."""
+
+    name: str
+    rules: tuple[RuleRef, ...] = ()
+    count: int = 1
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_count(self, count: int) -> Item:
+        return Item(self.name, self.rules, count, self.extra)
+
+
+# How many models an upgrade section touches.
+AFFECTS_UNIT = "unit"  # the unit as a whole (heroes, vehicles, "upgrade with")
+AFFECTS_ONE = "one"  # exactly one model
+AFFECTS_ALL = "all"  # every model, bought once for the unit
+AFFECTS_UP_TO = "up_to"  # up to N models
+AFFECTS_ANY = "any"  # any number of models
+
+
+@dataclass(frozen=True)
+class Gains:
+    """What an upgrade option gives: weapons, items and rules (and system extras)."""
+
+    weapons: tuple[Weapon, ...] = ()
+    items: tuple[Item, ...] = ()
+    rules: tuple[RuleRef, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def all_rules(self) -> Iterator[RuleRef]:
+        yield from self.rules
+        for weapon in self.weapons:
+            yield from weapon.rules
+        for item in self.items:
+            yield from item.rules
+
+
+@dataclass(frozen=True)
+class UpgradeOption:
+    """One choice in an upgrade section.
+
+    ``cost`` is per affected model for one/up-to/any sections and for the whole unit for
+    unit/all sections; ``unit_costs`` overrides it for named units (the same section offered to
+    a 5-model and a 10-model unit costs them differently). ``requires`` lists
+    ``"section/option"`` references that must be taken first; ``command`` marks a command-group
+    role (sergeant, musician, banner) that a unit may hold once.
+    """
+
+    id: str
+    label: str
+    cost: Cost
+    gains: Gains = field(default_factory=Gains)
+    unit_costs: Mapping[str, Cost] = field(default_factory=dict)
+    requires: tuple[str, ...] = ()
+    command: str | None = None
+    elite_only: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def cost_for(self, unit_id: str) -> Cost:
+        return self.unit_costs.get(unit_id, self.cost)
+
+
+@dataclass(frozen=True)
+class UpgradeSection:
+    """A block of upgrade options, e.g. "Replace up to two Rifles with one:".
+
+    ``variant`` is ``replace`` (``replaces`` names the weapons or items given up, one of each
+    per affected model) or ``upgrade``. ``affects`` says how many models take the section
+    (``affects_count`` is N for ``up_to``). ``pick_max`` bounds how many options each
+    affected model (or the unit) takes: 1 for "one of", None for "any number of".
+    """
+
+    id: str
+    label: str
+    variant: str
+    affects: str
+    options: tuple[UpgradeOption, ...]
+    replaces: tuple[str, ...] = ()
+    affects_count: int | None = None
+    pick_max: int | None = 1
+    pick_min: int = 0
+
+    def option(self, option_id: str) -> UpgradeOption | None:
+        for option in self.options:
+            if option.id == option_id:
+                return option
+        return None
+
+    @property
+    def applies_to_all_models(self) -> bool:
+        return self.affects == AFFECTS_ALL
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit entry in an army book, before any upgrade is bought.
+
+    ``stats`` holds the system's own profile (OPR: quality and defense; ancients-hex: move,
+    attack dice, willpower; armour-hex: speeds and armour facings), so the core stays one
+    shape for every system.
+    """
+
+    id: str
+    name: str
+    size: int
+    cost: Cost
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    rules: tuple[RuleRef, ...] = ()
+    weapons: tuple[Weapon, ...] = ()
+    items: tuple[Item, ...] = ()
+    upgrades: tuple[str, ...] = ()
+    description: str = ""
+    tags: tuple[str, ...] = ()
+
+    @property
+    def is_hero(self) -> bool:
+        return has_rule(self.rules, "Hero")
+
+    @property
+    def is_multi_model(self) -> bool:
+        return self.size > 1
+
+    @property
+    def tough(self) -> int:
+        return rule_rating(self.rules, "Tough", default=1)
+
+    def stat(self, name: str, default: Any = None) -> Any:
+        return self.stats.get(name, default)
+
+
+@dataclass(frozen=True)
+class ArmyBook:
+    """One faction's army book for one game system."""
+
+    id: str
+    system: str
+    name: str
+    version: str
+    faction: str
+    description: str
+    units: tuple[Unit, ...]
+    sections: Mapping[str, UpgradeSection]
+    rules: Mapping[str, RuleDefinition] = field(default_factory=dict)
+    spells: tuple[Spell, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_units_by_id", {u.id: u for u in self.units})
+
+    def unit(self, unit_id: str) -> Unit | None:
+        return self._units_by_id.get(unit_id)  # type: ignore[attr-defined]
+
+    def sections_of(self, unit: Unit) -> tuple[UpgradeSection, ...]:
+        return tuple(self.sections[s] for s in unit.upgrades)
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    """A game system's data: its glossary of core rules and its composition parameters.
+
+    ``composition`` is the raw parameter mapping from ``_system.yaml`` (force organisation
+    ratios, hero joining limits, regiment sizes, budgets, game modes); each rules family in
+    ``listbuilder.systems`` reads the keys it understands.
+    """
+
+    id: str
+    name: str
+    family: str
+    rulebook: str
+    edition: str
+    description: str
+    glossary: Mapping[str, RuleDefinition]
+    composition: Mapping[str, Any]
+    spells: tuple[Spell, ...] = ()
+    notes: tuple[str, ...] = ()
+    source: str = ""
+
+
+# --------------------------------------------------------------------------------------------
+# Army lists (what a player submits)
+
+
+@dataclass(frozen=True)
+class ChosenUpgrade:
+    section: str
+    option: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    """One unit in a submitted list, keyed so that others can refer to it."""
+
+    key: str
+    unit: str
+    name: str = ""
+    notes: str = ""
+    upgrades: tuple[ChosenUpgrade, ...] = ()
+    combined_with: str | None = None
+    joined_to: str | None = None
+    spells: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ArmyList:
+    """A submitted army list, as the API contract names it."""
+
+    system: str
+    book: str
+    units: tuple[ListEntry, ...]
+    points_limit: int | None = None
+    force_org: bool | None = None
+    name: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)

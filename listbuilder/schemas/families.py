@@ -1,0 +1,9 @@
+"""Which schemas read the files of each rules family: family -> (system schema, book schema)."""
+
+from __future__ import annotations
+
+from listbuilder.schemas.opr import OprBookSchema, OprSystemSchema
+
+FAMILY_SCHEMAS: dict[str, tuple[type, type]] = {
+    "opr": (OprSystemSchema, OprBookSchema),
+}

@@ -1,0 +1,98 @@
+"""Marshmallow fields and small schemas shared by every army-book and list schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate
+
+from listbuilder.model import Cost, RuleDefinition, RuleRef, Spell
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+Identifier = lambda **kw: fields.String(  # noqa: E731 - a field factory reads best inline
+    validate=validate.Regexp(ID_PATTERN, error="not an id (lowercase letters, digits, - and _)"),
+    **kw,
+)
+
+
+def positive_int(**kw: Any) -> fields.Integer:
+    kw.setdefault("validate", validate.Range(min=1, error="not a positive integer"))
+    return fields.Integer(strict=True, **kw)
+
+
+def non_negative_int(**kw: Any) -> fields.Integer:
+    return fields.Integer(
+        strict=True, validate=validate.Range(min=0, error="not a non-negative integer"), **kw
+    )
+
+
+class CostField(fields.Field):
+    """A cost vector ``{"pts": 120}``; every amount a non-negative integer."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Cost:
+        if not isinstance(value, dict) or not value:
+            raise ValidationError('not a cost vector such as {"pts": 10}')
+        for currency, amount in value.items():
+            if not isinstance(currency, str) or not currency.isalpha():
+                raise ValidationError(f"not a currency name: {currency!r}")
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+                raise ValidationError(f"{currency}: not a non-negative integer")
+        return Cost(value)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else value.as_dict()
+
+
+class RuleLabel(fields.Field):
+    """A special-rule label such as ``"Tough(3)"``, read into a RuleRef."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> RuleRef:
+        if not isinstance(value, str):
+            raise ValidationError("not a rule label such as 'Tough(3)'")
+        try:
+            return RuleRef.parse(value)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from exc
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else value.label
+
+
+def rule_list(**kw: Any) -> fields.List:
+    return fields.List(RuleLabel(), load_default=(), **kw)
+
+
+class StrictSchema(Schema):
+    """Unknown keys are errors in every file we read (a typo must not pass silently)."""
+
+    class Meta:
+        ordered = True
+
+
+class RuleDefinitionSchema(StrictSchema):
+    name = fields.String(required=True, validate=validate.Length(min=1))
+    param = fields.String(load_default=None, allow_none=True)
+    kind = fields.String(
+        load_default="unit", validate=validate.OneOf(["unit", "weapon", "item", "spell", "army"])
+    )
+    text = fields.String(required=True, validate=validate.Length(min=1))
+    mentions = fields.List(fields.String(), load_default=())
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> RuleDefinition:
+        data["mentions"] = tuple(data["mentions"])
+        return RuleDefinition(**data)
+
+
+class SpellSchema(StrictSchema):
+    id = Identifier(required=True)
+    name = fields.String(required=True)
+    value = non_negative_int(required=True)
+    text = fields.String(required=True)
+    limited_to = fields.List(fields.String(), load_default=())
+    extra = fields.Dict(keys=fields.String(), load_default=dict)
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> Spell:
+        data["limited_to"] = tuple(data["limited_to"])
+        return Spell(**data)

@@ -1,0 +1,78 @@
+"""What every rules family provides, and the mechanics they all share.
+
+A family (OPR, ancients-hex, armour-hex) is a subclass of :class:`SystemRules` with its data
+(the GameSystem read from ``_system.yaml``) and its hooks: ``check_book`` for army-building
+facts a loaded book must respect, ``validate`` for a submitted list, ``describe`` for the API.
+Shared steps (resolving every entry against the book, totalling costs) live here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem
+from listbuilder.resolve import ResolvedEntry, resolve_entry
+from listbuilder.validation import Issue, ValidationReport
+
+# Codes every family can emit; each family adds its own in ISSUE_CODES.
+COMMON_CODES: Mapping[str, str] = {
+    "book.unknown_unit": "The entry names a unit the army book does not have.",
+    "upgrade.unknown_section": "The upgrade names a section the army book does not have.",
+    "upgrade.not_offered": "The section exists but is not offered to this unit.",
+    "upgrade.unknown_option": "The section has no option with that id.",
+    "upgrade.count": "More models take the option than the section allows.",
+    "upgrade.select": "More options (or option uses) than the section's select bound.",
+    "upgrade.required": "A section that needs a choice has none (or too few).",
+    "upgrade.replace_exceeds": "Replaces more copies of a weapon or item than the unit still has, counting earlier replacements.",
+    "upgrade.requires": "An option that needs another option on the same unit is taken without it.",
+    "list.duplicate_entry": "Two entries share a key.",
+}
+
+
+class SystemRules:
+    """Base class of every rules family; one instance per game system."""
+
+    family: ClassVar[str] = ""
+    ISSUE_CODES: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, system: GameSystem):
+        self.system = system
+
+    # -- hooks a family overrides ------------------------------------------------------------
+
+    def check_book(self, book: ArmyBook) -> list[tuple[str, str]]:
+        """Army-building facts a book must respect in this system: ``(path, message)``."""
+        return []
+
+    def validate(self, army: ArmyList, book: ArmyBook) -> ValidationReport:
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """Composition parameters and game modes, as the API shows them."""
+        return {"composition": dict(self.system.composition)}
+
+    # -- shared mechanics --------------------------------------------------------------------
+
+    @property
+    def issue_codes(self) -> dict[str, str]:
+        return {**COMMON_CODES, **self.ISSUE_CODES}
+
+    def resolve(self, army: ArmyList, book: ArmyBook) -> tuple[list[ResolvedEntry], list[Issue]]:
+        """Every entry against the book, plus each entry's upgrade issues."""
+        resolved: list[ResolvedEntry] = []
+        issues: list[Issue] = []
+        for index, entry in enumerate(army.units):
+            unit, problems = resolve_entry(book, entry, index)
+            issues.extend(problems)
+            if unit is not None:
+                resolved.append(unit)
+        return resolved, issues
+
+    @staticmethod
+    def spent(resolved: list[ResolvedEntry]) -> Cost:
+        return Cost.total(r.cost for r in resolved)
+
+    @staticmethod
+    def by_key(resolved: list[ResolvedEntry]) -> dict[str, ResolvedEntry]:
+        return {r.key: r for r in resolved}

@@ -1,0 +1,287 @@
+"""The OPR family: Age of Fantasy 2.16, Grimdark Future and Age of Fantasy regiments.
+
+The three rulebooks share one way of building armies and differ only in numbers, which live in
+each ``_system.yaml`` (force organisation ratios, the hero Tough limit, regiment sizes,
+command-group roles). Clause names in comments cite the rulebook files in ``shared/rules``:
+000 = AoF 2.16, 001 = Grimdark Future, 002 = AoF regiments.
+
+How joined heroes and combined pairs count (our reading, also in the README):
+- a combined pair is one unit on the table: it counts once for copies (the rulebooks say so),
+  once for the unit limit, and its summed cost is what the 35% cap measures;
+- a joined hero stays its own unit for force organisation: it counts for heroes and for the
+  unit limit, and its cost is not added to the unit it joins for the 35% cap.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from listbuilder.model import ArmyBook, ArmyList, Cost, rule_rating
+from listbuilder.resolve import ResolvedEntry
+from listbuilder.systems.base import SystemRules
+from listbuilder.validation import Issue, ValidationReport
+
+POINTS = "pts"
+
+
+@dataclass(frozen=True)
+class TableUnit:
+    """What is deployed as one unit: a single entry or a combined pair (joined heroes apart)."""
+
+    members: tuple[ResolvedEntry, ...]
+
+    @property
+    def unit_id(self) -> str:
+        return self.members[0].unit.id
+
+    @property
+    def models(self) -> int:
+        return sum(m.models for m in self.members)
+
+    @property
+    def cost(self) -> Cost:
+        return Cost.total(m.cost for m in self.members)
+
+    @property
+    def is_hero(self) -> bool:
+        return self.members[0].unit.is_hero
+
+    @property
+    def path(self) -> str:
+        return self.members[0].path
+
+
+class OprRules(SystemRules):
+    family = "opr"
+    ISSUE_CODES: Mapping[str, str] = {
+        "points.over_limit": "The list costs more points than the agreed limit.",
+        "combined.unknown_key": "combined_with names a key that is not in the list.",
+        "combined.self": "An entry is combined with itself.",
+        "combined.different_unit": "Only two copies of the same unit may combine.",
+        "combined.single_model": "Only multi-model units may combine.",
+        "combined.conflict": "An entry is in more than one combined pair.",
+        "combined.upgrades_differ": "The two copies do not share the same all-model upgrades.",
+        "combined.formation": "The combined unit's size is not a regiment formation size.",
+        "join.unknown_key": "joined_to names a key that is not in the list.",
+        "join.self": "An entry is joined to itself.",
+        "join.not_hero": "Only heroes may join other units.",
+        "join.into_hero": "A hero may only join a unit that is not itself a hero.",
+        "join.single_model": "Heroes may only join multi-model units.",
+        "join.tough": "The hero is too tough to join a unit in this system.",
+        "join.second_hero": "The unit already has another hero joined to it.",
+        "upgrade.command_group": "A unit (even a combined one) holds more than one of a command-group upgrade.",
+        "force_org.heroes": "More heroes than the force organisation allows.",
+        "force_org.copies": "More copies of one unit than the force organisation allows.",
+        "force_org.unit_share": "One unit costs more than the allowed share of the points limit.",
+        "force_org.units": "More units than the force organisation allows.",
+    }
+
+    # -- data --------------------------------------------------------------------------------
+
+    @property
+    def composition(self) -> Mapping[str, Any]:
+        return self.system.composition
+
+    def default_points(self) -> int:
+        return int(self.composition["points"]["default"])
+
+    def force_org_default(self) -> bool:
+        force_org = self.composition.get("force_org")
+        return bool(force_org and force_org["default_on"])
+
+    def force_org_limits(self, points_limit: int) -> dict[str, int] | None:
+        """The force-organisation maxima at *points_limit*, or None where the system has none."""
+        rules = self.composition.get("force_org")
+        if not rules:
+            return None
+        return {
+            "heroes": points_limit // rules["hero_per"],
+            "copies": 1 + points_limit // rules["copies_per"],
+            "unit_points": points_limit * rules["max_unit_share"] // 100,
+            "units": points_limit // rules["unit_per"],
+        }
+
+    def describe(self) -> dict[str, Any]:
+        suggested = self.composition["points"].get("suggested") or [self.default_points()]
+        return {
+            "composition": dict(self.composition),
+            "force_org_available": self.composition.get("force_org") is not None,
+            "force_org_default": self.force_org_default(),
+            "force_org_examples": {str(p): self.force_org_limits(p) for p in suggested} if self.composition.get("force_org") else {},
+        }
+
+    # -- books -------------------------------------------------------------------------------
+
+    def check_book(self, book: ArmyBook) -> list[tuple[str, str]]:
+        problems: list[tuple[str, str]] = []
+        sizes = self.composition.get("unit_sizes")
+        for i, unit in enumerate(book.units):
+            if set(unit.cost) - {POINTS}:
+                problems.append((f"units[{i}].cost", f"{self.system.name} costs are in pts only"))
+            # 002 "Regiments": multi-model units come in 3/6 or 5/10 models.
+            if sizes and unit.size > 1 and unit.size not in sizes:
+                problems.append((f"units[{i}].size", f"{unit.size} models is not a formation size ({sizes})"))
+        roles = set(self.composition["command_groups"]["roles"])
+        for s, section in enumerate(book.sections.values()):
+            for o, option in enumerate(section.options):
+                if option.command is not None and option.command not in roles:
+                    problems.append((f"upgrades[{s}].options[{o}].command", f"not a command-group role here ({sorted(roles)})"))
+                if set(option.cost) - {POINTS} or any(set(c) - {POINTS} for c in option.unit_costs.values()):
+                    problems.append((f"upgrades[{s}].options[{o}].cost", f"{self.system.name} costs are in pts only"))
+        return problems
+
+    # -- lists -------------------------------------------------------------------------------
+
+    def validate(self, army: ArmyList, book: ArmyBook) -> ValidationReport:
+        resolved, issues = self.resolve(army, book)
+        limit = army.points_limit or self.default_points()
+        spent = self.spent(resolved)
+        issues.extend(self._points(spent, limit))
+        table_units, pair_issues = self._combine(army, resolved)
+        issues.extend(pair_issues)
+        issues.extend(self._command_groups(table_units))
+        issues.extend(self._joins(army, resolved, table_units))
+        force_org = army.force_org if army.force_org is not None else self.force_org_default()
+        if force_org:
+            issues.extend(self._force_org(table_units, limit))
+        totals = {
+            POINTS: spent[POINTS],
+            "units": len(army.units),
+            "models": sum(r.models for r in resolved),
+            "table_units": len(table_units),
+            "limit": {POINTS: limit},
+            "left": {POINTS: limit - spent[POINTS]},
+            "force_org": bool(force_org and self.composition.get("force_org")),
+        }
+        return ValidationReport.of(issues, totals)
+
+    def _points(self, spent: Cost, limit: int) -> Iterator[Issue]:
+        # 000/001/002 "Preparation": the army's total may not go over the agreed points.
+        if spent[POINTS] > limit:
+            yield Issue(
+                "points.over_limit", f"{spent[POINTS]} pts spent of {limit} ({spent[POINTS] - limit} over)",
+                "points_limit", self.composition["points_clause"],
+                data={"limit": limit, "spent": spent[POINTS], "over": spent[POINTS] - limit},
+            )
+
+    def _combine(self, army: ArmyList, resolved: list[ResolvedEntry]) -> tuple[list[TableUnit], list[Issue]]:
+        """Pair the combined entries; every entry not in a legal pair stands alone."""
+        rules = self.composition["combined"]
+        clause = rules["clause"]
+        keyed = self.by_key(resolved)
+        index_of = {e.key: i for i, e in enumerate(army.units)}
+        issues: list[Issue] = []
+        edges: list[tuple[ResolvedEntry, ResolvedEntry]] = []
+        for entry in resolved:
+            partner_key = entry.entry.combined_with
+            if partner_key is None:
+                continue
+            where = f"{entry.path}.combined_with"
+            partner = keyed.get(partner_key)
+            if partner_key == entry.key:
+                issues.append(Issue("combined.self", "an entry cannot combine with itself", where, clause))
+            elif partner is None:
+                known = partner_key in index_of
+                issues.append(Issue("combined.unknown_key", f"no valid entry with key {partner_key!r}" + (" (its unit is unknown)" if known else ""), where, clause))
+            elif partner.unit.id != entry.unit.id:
+                issues.append(Issue("combined.different_unit", f"{entry.unit.name} cannot combine with {partner.unit.name}: only copies of the same unit combine", where, clause))
+            elif rules["multi_model_only"] and not entry.unit.is_multi_model:
+                issues.append(Issue("combined.single_model", f"{entry.unit.name} is a single model; only multi-model units combine", where, clause))
+            elif {entry.key, partner.key} not in [{a.key, b.key} for a, b in edges]:
+                edges.append((entry, partner))
+        degree = Counter(k for a, b in edges for k in (a.key, b.key))
+        pairs: list[tuple[ResolvedEntry, ResolvedEntry]] = []
+        for a, b in edges:
+            if degree[a.key] > 1 or degree[b.key] > 1:
+                crowded = a if degree[a.key] > 1 else b
+                issues.append(Issue("combined.conflict", f"{crowded.name} ({crowded.key}) is in more than one combined pair", f"{a.path}.combined_with", clause))
+                continue
+            pairs.append((a, b))
+            # "...as long as upgrades that apply to all models are bought for both."
+            if a.all_model_choices() != b.all_model_choices():
+                issues.append(Issue("combined.upgrades_differ", f"{a.name} and {b.name} must share the same all-model upgrades", f"{a.path}.upgrades", clause))
+            # 002 "Regiments": a combined unit must still make a legal formation.
+            sizes = rules.get("formation_sizes")
+            if sizes and a.models + b.models not in sizes:
+                issues.append(Issue("combined.formation", f"{a.models + b.models} models is not a regiment formation ({sizes})", f"{a.path}.combined_with", rules["clause"], data={"models": a.models + b.models, "sizes": sizes}))
+        paired = {r.key for pair in pairs for r in pair}
+        table_units = [TableUnit(tuple(sorted(pair, key=lambda r: r.index))) for pair in pairs]
+        table_units += [TableUnit((r,)) for r in resolved if r.key not in paired]
+        table_units.sort(key=lambda t: t.members[0].index)
+        return table_units, issues
+
+    def _command_groups(self, table_units: list[TableUnit]) -> Iterator[Issue]:
+        # 000 "Command Groups" / 002 "COMMAND GROUPS": one of each per unit, even combined.
+        clause = self.composition["command_groups"]["clause"]
+        for table_unit in table_units:
+            seen: Counter[str] = Counter()
+            for member in table_unit.members:
+                for taken in member.taken:
+                    role = taken.option.command
+                    if role is None:
+                        continue
+                    seen[role] += taken.models
+                    if seen[role] > 1:
+                        yield Issue("upgrade.command_group", f"{member.name}: a unit (combined or not) holds at most one {role}", f"{member.path}.upgrades[{taken.index}]", clause, data={"role": role})
+
+    def _joins(self, army: ArmyList, resolved: list[ResolvedEntry], table_units: list[TableUnit]) -> Iterator[Issue]:
+        rules = self.composition["heroes_join"]
+        clause = rules["clause"]
+        keyed = self.by_key(resolved)
+        group_of = {m.key: t for t in table_units for m in t.members}
+        heroes_in: Counter[int] = Counter()
+        for hero in resolved:
+            target_key = hero.entry.joined_to
+            if target_key is None:
+                continue
+            where = f"{hero.path}.joined_to"
+            target = keyed.get(target_key)
+            if not hero.unit.is_hero:
+                yield Issue("join.not_hero", f"{hero.name} is not a hero; only heroes join other units", where, clause)
+            elif target_key == hero.key:
+                yield Issue("join.self", "a hero cannot join itself", where, clause)
+            elif target is None:
+                yield Issue("join.unknown_key", f"no valid entry with key {target_key!r}", where, clause)
+            elif target.unit.is_hero:
+                yield Issue("join.into_hero", f"{hero.name} cannot join {target.name}, which is a hero", where, clause)
+            elif rules["multi_model_only"] and group_of[target.key].models < 2:
+                yield Issue("join.single_model", f"{target.name} is a single model; heroes join multi-model units", where, clause)
+            elif rules["max_tough"] is not None and rule_rating(hero.all_rules, "Tough", 1) > rules["max_tough"]:
+                tough = rule_rating(hero.all_rules, "Tough", 1)
+                yield Issue("join.tough", f"{hero.name} has Tough({tough}); only heroes up to Tough({rules['max_tough']}) join units", where, clause, data={"tough": tough, "max": rules["max_tough"]})
+            else:
+                group = id(group_of[target.key])
+                heroes_in[group] += 1
+                if rules["one_hero_per_unit"] and heroes_in[group] > 1:
+                    yield Issue("join.second_hero", f"{target.name} already has a hero joined to it", where, clause)
+
+    def _force_org(self, table_units: list[TableUnit], limit: int) -> Iterator[Issue]:
+        rules = self.composition["force_org"]
+        maxima = self.force_org_limits(limit)
+        if maxima is None:
+            return
+        clause = rules["clause"]
+        # 001 "Force Organisation": 1 hero per 500 pts (002: per 375 pts).
+        heroes = [t for t in table_units if t.is_hero]
+        if len(heroes) > maxima["heroes"]:
+            extra = heroes[maxima["heroes"]]
+            yield Issue("force_org.heroes", f"{len(heroes)} heroes, at most {maxima['heroes']} at {limit} pts", extra.path, clause, data={"max": maxima["heroes"], "count": len(heroes)})
+        # 1+X copies of the same unit, X = 1 per 1000 pts (750 in 002); a combined pair counts once.
+        copies: dict[str, list[TableUnit]] = {}
+        for t in table_units:
+            copies.setdefault(t.unit_id, []).append(t)
+        for unit_id, group in copies.items():
+            if len(group) > maxima["copies"]:
+                extra = group[maxima["copies"]]
+                yield Issue("force_org.copies", f"{len(group)} copies of {extra.members[0].unit.name}, at most {maxima['copies']} at {limit} pts", extra.path, clause, data={"unit": unit_id, "max": maxima["copies"], "count": len(group)})
+        # No single unit worth over 35% of the points limit; a combined pair is one unit.
+        for t in table_units:
+            if t.cost[POINTS] > maxima["unit_points"]:
+                yield Issue("force_org.unit_share", f"{t.members[0].name} costs {t.cost[POINTS]} pts, over {rules['max_unit_share']}% of {limit} ({maxima['unit_points']} pts)", t.path, clause, data={"max": maxima["unit_points"], "cost": t.cost[POINTS]})
+        # 1 unit per 200 pts (150 in 002); joined heroes count as units of their own.
+        if len(table_units) > maxima["units"]:
+            extra = table_units[maxima["units"]]
+            yield Issue("force_org.units", f"{len(table_units)} units, at most {maxima['units']} at {limit} pts", extra.path, clause, data={"max": maxima["units"], "count": len(table_units)})
