@@ -1,0 +1,160 @@
+"""Response schemas of the REST API: how systems, books and reports look on the wire.
+
+They dump the frozen model objects directly and double as the OpenAPI description.
+System-specific stats (``quality``/``defense`` for OPR, move and dice for the hex games) are
+listed under ``stats`` and also lifted to the top of each unit, so a client reads
+``unit["quality"]`` without knowing which system stores what.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, post_dump
+
+from listbuilder.schemas.fields import CostField, RuleLabel
+
+
+class RuleDefinitionOut(Schema):
+    name = fields.String()
+    param = fields.String(allow_none=True)
+    kind = fields.String()
+    text = fields.String()
+    mentions = fields.List(fields.String())
+
+
+class SpellOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    value = fields.Integer()
+    text = fields.String()
+    limited_to = fields.List(fields.String())
+    extra = fields.Dict()
+
+
+class WeaponOut(Schema):
+    name = fields.String()
+    count = fields.Integer()
+    range = fields.Integer(metadata={"description": "0 for melee weapons"})
+    attacks = fields.Integer()
+    rules = fields.List(RuleLabel())
+    label = fields.String()
+    extra = fields.Dict()
+
+
+class ItemOut(Schema):
+    name = fields.String()
+    count = fields.Integer()
+    rules = fields.List(RuleLabel())
+    extra = fields.Dict()
+
+
+class GainsOut(Schema):
+    weapons = fields.List(fields.Nested(WeaponOut))
+    items = fields.List(fields.Nested(ItemOut))
+    rules = fields.List(RuleLabel())
+
+
+class OptionOut(Schema):
+    id = fields.String()
+    label = fields.String()
+    cost = CostField()
+    unit_costs = fields.Dict(keys=fields.String(), values=CostField())
+    gains = fields.Nested(GainsOut)
+    requires = fields.List(fields.String())
+    command = fields.String(allow_none=True)
+    elite_only = fields.Boolean()
+
+
+class SectionOut(Schema):
+    id = fields.String()
+    label = fields.String()
+    variant = fields.String(metadata={"description": "replace | upgrade"})
+    replaces = fields.List(fields.String())
+    affects = fields.String(metadata={"description": "unit | one | all | up_to | any"})
+    affects_count = fields.Integer(allow_none=True)
+    pick = fields.Function(lambda s: {"min": s.pick_min, "max": s.pick_max}, metadata={"description": "options per affected model; max null = any number"})
+    options = fields.List(fields.Nested(OptionOut))
+
+
+class UnitOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    size = fields.Integer()
+    cost = CostField()
+    stats = fields.Dict()
+    rules = fields.List(RuleLabel())
+    weapons = fields.List(fields.Nested(WeaponOut))
+    items = fields.List(fields.Nested(ItemOut))
+    upgrades = fields.List(fields.String(), metadata={"description": "ids of the upgrade sections offered"})
+    description = fields.String()
+    tags = fields.List(fields.String())
+    is_hero = fields.Boolean()
+
+    @post_dump
+    def lift_stats(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        for key, value in (data.get("stats") or {}).items():
+            data.setdefault(key, value)
+        return data
+
+
+class BookSummaryOut(Schema):
+    id = fields.String()
+    system = fields.String()
+    name = fields.String()
+    faction = fields.String()
+    version = fields.String()
+    description = fields.String()
+    unit_count = fields.Function(lambda b: len(b.units))
+
+
+class BookOut(BookSummaryOut):
+    rules = fields.Function(lambda b: RuleDefinitionOut(many=True).dump(b.rules.values()))
+    spells = fields.List(fields.Nested(SpellOut))
+    units = fields.List(fields.Nested(UnitOut))
+    upgrades = fields.Function(lambda b: SectionOut(many=True).dump(b.sections.values()))
+    extra = fields.Dict()
+
+
+class SystemSummaryOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    family = fields.String()
+    edition = fields.String()
+    description = fields.String()
+
+
+class SystemOut(SystemSummaryOut):
+    rulebook = fields.String()
+    notes = fields.List(fields.String())
+    glossary = fields.Function(lambda s: RuleDefinitionOut(many=True).dump(s.glossary.values()))
+    spells = fields.List(fields.Nested(SpellOut))
+    composition = fields.Dict(metadata={"description": "the system's army-building parameters"})
+
+
+class SystemDetailOut(Schema):
+    """A system with what its rules object adds: limits at common sizes, game modes, codes."""
+
+    system = fields.Nested(SystemOut)
+    limits = fields.Dict(metadata={"description": "family-specific limits (force org maxima, game modes)"})
+    issue_codes = fields.Dict(keys=fields.String(), values=fields.String())
+    books = fields.List(fields.String())
+
+    @post_dump
+    def flatten(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return {**data.pop("system"), **data}
+
+
+class IssueOut(Schema):
+    code = fields.String(metadata={"description": "stable machine code, e.g. force_org.heroes"})
+    severity = fields.String(metadata={"description": "error | warning | info"})
+    message = fields.String()
+    path = fields.String(metadata={"description": "JSON path into the submitted list, e.g. units[3].upgrades[1]"})
+    clause = fields.String(metadata={"description": "the rule clause enforced"})
+    data = fields.Dict()
+
+
+class ReportOut(Schema):
+    valid = fields.Boolean()
+    totals = fields.Dict(metadata={"description": "pts (or each currency), units, models, limit, left"})
+    issues = fields.List(fields.Nested(IssueOut))

@@ -1,0 +1,87 @@
+"""The REST API under /api/v1: systems, army books and list validation.
+
+Views stay thin: they find the registry loaded at start-up, call the core, and let the
+schemas in ``listbuilder.schemas`` describe payloads (and the OpenAPI document).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+from marshmallow import Schema, fields
+
+from listbuilder.books import BookRegistry
+from listbuilder.lists import validate_list
+from listbuilder.model import ArmyList
+from listbuilder.schemas.api import BookOut, BookSummaryOut, ReportOut, SystemDetailOut, SystemSummaryOut
+from listbuilder.schemas.lists import ArmyListSchema
+
+REGISTRY_KEY = "listbuilder.registry"
+
+blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems, army books and list validation.")
+
+
+def registry() -> BookRegistry:
+    return current_app.extensions[REGISTRY_KEY]
+
+
+class BookQuery(Schema):
+    system = fields.String(metadata={"description": "only the books of this game system"})
+
+
+@blp.route("/systems")
+class Systems(MethodView):
+    @blp.response(200, SystemSummaryOut(many=True))
+    def get(self) -> Any:
+        """List the game systems."""
+        return list(registry().systems.values())
+
+
+@blp.route("/systems/<system_id>")
+class System(MethodView):
+    @blp.response(200, SystemDetailOut)
+    def get(self, system_id: str) -> Any:
+        """Read one game system: glossary, composition parameters, game modes, issue codes."""
+        reg = registry()
+        system = reg.systems.get(system_id)
+        if system is None:
+            abort(404, message=f"no game system {system_id!r}", errors={"system_id": [f"unknown; known: {sorted(reg.systems)}"]})
+        rules = reg.rules[system_id]
+        limits = {k: v for k, v in rules.describe().items() if k != "composition"}
+        return {"system": system, "limits": limits, "issue_codes": rules.issue_codes, "books": [b.id for b in reg.books_of(system_id)]}
+
+
+@blp.route("/books")
+class Books(MethodView):
+    @blp.arguments(BookQuery, location="query")
+    @blp.response(200, BookSummaryOut(many=True))
+    def get(self, query: dict[str, str]) -> Any:
+        """List army books, optionally of one system."""
+        reg = registry()
+        system = query.get("system")
+        if system is not None and system not in reg.systems:
+            abort(404, message=f"no game system {system!r}", errors={"system": [f"unknown; known: {sorted(reg.systems)}"]})
+        return reg.books_of(system) if system else list(reg.books.values())
+
+
+@blp.route("/books/<book_id>")
+class Book(MethodView):
+    @blp.response(200, BookOut)
+    def get(self, book_id: str) -> Any:
+        """Read one army book: units, weapons, rules, spells and upgrade sections."""
+        book = registry().books.get(book_id)
+        if book is None:
+            abort(404, message=f"no army book {book_id!r}", errors={"book_id": ["unknown"]})
+        return book
+
+
+@blp.route("/lists/validate")
+class ValidateList(MethodView):
+    @blp.arguments(ArmyListSchema)
+    @blp.response(200, ReportOut)
+    def post(self, army: ArmyList) -> Any:
+        """Validate an army list: legal or not, totals, and every issue with path and clause."""
+        return validate_list(registry(), army).as_dict()

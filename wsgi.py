@@ -1,0 +1,3 @@
+from listbuilder.web import create_app
+
+app = create_app()
