@@ -1,0 +1,173 @@
+"""Exact discrete probability distributions over integer outcomes, for dice maths.
+
+A :class:`Dist` is an immutable outcome -> probability mapping. Distributions combine by
+convolution (``a + b``: the sum of two independent results), by mixture (``bind``: the next
+step depends on this step's outcome) and by mapping outcomes (``map``). Everything is computed
+exactly by enumeration (floating point, no sampling); the test suite cross-checks it against
+an independent Monte Carlo simulator.
+
+Probabilities below ``EPSILON`` are dropped so long chains of convolutions stay small; the
+dropped mass is far below anything a player could see in a percentage.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+
+EPSILON = 1e-15
+
+
+class Dist:
+    """An immutable distribution over integers. ``Dist({0: 0.5, 1: 0.5})`` is a coin."""
+
+    __slots__ = ("_pmf",)
+
+    def __init__(self, pmf: Mapping[int, float]):
+        cleaned = {int(k): float(v) for k, v in pmf.items() if v > EPSILON}
+        self._pmf: dict[int, float] = dict(sorted(cleaned.items()))
+
+    # -- construction ------------------------------------------------------------------------
+
+    @staticmethod
+    def constant(value: int = 0) -> Dist:
+        return Dist({value: 1.0})
+
+    @staticmethod
+    def bernoulli(p: float) -> Dist:
+        """1 with probability *p*, else 0."""
+        return Dist({0: 1.0 - p, 1: p})
+
+    @staticmethod
+    def binomial(n: int, p: float) -> Dist:
+        """Successes among *n* independent trials that each succeed with probability *p*."""
+        return _binomial(n, round(p, 15))
+
+    @staticmethod
+    def die(sides: int = 6) -> Dist:
+        return Dist({face: 1.0 / sides for face in range(1, sides + 1)})
+
+    @staticmethod
+    def mixture(weighted: Iterable[tuple[float, Dist]]) -> Dist:
+        """The distribution that is *d* with probability *w*, for each ``(w, d)``."""
+        out: dict[int, float] = {}
+        for weight, dist in weighted:
+            if weight <= EPSILON:
+                continue
+            for value, p in dist._pmf.items():
+                out[value] = out.get(value, 0.0) + weight * p
+        return Dist(out)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def items(self) -> Iterable[tuple[int, float]]:
+        return self._pmf.items()
+
+    def p(self, value: int) -> float:
+        return self._pmf.get(value, 0.0)
+
+    def at_least(self, value: int) -> float:
+        return sum(p for v, p in self._pmf.items() if v >= value)
+
+    def at_most(self, value: int) -> float:
+        return sum(p for v, p in self._pmf.items() if v <= value)
+
+    @property
+    def mean(self) -> float:
+        return sum(v * p for v, p in self._pmf.items())
+
+    @property
+    def total(self) -> float:
+        return sum(self._pmf.values())
+
+    @property
+    def max(self) -> int:
+        return max(self._pmf) if self._pmf else 0
+
+    @property
+    def min(self) -> int:
+        return min(self._pmf) if self._pmf else 0
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON form: probabilities of each outcome, mean, and "at least N" for every N."""
+        top = self.max
+        return {
+            "mean": self.mean,
+            "pmf": {str(v): p for v, p in self._pmf.items()},
+            "at_least": {str(n): self.at_least(n) for n in range(self.min, top + 1)},
+        }
+
+    # -- combination -------------------------------------------------------------------------
+
+    def __add__(self, other: Dist) -> Dist:
+        """The sum of two independent outcomes (convolution)."""
+        out: dict[int, float] = {}
+        for a, pa in self._pmf.items():
+            for b, pb in other._pmf.items():
+                out[a + b] = out.get(a + b, 0.0) + pa * pb
+        return Dist(out)
+
+    def repeat(self, times: int) -> Dist:
+        """The sum of *times* independent copies (by repeated doubling)."""
+        result, base, n = Dist.constant(0), self, times
+        while n > 0:
+            if n & 1:
+                result = result + base
+            n >>= 1
+            if n:
+                base = base + base
+        return result
+
+    def map(self, fn: Callable[[int], int]) -> Dist:
+        out: dict[int, float] = {}
+        for v, p in self._pmf.items():
+            key = fn(v)
+            out[key] = out.get(key, 0.0) + p
+        return Dist(out)
+
+    def bind(self, fn: Callable[[int], Dist]) -> Dist:
+        """Each outcome *v* leads to ``fn(v)``; the result is their weighted mixture."""
+        return Dist.mixture((p, fn(v)) for v, p in self._pmf.items())
+
+    def clip(self, low: int | None = None, high: int | None = None) -> Dist:
+        return self.map(lambda v: max(low, v) if low is not None and v < low else (min(high, v) if high is not None else v))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Dist) and self._pmf.keys() == other._pmf.keys() and all(
+            math.isclose(p, other._pmf[v], abs_tol=1e-12) for v, p in self._pmf.items()
+        )
+
+    def __hash__(self) -> int:
+        return hash(tuple((v, round(p, 12)) for v, p in self._pmf.items()))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{v}: {p:.6g}" for v, p in self._pmf.items())
+        return f"Dist({{{inner}}})"
+
+
+@lru_cache(maxsize=4096)
+def _binomial(n: int, p: float) -> Dist:
+    if n < 0:
+        raise ValueError(f"binomial needs n >= 0, got {n}")
+    if p <= 0.0:
+        return Dist.constant(0)
+    if p >= 1.0:
+        return Dist.constant(n)
+    return Dist({k: math.comb(n, k) * p**k * (1.0 - p) ** (n - k) for k in range(n + 1)})
+
+
+def success_chance(target: int, modifier: int = 0, sides: int = 6, *, natural_hit: int | None = 6, natural_miss: int | None = 1) -> float:
+    """Chance that one die scores *target*+ after *modifier*, with natural results fixed.
+
+    OPR: a natural 6 always succeeds and a natural 1 always fails, whatever the modifiers.
+    """
+    wins = 0
+    for face in range(1, sides + 1):
+        if natural_hit is not None and face >= natural_hit:
+            wins += 1
+        elif natural_miss is not None and face <= natural_miss:
+            continue
+        elif face + modifier >= target:
+            wins += 1
+    return wins / sides
