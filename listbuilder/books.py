@@ -89,6 +89,15 @@ def load_registry(folder: Path | str | None = None) -> BookRegistry:
     return BookRegistry(systems=systems, books=books, rules=rules)
 
 
+def load_book(path: Path | str, system: GameSystem, rules: SystemRules | None = None) -> ArmyBook:
+    """Load one book file for *system* (tests and tools); raises BookLoadError."""
+    problems: list[BookProblem] = []
+    book = _load_book(Path(path), system, rules or rules_for(system), problems)
+    if book is None:
+        raise BookLoadError(problems)
+    return book
+
+
 def _show(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
