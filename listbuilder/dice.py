@@ -171,3 +171,43 @@ def success_chance(target: int, modifier: int = 0, sides: int = 6, *, natural_hi
         elif face + modifier >= target:
             wins += 1
     return wins / sides
+
+
+# -- helpers for the hex systems ---------------------------------------------------------------
+
+
+def reroll_once(value: Callable[[int], int], reroll: Callable[[int], bool], sides: int = 6) -> Dist:
+    """One die's score when the faces *reroll* picks are rolled again, once only.
+
+    *value* maps a face to what it scores (0 for a miss, 2 for a double hit...). The second
+    roll stands whatever it shows: the hex rulebooks allow a die to be rerolled at most once.
+    """
+    fresh = Dist.die(sides).map(value)
+    return Dist.die(sides).bind(lambda face: fresh if reroll(face) else Dist.constant(value(face)))
+
+
+def open_ended_d6(*, sides: int = 6, bonus_from: int = 5) -> Dist:
+    """An open-ended die: a top face rolls again, each roll at *bonus_from*+ adds one and goes on.
+
+    The chain has no end in theory; its tail is cut once its mass falls below ``EPSILON``
+    and the cut mass is kept on the last value, so the total stays exactly one.
+    """
+    pmf: dict[int, float] = {face: 1.0 / sides for face in range(1, sides)}
+    go_on = (sides - bonus_from + 1) / sides
+    mass, extra = 1.0 / sides, 0
+    while mass * go_on > EPSILON:
+        pmf[sides + extra] = mass * (1.0 - go_on)
+        mass *= go_on
+        extra += 1
+    pmf[sides + extra] = mass
+    return Dist(pmf)
+
+
+def open_ended_at_least(target: int, *, sides: int = 6, bonus_from: int = 5) -> float:
+    """Exact chance that an open-ended die (see :func:`open_ended_d6`) totals *target* or more."""
+    if target <= 1:
+        return 1.0
+    if target <= sides:
+        return (sides - target + 1) / sides
+    go_on = (sides - bonus_from + 1) / sides
+    return (1.0 / sides) * go_on ** (target - sides)
