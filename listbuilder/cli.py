@@ -2,6 +2,7 @@
 
     listbuilder check-books [FOLDER]        load every army book, print every problem
     listbuilder validate LIST.json          validate a list, print the report
+    listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
 """
 
 from __future__ import annotations
@@ -63,6 +64,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0 if report.valid else 1
 
 
+def cmd_preview(args: argparse.Namespace) -> int:
+    from listbuilder.combat import PreviewError, preview
+    from listbuilder.schemas.previews import load_request
+
+    registry = _registry(args.books)
+    try:
+        result = preview(registry, load_request(registry, _read_json(args.request)))
+    except PreviewError as exc:
+        print(json.dumps(exc.as_dict(), indent=2), file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -74,6 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print the report as JSON")
     validate.add_argument("--books", default=None, help="army book folder (default: army_books/)")
     validate.set_defaults(func=cmd_validate)
+    prev = sub.add_parser("preview", help="preview a combat (request JSON file, or - for stdin)")
+    prev.add_argument("request")
+    prev.add_argument("--books", default=None, help="army book folder (default: army_books/)")
+    prev.set_defaults(func=cmd_preview)
     return parser
 
 

@@ -1,0 +1,259 @@
+"""The shared preview entry point: a parsed request in, a JSON-ready response out.
+
+Every rules family answers the same question the same way, so the API, the CLI and the five
+systems share one request and one response shape::
+
+    request  = {"system": id, "attacker": SIDE, "defender": SIDE, "situation": {...}}
+    SIDE     = {"book": id, "unit": id, "upgrades": (ChosenUpgrade, ...)}
+             | {"list": ArmyList, "key": "a"}           # a unit of a list, as it hits the table
+             | {"profile": Unit}                        # a what-if unit in a book's own shape
+    response = {"system", "attacker", "defender", "situation",
+                "expected": {"hits", "wounds", "models_killed", ...},
+                "distributions": {"hits": Dist.as_dict(), "wounds": ..., "models_killed": ...},
+                "p_destroyed": float,
+                "consequences": {...family specific...},
+                "notes": [interpretations the engine applied]}
+
+``listbuilder.schemas.previews`` turns JSON into this request (lists parsed, profiles loaded
+with the family's own unit schema, the situation checked by the family's situation schema);
+this module stays free of Flask, YAML and marshmallow so the CLI and tests can call it directly.
+
+A family plugs in by naming its engine in :data:`ENGINES` (``family -> "module:function"``,
+imported on first use so one family's module never blocks another). An engine is called as
+``engine(system, attacker, defender, situation)`` with two :class:`Combatant` values and returns
+the ``expected``/``distributions``/``p_destroyed``/``consequences`` part of the response.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from listbuilder.model import ArmyBook, ArmyList, GameSystem, Item, ListEntry, RuleRef, Unit, Weapon
+from listbuilder.resolve import ResolvedEntry, resolve_entry
+from listbuilder.validation import ERROR
+
+if TYPE_CHECKING:  # the registry module reads YAML; the core only needs its shape
+    from listbuilder.books import BookRegistry
+
+Engine = Callable[[GameSystem, "Combatant", "Combatant", Mapping[str, Any]], dict[str, Any]]
+
+# family -> engine, or "module:function" imported on first use. The hex families add theirs.
+ENGINES: dict[str, Engine | str] = {
+    "opr": "listbuilder.combat.opr:engine",
+    "ancients-hex": "listbuilder.combat.ancients_hex:engine",
+    "armour-hex": "listbuilder.combat.armour_hex:engine",
+}
+
+SIDES = ("attacker", "defender")
+
+
+class PreviewError(Exception):
+    """A request that makes no sense (melee without a melee weapon, range beyond the weapon).
+
+    ``field`` is the request path to blame (``attacker.unit``, ``situation.range``) so the API
+    answers ``{code, status, message, errors: {field: [message]}}`` like every other 4xx.
+    """
+
+    def __init__(self, field: str, message: str, status: int = 422, errors: Mapping[str, list[str]] | None = None):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.status = status
+        self.errors = dict(errors) if errors else {field: [message]}
+
+    def as_dict(self) -> dict[str, Any]:
+        name = "Not Found" if self.status == 404 else "Unprocessable Entity"
+        return {"code": self.status, "status": name, "message": self.message, "errors": self.errors}
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One side of a preview as it hits the table, in family-neutral terms.
+
+    ``unit`` is the book (or inline) unit before upgrades: its ``stats`` hold the family's
+    profile. ``weapons``, ``items`` and ``rules`` are after upgrades (``rules`` includes what
+    items grant). A combined pair is one Combatant with both halves' models and gear; heroes
+    joined to the unit ride along in ``heroes`` so each family applies its own joining rules.
+    """
+
+    name: str
+    unit: Unit
+    models: int
+    weapons: tuple[Weapon, ...]
+    items: tuple[Item, ...]
+    rules: tuple[RuleRef, ...]
+    heroes: tuple[Combatant, ...] = ()
+    source: str = "profile"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def stats(self) -> Mapping[str, Any]:
+        return self.unit.stats
+
+    def summary(self) -> dict[str, Any]:
+        """What the response echoes back about this side."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "unit": self.unit.id,
+            "source": self.source,
+            "models": self.models,
+            "stats": dict(self.unit.stats),
+            "rules": [r.label for r in self.rules],
+            "weapons": [{"name": w.name, "count": w.count, "label": w.label} for w in self.weapons],
+        }
+        if self.heroes:
+            out["heroes"] = [h.summary() for h in self.heroes]
+        return out
+
+
+def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer one preview request; raises :class:`PreviewError` for nonsense inputs."""
+    system_id = request.get("system")
+    system = registry.systems.get(system_id) if isinstance(system_id, str) else None
+    if system is None:
+        raise PreviewError("system", f"no game system {system_id!r}; known: {sorted(registry.systems)}", 404)
+    engine = engine_for(system.family)
+    sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
+    situation = dict(request.get("situation") or {})
+    result = engine(system, sides["attacker"], sides["defender"], situation)
+    return {
+        "system": system.id,
+        "attacker": sides["attacker"].summary(),
+        "defender": sides["defender"].summary(),
+        "situation": situation,
+        "expected": result["expected"],
+        "distributions": result["distributions"],
+        "p_destroyed": result["p_destroyed"],
+        "consequences": result.get("consequences", {}),
+        "notes": result.get("notes", []),
+    }
+
+
+def register_engine(family: str, engine: Engine | str) -> None:
+    """Plug a family's engine in (a callable, or ``"module:function"``)."""
+    ENGINES[family] = engine
+
+
+def engine_for(family: str) -> Engine:
+    found = ENGINES.get(family)
+    if found is None:
+        raise PreviewError("system", f"combat previews are not available for the {family!r} rules family")
+    if isinstance(found, str):
+        module_name, _, attr = found.partition(":")
+        try:
+            found = getattr(importlib.import_module(module_name), attr or "engine")
+        except (ImportError, AttributeError):
+            raise PreviewError("system", f"combat previews for the {family!r} rules family are not built yet") from None
+        ENGINES[family] = found
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# Sides
+
+
+def resolve_side(registry: BookRegistry, system: GameSystem, side: Any, where: str) -> Combatant:
+    """A request side (book unit, list unit or inline profile) -> Combatant."""
+    if not isinstance(side, Mapping):
+        raise PreviewError(where, "give a book unit, a list unit or an inline profile")
+    if "profile" in side:
+        unit = side["profile"]
+        if not isinstance(unit, Unit):
+            raise PreviewError(f"{where}.profile", "the profile was not loaded into a unit")
+        return Combatant(unit.name, unit, unit.size, unit.weapons, unit.items, _with_item_rules(unit.rules, unit.items), source="profile")
+    if "list" in side:
+        return _from_list(registry, system, side["list"], side.get("key"), where)
+    if "book" in side:
+        book = _book(registry, system, side["book"], f"{where}.book")
+        entry = ListEntry(key=where, unit=side.get("unit", ""), upgrades=tuple(side.get("upgrades") or ()))
+        if book.unit(entry.unit) is None:
+            raise PreviewError(f"{where}.unit", f"{book.name} has no unit {entry.unit!r}", 404)
+        resolved = _resolve(book, entry, 0, where)
+        return _combatant(resolved, "book")
+    raise PreviewError(where, "give one of book+unit, list+key or profile")
+
+
+def _book(registry: BookRegistry, system: GameSystem, book_id: Any, where: str) -> ArmyBook:
+    book = registry.books.get(book_id) if isinstance(book_id, str) else None
+    if book is None:
+        known = sorted(b.id for b in registry.books_of(system.id))
+        raise PreviewError(where, f"no army book {book_id!r}; books for {system.id}: {known}", 404)
+    if book.system != system.id:
+        raise PreviewError(where, f"{book.name} is a {book.system} book, not {system.id}")
+    return book
+
+
+def _resolve(book: ArmyBook, entry: ListEntry, index: int, where: str, prefix: str | None = None) -> ResolvedEntry:
+    """Resolve upgrades; the first error becomes a PreviewError pointing into the request."""
+    resolved, issues = resolve_entry(book, entry, index)
+    errors = [i for i in issues if i.severity == ERROR]
+    if resolved is None or errors:
+        issue = errors[0] if errors else issues[0]
+        inner = issue.path.split(".", 1)[1] if "." in issue.path else ""
+        path = f"{prefix}.{inner}" if prefix is not None and inner else (f"{where}.{inner}" if inner else where)
+        raise PreviewError(path, issue.message)
+    return resolved
+
+
+def _with_item_rules(rules: tuple[RuleRef, ...], items: tuple[Item, ...]) -> tuple[RuleRef, ...]:
+    out = list(rules)
+    for item in items:
+        out.extend(r for r in item.rules if r not in out)
+    return tuple(out)
+
+
+def _combatant(resolved: ResolvedEntry, source: str, heroes: tuple[Combatant, ...] = ()) -> Combatant:
+    return Combatant(resolved.name, resolved.unit, resolved.models, resolved.weapons, resolved.items, resolved.all_rules, heroes, source)
+
+
+def _from_list(registry: BookRegistry, system: GameSystem, army: Any, key: Any, where: str) -> Combatant:
+    """A list unit with its combined partner and joined heroes, as it stands on the table."""
+    if not isinstance(army, ArmyList):
+        raise PreviewError(f"{where}.list", "the list was not parsed")
+    if army.system != system.id:
+        raise PreviewError(f"{where}.list.system", f"the list is for {army.system!r}, the preview for {system.id!r}")
+    book = _book(registry, system, army.book, f"{where}.list.book")
+    index = {e.key: i for i, e in enumerate(army.units)}
+    if key not in index:
+        raise PreviewError(f"{where}.key", f"the list has no unit with key {key!r}; keys: {list(index)}", 404)
+    entry = army.units[index[key]]
+    if entry.joined_to is not None and entry.joined_to in index:
+        # A joined hero fights as part of the unit it joined: preview that unit.
+        entry = army.units[index[entry.joined_to]]
+
+    def resolve(e: ListEntry) -> ResolvedEntry:
+        i = index[e.key]
+        return _resolve(book, e, i, where, prefix=f"{where}.list.units[{i}]")
+
+    main = resolve(entry)
+    partners = [e for e in army.units if e.key != entry.key and (e.combined_with == entry.key or entry.combined_with == e.key)]
+    heroes = tuple(
+        _combatant(resolve(e), "list")
+        for e in army.units
+        if e.joined_to in {entry.key, *(p.key for p in partners)}
+    )
+    if not partners:
+        return _combatant(main, "list", heroes)
+    other = resolve(partners[0])
+    return Combatant(
+        main.name,
+        main.unit,
+        main.models + other.models,
+        _merge_weapons(main.weapons, other.weapons),
+        main.items + other.items,
+        main.all_rules,
+        heroes,
+        "list",
+        {"combined": [main.key, other.key]},
+    )
+
+
+def _merge_weapons(a: tuple[Weapon, ...], b: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
+    merged: dict[str, Weapon] = {}
+    for weapon in (*a, *b):
+        have = merged.get(weapon.name)
+        merged[weapon.name] = weapon if have is None else have.with_count(have.count + weapon.count)
+    return tuple(merged.values())

@@ -1,0 +1,173 @@
+"""Combat preview requests: JSON -> the parsed request ``listbuilder.combat.preview`` takes.
+
+Loading happens in two steps because what a profile and a situation may contain depends on the
+game system named in the same body:
+
+1. :class:`PreviewRequestSchema` (also the OpenAPI description) checks the envelope: the system
+   id, each side is exactly one of book+unit(+upgrades), list+key or profile, lists parse.
+2. :func:`finish_request` looks the system up, loads inline profiles with the family's own unit
+   schema (the very shape an army book uses) and the situation with the family's schema from
+   :data:`SITUATION_SCHEMAS`. The hex families add their situation schema there.
+
+Errors from step 2 are raised as :class:`~listbuilder.combat.PreviewError` with every bad field
+path (``attacker.profile.weapons[0].attacks``, ``situation.range``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from listbuilder.books import BookRegistry
+from listbuilder.combat.service import SIDES, PreviewError
+from listbuilder.lists import field_errors
+from listbuilder.schemas.families import FAMILY_SCHEMAS
+from listbuilder.schemas.fields import StrictSchema
+from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema
+
+_ID = validate.Length(min=1, max=100)
+_COUNT = validate.Range(min=0, max=10000, error="not a count from 0 to 10000")
+
+
+class SideSchema(StrictSchema):
+    """Exactly one of: a book unit with upgrades, a unit of a list, or an inline profile."""
+
+    book = fields.String(validate=_ID, metadata={"description": "army book id (with unit)"})
+    unit = fields.String(validate=_ID, metadata={"description": "unit id in the book"})
+    upgrades = fields.List(fields.Nested(ChosenUpgradeSchema), validate=validate.Length(max=100))
+    list = fields.Nested(ArmyListSchema, metadata={"description": "a submitted army list (with key)"})
+    key = fields.String(validate=validate.Length(min=1, max=64), metadata={"description": "key of the unit in the list"})
+    profile = fields.Dict(keys=fields.String(), metadata={"description": "a unit in the same shape an army book uses; id and cost optional"})
+
+    @validates_schema
+    def one_kind(self, data: dict[str, Any], **_: Any) -> None:
+        kinds = [k for k in ("book", "list", "profile") if k in data]
+        if len(kinds) != 1:
+            raise ValidationError("give exactly one of book (+unit), list (+key) or profile", "_schema")
+        needs = {"book": ("unit",), "list": ("key",), "profile": ()}[kinds[0]]
+        allowed = {"book": {"book", "unit", "upgrades"}, "list": {"list", "key"}, "profile": {"profile"}}[kinds[0]]
+        for name in needs:
+            if name not in data:
+                raise ValidationError(f"required with {kinds[0]}", name)
+        for name in data:
+            if name not in allowed:
+                raise ValidationError(f"does not go with {kinds[0]}", name)
+
+
+class PreviewRequestSchema(StrictSchema):
+    """``POST /api/v1/previews``: who fights whom, and how."""
+
+    system = fields.String(required=True, validate=_ID)
+    attacker = fields.Nested(SideSchema, required=True)
+    defender = fields.Nested(SideSchema, required=True)
+    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "how they fight; keys depend on the system (see docs/combat.md)"})
+
+
+# --------------------------------------------------------------------------------------------
+# Situations, per rules family
+
+
+class SideStateSchema(StrictSchema):
+    """What has already happened to one side this game."""
+
+    shaken = fields.Boolean(load_default=False, metadata={"description": "Shaken (001) / Wavering (000) / Shaken (002)"})
+    fatigued = fields.Boolean(load_default=False, metadata={"description": "already fought in melee this round"})
+    models_lost = fields.Integer(strict=True, load_default=0, validate=_COUNT)
+    wounds_taken = fields.Integer(strict=True, load_default=0, validate=_COUNT, metadata={"description": "wounds on the most-wounded tough model (or on a single-model unit)"})
+
+
+class OprSituationSchema(StrictSchema):
+    """How an OPR-family attack happens. Top-level state keys describe the defender."""
+
+    attack = fields.String(required=True, validate=validate.OneOf(["shooting", "melee"]))
+    charging = fields.Boolean(load_default=False, metadata={"description": "melee: the attacker charged this activation"})
+    range = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"})
+    hold = fields.Boolean(load_default=True, metadata={"description": "shooting: the attacker stood still (Hold) rather than moved before firing"})
+    cover = fields.Boolean(load_default=False, metadata={"description": "the defender is in cover"})
+    strike_back = fields.Boolean(load_default=True, metadata={"description": "melee: the defender strikes back"})
+    attacker = fields.Nested(SideStateSchema, load_default=lambda: SideStateSchema().load({}))
+    defender = fields.Nested(SideStateSchema, load_default=lambda: SideStateSchema().load({}))
+    shaken = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.shaken"})
+    fatigued = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"})
+    models_lost = fields.Integer(strict=True, load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
+    wounds_taken = fields.Integer(strict=True, load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.wounds_taken"})
+    weapons = fields.List(fields.String(validate=_ID), load_default=None, allow_none=True, metadata={"description": "only these attacker weapons fight (default: all that can)"})
+
+    def load(self, data: Any, **kw: Any) -> Any:  # type: ignore[override]
+        """Fold the defender shortcuts into ``defender`` (giving both is an error)."""
+        loaded = super().load(data, **kw)
+        raw_defender = data.get("defender") if isinstance(data, dict) and isinstance(data.get("defender"), dict) else {}
+        for key in ("shaken", "fatigued", "models_lost", "wounds_taken"):
+            value = loaded.pop(key, None)
+            if value is None:
+                continue
+            if key in raw_defender:
+                raise ValidationError({key: [f"give either {key} or defender.{key}, not both"]})
+            loaded["defender"][key] = value
+        return loaded
+
+
+SITUATION_SCHEMAS: dict[str, type[Schema]] = {
+    "opr": OprSituationSchema,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Step 2
+
+
+def finish_request(registry: BookRegistry, loaded: Mapping[str, Any]) -> dict[str, Any]:
+    """Load profiles and the situation for the named system; raises PreviewError."""
+    request = dict(loaded)
+    system = registry.systems.get(request["system"])
+    if system is None:
+        raise PreviewError("system", f"no game system {request['system']!r}; known: {sorted(registry.systems)}", 404)
+    errors: dict[str, list[str]] = {}
+    for side in SIDES:
+        value = dict(request[side])
+        if "profile" in value:
+            try:
+                value["profile"] = _load_profile(system.family, value["profile"])
+            except ValidationError as exc:
+                for where, messages in field_errors(exc.messages).items():
+                    errors.setdefault(f"{side}.profile.{where}" if where != "(body)" else f"{side}.profile", []).extend(messages)
+        request[side] = value
+    schema_cls = SITUATION_SCHEMAS.get(system.family)
+    if schema_cls is not None:
+        try:
+            request["situation"] = schema_cls().load(request.get("situation") or {})
+        except ValidationError as exc:
+            for where, messages in field_errors(exc.messages).items():
+                errors.setdefault(f"situation.{where}" if where != "(body)" else "situation", []).extend(messages)
+    if errors:
+        first = next(iter(errors))
+        raise PreviewError(first, "the preview request has invalid fields: see errors", errors=errors)
+    return request
+
+
+def load_request(registry: BookRegistry, data: Any) -> dict[str, Any]:
+    """Both steps, for the CLI and tests: raw JSON -> the request ``preview`` takes."""
+    if not isinstance(data, dict):
+        raise PreviewError("(body)", "the preview request must be a JSON object")
+    try:
+        loaded = PreviewRequestSchema().load(data)
+    except ValidationError as exc:
+        errors = field_errors(exc.messages)
+        raise PreviewError(next(iter(errors)), "the preview request has invalid fields: see errors", errors=errors) from None
+    return finish_request(registry, loaded)
+
+
+def _load_profile(family: str, data: Mapping[str, Any]) -> Any:
+    """An inline unit, read by the family's unit schema; id, size and cost get defaults."""
+    unit_schema = _unit_schema(family)
+    filled = {"id": "profile", "size": 1, "cost": {"pts": 0}, **data}
+    return unit_schema().load(filled)
+
+
+def _unit_schema(family: str) -> type[Schema]:
+    _, book_schema = FAMILY_SCHEMAS[family]
+    units = book_schema._declared_fields["units"]  # a List(Nested(unit schema))
+    nested = units.inner.nested
+    return nested if isinstance(nested, type) else type(nested)
