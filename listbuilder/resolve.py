@@ -24,6 +24,7 @@ from listbuilder.model import (
     Item,
     ListEntry,
     RuleRef,
+    merge_rules,
     Unit,
     UpgradeOption,
     UpgradeSection,
@@ -78,10 +79,7 @@ class ResolvedEntry:
     @property
     def all_rules(self) -> tuple[RuleRef, ...]:
         """Unit rules plus the rules its items grant (weapon rules stay on the weapons)."""
-        out = list(self.rules)
-        for item in self.items:
-            out.extend(r for r in item.rules if r not in out)
-        return tuple(out)
+        return merge_rules([*self.rules, *(r for item in self.items for r in item.rules)])
 
     def command_roles(self) -> Counter[str]:
         return Counter(t.option.command for t in self.taken if t.option.command)
@@ -246,9 +244,7 @@ class _Gear:
             self._add_weapon(weapon, weapon.count * per)
         for item in option.gains.items:
             self._add_item(item, item.count * per)
-        for rule in option.gains.rules:
-            if rule not in self.rules:
-                self.rules.append(rule)
+        self.rules = list(merge_rules([*self.rules, *option.gains.rules]))
         return True
 
     def weapons(self) -> tuple[Weapon, ...]:

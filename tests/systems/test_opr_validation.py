@@ -432,3 +432,11 @@ def test_every_problem_reported_at_once(books):
     report = check(books, "grimdark-future", army, limit=500)
     assert {"points.over_limit", "force_org.heroes", "upgrade.count", "combined.different_unit", "join.not_hero"} <= set(report.codes)
     assert all(i.clause for i in report.issues)
+
+
+def test_rules_priority_numbered_rules_stack():
+    """000 Rules Priority & Stacking Effects: rules with (X) add up; others do not repeat."""
+    from listbuilder.model import RuleRef, merge_rules
+
+    merged = merge_rules([RuleRef.parse(x) for x in ["Tough(3)", "Fearless", "Tough(3)", "Fearless", "AP(1)"]])
+    assert [r.label for r in merged] == ["Tough(6)", "Fearless", "AP(1)"]
