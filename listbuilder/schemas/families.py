@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from listbuilder.schemas.ancients_hex import AncientsHexBookSchema, AncientsHexSystemSchema
 from listbuilder.schemas.opr import OprBookSchema, OprSystemSchema
 
 FAMILY_SCHEMAS: dict[str, tuple[type, type]] = {
     "opr": (OprSystemSchema, OprBookSchema),
+    "ancients-hex": (AncientsHexSystemSchema, AncientsHexBookSchema),
 }

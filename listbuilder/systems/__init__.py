@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from listbuilder.model import GameSystem
+from listbuilder.systems.ancients_hex import AncientsHexRules
 from listbuilder.systems.base import SystemRules
 from listbuilder.systems.opr import OprRules
 
 FAMILIES: dict[str, type[SystemRules]] = {
     OprRules.family: OprRules,
+    AncientsHexRules.family: AncientsHexRules,
 }
 
 
