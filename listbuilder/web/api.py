@@ -32,6 +32,19 @@ class BookQuery(Schema):
     system = fields.String(metadata={"description": "only the books of this game system"})
 
 
+class HealthOut(Schema):
+    status = fields.String()
+    books = fields.Integer()
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, HealthOut)
+    def get(self) -> Any:
+        """Liveness check for load balancers (also the benchmark's trivial baseline)."""
+        return {"status": "ok", "books": len(registry().books)}
+
+
 @blp.route("/systems")
 class Systems(MethodView):
     @blp.response(200, SystemSummaryOut(many=True))
