@@ -1,0 +1,576 @@
+"""Exact combat previews for ancients-hex (rulebook 003): one attack, its blocks and aftermath.
+
+Why this shape: an ancients-hex fight is two dice pools thrown against each other. The
+attacker's pool scores hits on 4+ (6s, and 5s with Critical Hit, count twice); the defender's
+pool scores blocks on 4+; the difference is damage, and a unit that takes damage must fall back
+(or take an extra hit when it cannot). Disadvantage raises the needed face, advantage lowers
+it, and the built-in rerolls (Skilled, Brace, Frenzy, Support) act once per die. Each pool is a
+small exact distribution; willpower (Terror) tests pick which pools are thrown, so the answer
+is a mixture over the test results.
+
+Everything a rule changes is decided in :func:`plan_attack` from the two units and the
+situation, so the maths (:func:`attack_pool`, :func:`block_pool`) stays generic and each
+interpretation lives in one place with its clause. ``docs/combat-hex.md`` lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.dice import Dist
+from listbuilder.model import GameSystem
+
+# 003 §4.2.2/§4.3: the face an attack or defence die needs, by net advantage level.
+NEED_BY_LEVEL = {1: 3, 0: 4, -1: 5, -2: 6}
+MELEE, SHOOTING = "melee", "shooting"
+DEFEND, EVADE, FIGHT_BACK = "defend", "evade", "fight_back"
+
+
+# --------------------------------------------------------------------------------------------
+# Dice pools
+
+
+def need_for(level: int) -> int:
+    """The face a die needs at a net level: +1 advantage 3+, 0 normal 4+, -1 5+, -2 or less 6."""
+    return NEED_BY_LEVEL[max(-2, min(1, level))]
+
+
+@dataclass(frozen=True)
+class Pool:
+    """One throw of ancients-hex dice and everything that changes how it scores.
+
+    ``doubles`` are faces worth two successes when they succeed; ``reroll_upto`` is the highest
+    failed face rerolled automatically (Skilled/Brace N); ``reroll_misses`` rerolls every failed
+    die (Frenzy on a charge); ``spare_rerolls`` is how many more failed dice may be rerolled
+    (one per Support partner). No die is rerolled twice.
+    """
+
+    dice: int
+    level: int = 0
+    doubles: frozenset[int] = frozenset()
+    reroll_upto: int = 0
+    reroll_misses: bool = False
+    spare_rerolls: int = 0
+
+    @property
+    def need(self) -> int:
+        return need_for(self.level)
+
+    def score(self, face: int) -> int:
+        if face < self.need:
+            return 0
+        return 2 if face in self.doubles else 1
+
+
+def roll_pool(pool: Pool) -> Dist:
+    """Exact distribution of the successes a pool scores after its rerolls.
+
+    The rerolls are all declared together after the first throw (003 combat sequence
+    summary), so which dice are rerolled depends only on the first throw: every failure the
+    automatic rerolls cover, plus up to ``spare_rerolls`` other failures. The walk keeps, per
+    first throw, (successes, failures covered, other failures); the rerolled dice then add
+    fresh single-die scores.
+    """
+    if pool.dice <= 0:
+        return Dist.constant(0)
+    # per-die outcome: (score, covered failure, uncovered failure) -> probability
+    per_die: dict[tuple[int, int, int], float] = {}
+    for face in range(1, 7):
+        value = pool.score(face)
+        if value:
+            key = (value, 0, 0)
+        elif pool.reroll_misses or face <= pool.reroll_upto:
+            key = (0, 1, 0)
+        else:
+            key = (0, 0, 1)
+        per_die[key] = per_die.get(key, 0.0) + 1 / 6
+    states: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}
+    for _ in range(pool.dice):
+        nxt: dict[tuple[int, int, int], float] = {}
+        for (s, c, u), p in states.items():
+            for (ds, dc, du), q in per_die.items():
+                key = (s + ds, c + dc, u + du)
+                nxt[key] = nxt.get(key, 0.0) + p * q
+        states = nxt
+    fresh = Dist.die(6).map(pool.score)
+    weighted: list[tuple[float, Dist]] = []
+    for (s, c, u), p in states.items():
+        rerolled = c + min(pool.spare_rerolls, u)
+        weighted.append((p, fresh.repeat(rerolled).map(lambda v, s=s: v + s)))
+    return Dist.mixture(weighted)
+
+
+def willpower_passes(dice: int) -> Dist:
+    """003 §5.1: willpower dice pass on 4+, and a 6 counts as two passes (5.3 example)."""
+    return roll_pool(Pool(dice, doubles=frozenset({6})))
+
+
+def terror_failure(willpower: int, terror: int, *, steadfast: bool, fearless: bool) -> float:
+    """Chance a unit fails its test against Terror(terror) and fights at a disadvantage.
+
+    003 §5.2: it needs ``terror`` passes on its willpower dice; §5.3 Steadfast passes Terror 1
+    outright and needs one pass against Terror 2; §9 Fearless ignores terror.
+    """
+    if terror <= 0 or fearless:
+        return 0.0
+    if steadfast:
+        if terror == 1:
+            return 0.0  # 003 §5.3 Steadfast: Terror 1 is passed automatically
+        needed = 1  # 003 §5.3 Steadfast: one pass against Terror 2
+    else:
+        needed = terror
+    return willpower_passes(willpower).at_most(needed - 1)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the units
+
+
+def _key(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One side's ancients-hex card: dice pools, hit points and attributes by plain name."""
+
+    name: str
+    attack: int
+    missile: int
+    missile_range: int
+    defence: int
+    willpower: int
+    hit_points: int
+    rules: Mapping[str, str | None] = field(default_factory=dict)
+    kinds: frozenset[str] = frozenset()
+
+    def has(self, rule: str) -> bool:
+        return _key(rule) in self.rules
+
+    def param(self, rule: str) -> str | None:
+        return self.rules.get(_key(rule))
+
+    def rating(self, rule: str, default: int = 0) -> int:
+        """The number a rule carries (``Skilled(2)`` -> 2; ``Terror(1/2)`` style -> the first)."""
+        if not self.has(rule):
+            return 0
+        text = self.param(rule)
+        if text is None:
+            return default
+        digits = "".join(ch if ch.isdigit() else " " for ch in text).split()
+        return int(digits[0]) if digits else default
+
+
+def read_fighter(side: Combatant, where: str) -> Fighter:
+    """A Combatant's ancients-hex card; raises PreviewError when it has no ancients-hex stats."""
+    stats = side.stats
+    missing = [name for name in ("attack", "defence", "hit_points") if name not in stats]
+    if missing:
+        raise PreviewError(where, f"{side.name} has no ancients-hex {', '.join(missing)}: not an ancients-hex unit")
+    rules: dict[str, str | None] = {}
+    for rule in side.rules:
+        rules[_key(rule.name)] = rule.param
+    kinds = {_key(side.name), _key(side.unit.name), _key(str(stats.get("unit_class", "")))}
+    kinds.update(_key(tag) for tag in side.unit.tags)
+    kinds.update(rules)
+    return Fighter(
+        name=side.name,
+        attack=int(stats.get("attack") or 0),
+        missile=int(stats.get("missile") or 0),
+        missile_range=int(stats.get("missile_range") or 0),
+        defence=int(stats.get("defence") or 0),
+        willpower=int(stats.get("willpower") or 0),
+        hit_points=int(stats.get("hit_points") or 1),
+        rules=rules,
+        kinds=frozenset(k for k in kinds if k),
+    )
+
+
+def critical_applies(attacker: Fighter, defender: Fighter) -> bool:
+    """003 §9 Critical Hit X: only against the named kind of target; "all" (or none) hits any."""
+    if not attacker.has("Critical Hit"):
+        return False
+    target = attacker.param("Critical Hit")
+    if target is None or _key(target) in {"all", "vall", "any"}:
+        return True
+    wanted = {_key(part) for part in target.replace(",", "/").split("/") if part.strip()}
+    return bool(wanted & defender.kinds) or any(w.rstrip("s") in defender.kinds for w in wanted)
+
+
+# --------------------------------------------------------------------------------------------
+# The situation
+
+
+@dataclass(frozen=True)
+class Situation:
+    """How the attack happens; every field is optional except ``attack``."""
+
+    attack: str
+    range: int | None = None
+    charging: bool = False
+    moved: bool = False
+    attacker_disadvantage: int = 0
+    defender_disadvantage: int = 0
+    no_charge_bonus: bool = False
+    defender_action: str = DEFEND
+    fight_back_with: str = "defence"
+    attacker_support: int = 0
+    defender_support: int = 0
+    attacker_hp_lost: int = 0
+    defender_hp_lost: int = 0
+    retreat_blocked: int = 0
+    defender_stands: bool | None = None
+    critical_hit: bool | None = None
+    defender_activated: bool = False
+    terror: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+_INT_FIELDS = {
+    "range": (0, 100),
+    "attacker_disadvantage": (0, 5),
+    "defender_disadvantage": (0, 5),
+    "attacker_support": (0, 6),
+    "defender_support": (0, 6),
+    "attacker_hp_lost": (0, 100),
+    "defender_hp_lost": (0, 100),
+    "retreat_blocked": (0, 3),
+}
+_BOOL_FIELDS = ("charging", "moved", "no_charge_bonus", "defender_activated", "terror")
+_CHOICES = {"attack": (MELEE, SHOOTING), "defender_action": (DEFEND, EVADE, FIGHT_BACK), "fight_back_with": ("defence", "missile")}
+
+
+def read_situation(raw: Mapping[str, Any]) -> Situation:
+    """Check and default the situation dict; raises PreviewError naming the bad key."""
+    known = set(Situation.__dataclass_fields__)
+    for key in raw:
+        if key not in known:
+            raise PreviewError(f"situation.{key}", f"unknown situation key for ancients-hex; known: {sorted(known)}")
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if value is None:
+            continue
+        if key in _CHOICES:
+            if value not in _CHOICES[key]:
+                raise PreviewError(f"situation.{key}", f"must be one of {list(_CHOICES[key])}")
+        elif key in _INT_FIELDS:
+            if key == "retreat_blocked" and isinstance(value, bool):
+                value = int(value)
+            low, high = _INT_FIELDS[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise PreviewError(f"situation.{key}", f"not a whole number from {low} to {high}")
+        elif key in _BOOL_FIELDS or key in ("defender_stands", "critical_hit"):
+            if not isinstance(value, bool):
+                raise PreviewError(f"situation.{key}", "not true or false")
+        values[key] = value
+    if "attack" not in values:
+        raise PreviewError("situation.attack", f"say how they fight: one of {list(_CHOICES['attack'])}")
+    return Situation(**values)
+
+
+# --------------------------------------------------------------------------------------------
+# Planning one attack: which pools are thrown
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything the rules decided before any die is thrown, for one Terror outcome."""
+
+    attack: Pool
+    defence: Pool
+    fight_back: Pool | None
+    charge: bool
+    notes: tuple[str, ...] = ()
+
+
+def plan_attack(a: Fighter, d: Fighter, s: Situation, *, attacker_terrified: bool, defender_terrified: bool) -> Plan:
+    """Turn units, situation and Terror results into the pools; the rule clauses live here."""
+    melee = s.attack == MELEE
+    # -- causes of disadvantage on the attacker's dice
+    a_dis = s.attacker_disadvantage
+    if melee and s.defender_action == EVADE:
+        a_dis += 1  # 003 §3.7.3 evade: the evading unit is attacked as disadvantaged
+    if attacker_terrified:
+        a_dis += 1  # 003 §5.2 terror: a failed test means fighting as disadvantaged
+    if d.has("Ethereal"):
+        a_dis += 1  # 003 §9 Ethereal: attacks against ethereals are disadvantaged
+    if not melee and d.has("Stealthy"):
+        a_dis += 1  # 003 §9 Stealthy: all missile attacks against it are disadvantaged
+    if melee and d.has("Flight") and not s.defender_activated:
+        a_dis += 1  # 003 §9 Flight: melee attacks on it are disadvantaged until it has activated
+    if not melee and s.moved:
+        a_dis += 1  # 003 §4.2.7 shooting: units which move shoot as disadvantaged
+    # 003 §9 Charge: no charge bonus if any cause of disadvantage is present (or terrain forbids it)
+    charge = melee and s.charging and a_dis == 0 and not s.no_charge_bonus
+    advantage = 0
+    if not melee and a.has("Volley Fire") and not s.moved:
+        advantage = 1  # 003 §4.4 example / §9 Volley Fire: fire as advantaged instead of moving (3-6 hit)
+    dice = a.attack if melee else a.missile
+    if charge and a.has("Charge"):
+        dice += 1  # 003 §9 Charge: +1 die on a move into combat
+    if charge and a.has("Frenzy"):
+        dice += 1  # 003 §9 Frenzy: extra attack die on charge
+    if s.defender_hp_lost > 0 and a.has("Scavenger"):
+        dice += 1  # 003 §9 Scavenger: +1 attack against wounded enemies
+    crit = critical_applies(a, d) if s.critical_hit is None else s.critical_hit
+    attack = Pool(
+        dice=dice,
+        level=advantage - a_dis,  # 003 §4.3 disadvantage: 5-6 only, two or more causes 6 only
+        doubles=frozenset({5, 6} if crit else {6}),  # 003 §4.2.2 natural 6 = 2 hits; §9 Critical Hit: 5s too
+        reroll_upto=a.rating("Skilled", 1),  # 003 §9 Skilled N: reroll 1..N in attacks or missile attacks
+        reroll_misses=charge and a.has("Frenzy"),  # 003 §9 Frenzy: may reroll the attack on a charge
+        spare_rerolls=s.attacker_support if a.has("Support") or a.has("Mob") else 0,  # 003 §9 Support: one reroll die
+    )
+    # -- the defender's dice
+    d_dis = s.defender_disadvantage
+    if melee:
+        if defender_terrified:
+            d_dis += 1  # 003 §5.2 terror: a failed test means fighting as disadvantaged
+        deadly = a.param("Deadly")
+        if a.has("Deadly") and (deadly is None or "charge" not in deadly.lower() or charge):
+            d_dis += 1  # 003 §9 Deadly: defender disadvantaged on defence (some only on charge)
+        if charge and a.has("Impact"):
+            d_dis += 1  # 003 §9 Impact: defender disadvantaged when the attack meets Charge's conditions
+    else:
+        d_dis = 0  # 003 §4.3: defenders rolling against missile attacks are NOT disadvantaged
+    d_support = s.defender_support if d.has("Support") else 0
+    defence = Pool(
+        dice=d.defence,
+        level=-d_dis,
+        reroll_upto=d.rating("Brace", 1),  # 003 §9 Brace N: reroll defence dice of 1..N
+        spare_rerolls=d_support,  # 003 §9 Support: one reroll die on all rolls, last gasp included
+    )
+    fight_back: Pool | None = None
+    if melee and s.defender_action == FIGHT_BACK:
+        if s.fight_back_with == "missile":
+            # 003 §4.4/§4.2.7: a shooter may fight back with its missile dice, disadvantaged
+            fight_back = Pool(
+                dice=d.missile,
+                level=-1 - (1 if defender_terrified else 0),
+                doubles=frozenset({5, 6} if critical_applies(d, a) else {6}),
+                reroll_upto=d.rating("Skilled", 1),
+                spare_rerolls=d_support,
+            )
+        else:
+            fight_back = defence  # 003 §4.4 last gasp: the successful blocks become attacks instead
+    return Plan(attack, defence, fight_back, charge)
+
+
+# --------------------------------------------------------------------------------------------
+# The whole preview
+
+
+def _check(a: Fighter, d: Fighter, s: Situation) -> None:
+    """Refuse situations the rules do not allow (a 4xx, not a zero)."""
+    if s.attack == SHOOTING:
+        if a.missile <= 0:
+            raise PreviewError("situation.attack", f"{a.name} has no missile dice to shoot with")
+        if s.range is None:
+            raise PreviewError("situation.range", "shooting needs the range in hexes")
+        if s.range < 2:
+            raise PreviewError("situation.range", "003 §4.2.7: a unit adjacent to an enemy cannot shoot")
+        if s.range > a.missile_range:
+            raise PreviewError("situation.range", f"{s.range} hexes is beyond {a.name}'s missile range of {a.missile_range}")
+        if s.defender_action != DEFEND:
+            raise PreviewError("situation.defender_action", "evading and fighting back answer close combat, not missile fire")
+        if s.charging:
+            raise PreviewError("situation.charging", "a charge is a move into close combat, not a shot")
+    else:
+        if a.attack <= 0:
+            raise PreviewError("situation.attack", f"{a.name} has no attack dice for close combat")
+        if s.range not in (None, 1):
+            raise PreviewError("situation.range", "close combat is between adjacent hexes (range 1)")
+    if s.defender_action == EVADE:
+        if not d.has("Evade"):
+            raise PreviewError("situation.defender_action", f"{d.name} does not have Evade")
+        if s.retreat_blocked:
+            raise PreviewError("situation.defender_action", "003 §3.7.3: a unit that cannot fall back cannot choose to evade")
+    if s.defender_action == FIGHT_BACK and s.fight_back_with == "missile":
+        if d.missile <= 0:
+            raise PreviewError("situation.fight_back_with", f"{d.name} has no missile dice to fight back with")
+        if not s.charging:
+            raise PreviewError("situation.fight_back_with", "003 §4.4: missile fight back answers an enemy that moved into contact (set charging)")
+    if s.defender_hp_lost >= d.hit_points:
+        raise PreviewError("situation.defender_hp_lost", f"{d.name} has only {d.hit_points} hit points")
+    if s.attacker_hp_lost >= a.hit_points:
+        raise PreviewError("situation.attacker_hp_lost", f"{a.name} has only {a.hit_points} hit points")
+
+
+def _stands(a: Fighter, d: Fighter, s: Situation) -> bool:
+    """Whether the defender ignores the fall back (so never takes the blocked-retreat hit)."""
+    unstoppable = a.has("Unstoppable")
+    if s.defender_stands is not None:
+        return s.defender_stands and not unstoppable  # 003 §9 Steadfast/Massive: except against Unstoppable
+    # 003 §3.7.2.1/§9 Steadfast and Massive may choose not to fall back; we assume they stand
+    return (d.has("Steadfast") or d.has("Massive")) and not unstoppable
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The distributions of one Terror branch (or of their mixture)."""
+
+    hits: Dist
+    blocks: Dist
+    damage: Dist
+    hp_lost: Dist
+    attacker_hp_lost: Dist
+    p_retreat: float
+    p_extra_hit: float
+
+
+def resolve(a: Fighter, d: Fighter, s: Situation, plan: Plan) -> Outcome:
+    """Throw the planned pools and apply damage, falling back and last gasp (003 §4.2, §4.4)."""
+    hits = roll_pool(plan.attack)
+    d_left = d.hit_points - s.defender_hp_lost
+    a_left = a.hit_points - s.attacker_hp_lost
+    if plan.fight_back is not None:
+        blocks = Dist.constant(0)  # 003 §4.4: the defence dice strike instead of blocking
+        damage = hits
+        back = roll_pool(plan.fight_back)
+    else:
+        blocks = roll_pool(plan.defence)
+        # 003 §4.2.4: hits beyond the blocks are inflicted on the defender
+        damage = (hits + blocks.map(lambda b: -b)).map(lambda v: max(0, v))
+        back = Dist.constant(0)
+    evading = s.defender_action == EVADE
+    no_retreat = d.has("No retreat") and not a.has("Unstoppable")
+    stands = _stands(a, d, s)
+    if evading:
+        extra, retreats = 0, False  # 003 §3.7.3: the evade is the fall back, declared before the dice
+    elif no_retreat:
+        extra, retreats = 1, False  # 003 §9 No retreat: takes extra damage instead of falling back
+    elif stands:
+        extra, retreats = 0, False  # 003 §4.2.6: Steadfast (or Massive) ignores the retreat
+    else:
+        extra, retreats = s.retreat_blocked, True  # 003 §4.2.6 retreat: an extra hit per hex it cannot retreat
+    p_hit = damage.at_least(1)
+    taken = damage.map(lambda v: v + extra if v > 0 else 0)
+    return Outcome(
+        hits=hits,
+        blocks=blocks,
+        damage=damage,
+        hp_lost=taken.map(lambda v: min(v, d_left)),
+        attacker_hp_lost=back.map(lambda v: min(v, a_left)),
+        p_retreat=p_hit if (retreats and not s.retreat_blocked) else (1.0 if evading else 0.0),
+        p_extra_hit=p_hit if extra else 0.0,
+    )
+
+
+def _mix(branches: list[tuple[float, Outcome]]) -> Outcome:
+    def mix(attr: str) -> Dist:
+        return Dist.mixture((w, getattr(o, attr)) for w, o in branches)
+
+    return Outcome(
+        hits=mix("hits"),
+        blocks=mix("blocks"),
+        damage=mix("damage"),
+        hp_lost=mix("hp_lost"),
+        attacker_hp_lost=mix("attacker_hp_lost"),
+        p_retreat=sum(w * o.p_retreat for w, o in branches),
+        p_extra_hit=sum(w * o.p_extra_hit for w, o in branches),
+    )
+
+
+def preview_fight(a: Fighter, d: Fighter, s: Situation) -> dict[str, Any]:
+    """The engine's answer for two read fighters (what :func:`engine` returns)."""
+    _check(a, d, s)
+    melee = s.attack == MELEE
+    # 003 §5.2 terror: each side facing a Terror unit tests before close combat (Fearless ignores it)
+    p_a_fail = terror_failure(a.willpower, d.rating("Terror", 1), steadfast=a.has("Steadfast"), fearless=a.has("Fearless")) if melee and s.terror else 0.0
+    p_d_fail = terror_failure(d.willpower, a.rating("Terror", 1), steadfast=d.has("Steadfast"), fearless=d.has("Fearless")) if melee and s.terror else 0.0
+    branches: list[tuple[float, Outcome]] = []
+    p_charge = 0.0
+    plans: list[Plan] = []
+    for a_fail, pa in ((False, 1 - p_a_fail), (True, p_a_fail)):
+        for d_fail, pd in ((False, 1 - p_d_fail), (True, p_d_fail)):
+            weight = pa * pd
+            if weight <= 0:
+                continue
+            plan = plan_attack(a, d, s, attacker_terrified=a_fail, defender_terrified=d_fail)
+            plans.append(plan)
+            p_charge += weight * plan.charge
+            branches.append((weight, resolve(a, d, s, plan)))
+    out = _mix(branches)
+    d_left = d.hit_points - s.defender_hp_lost
+    a_left = a.hit_points - s.attacker_hp_lost
+    p_destroyed = out.hp_lost.at_least(d_left)
+    distributions = {
+        "hits": out.hits.as_dict(),
+        "blocks": out.blocks.as_dict(),
+        "damage": out.damage.as_dict(),
+        "hp_lost": out.hp_lost.as_dict(),
+    }
+    expected: dict[str, float] = {
+        "hits": out.hits.mean,
+        "blocks": out.blocks.mean,
+        "damage": out.damage.mean,
+        "hp_lost": out.hp_lost.mean,
+    }
+    consequences: dict[str, Any] = {
+        "retreat": {
+            "p_retreat": out.p_retreat,
+            "p_extra_hit": out.p_extra_hit,
+            "defender_stands": _stands(a, d, s) or (d.has("No retreat") and not a.has("Unstoppable")),
+            "evading": s.defender_action == EVADE,
+        },
+        "p_charge_bonus": p_charge,
+        "terror": {"p_attacker_fails": p_a_fail, "p_defender_fails": p_d_fail},
+        "hit_points_left": d_left,
+    }
+    if s.defender_action == FIGHT_BACK:
+        distributions["attacker_hp_lost"] = out.attacker_hp_lost.as_dict()
+        expected["attacker_hp_lost"] = out.attacker_hp_lost.mean
+        consequences["last_gasp"] = {
+            "with": s.fight_back_with,
+            "expected_damage_to_attacker": out.attacker_hp_lost.mean,
+            "p_attacker_destroyed": out.attacker_hp_lost.at_least(a_left),
+            "p_both_destroyed": _both(branches, d_left, a_left),
+        }
+    first = plans[0]
+    notes = [
+        f"attack: {first.attack.dice} dice hitting on {first.attack.need}+"
+        + (" (5s and 6s count twice)" if 5 in first.attack.doubles else " (6s count twice)"),
+        f"defence: {first.defence.dice} dice blocking on {first.defence.need}+",
+    ]
+    return {
+        "expected": expected,
+        "distributions": distributions,
+        "p_destroyed": p_destroyed,
+        "consequences": consequences,
+        "notes": notes,
+    }
+
+
+def _both(branches: list[tuple[float, Outcome]], d_left: int, a_left: int) -> float:
+    """Both units destroyed: within one Terror branch the two throws are independent."""
+    return sum(w * o.hp_lost.at_least(d_left) * o.attacker_hp_lost.at_least(a_left) for w, o in branches)
+
+
+def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
+    """The ancients-hex engine the preview service dispatches to; raises PreviewError."""
+    a = read_fighter(attacker, "attacker")
+    d = read_fighter(defender, "defender")
+    return preview_fight(a, d, read_situation(situation))
+
+
+__all__ = [
+    "Fighter",
+    "Plan",
+    "Pool",
+    "Situation",
+    "engine",
+    "need_for",
+    "plan_attack",
+    "preview_fight",
+    "read_fighter",
+    "read_situation",
+    "roll_pool",
+    "terror_failure",
+    "willpower_passes",
+]
+
