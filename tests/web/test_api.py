@@ -141,4 +141,6 @@ def test_openapi_document_and_offline_docs(client):
     assert "ArmyList" in spec["components"]["schemas"]
     page = client.get("/api/v1/docs").get_data(as_text=True)
     assert "/api/v1/docs-assets/swagger-ui-bundle.js" in page and "//cdn" not in page
-    assert client.get("/api/v1/docs-assets/swagger-ui-bundle.js").status_code == 200
+    asset = client.get("/api/v1/docs-assets/swagger-ui-bundle.js")
+    assert asset.status_code == 200
+    asset.close()

@@ -34,8 +34,8 @@ def server():
     try:
         for _ in range(100):
             try:
-                urllib.request.urlopen(f"{base}/api/v1/systems", timeout=1).read()
-                break
+                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=1):
+                    break
             except OSError:
                 if proc.poll() is not None:
                     pytest.fail(proc.stderr.read().decode())
@@ -44,6 +44,7 @@ def server():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        proc.stderr.close()
 
 
 @pytest.mark.server
@@ -52,7 +53,8 @@ def test_real_server_validates_a_list(server, registry):
     unit = book.units[0]
     body = {"system": "grimdark-future", "book": book.id, "points_limit": 2000, "units": [{"key": "a", "unit": unit.id}]}
     request = urllib.request.Request(f"{server}/api/v1/lists/validate", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    report = json.loads(urllib.request.urlopen(request, timeout=5).read())
+    with urllib.request.urlopen(request, timeout=5) as response:
+        report = json.loads(response.read())
     assert report["totals"]["pts"] == unit.cost["pts"]
 
 
@@ -61,5 +63,6 @@ def test_real_server_answers_bad_json_with_400(server):
     request = urllib.request.Request(f"{server}/api/v1/lists/validate", data=b"{nope", headers={"Content-Type": "application/json"})
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=5)
-    assert caught.value.code == 400
-    assert json.loads(caught.value.read())["status"] == "Bad Request"
+    with caught.value as error:
+        assert error.code == 400
+        assert json.loads(error.read())["status"] == "Bad Request"
