@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup run test bench check-books clean
+.PHONY: setup browser run test bench check-books clean
 
 setup: $(VENV)/.installed
 
@@ -18,7 +18,11 @@ $(VENV)/.installed: pyproject.toml
 run: setup
 	$(VENV)/bin/gunicorn --workers 2 --bind $(HOST):$(PORT) wsgi:app
 
-test: setup
+# The browser tests drive Debian's chromium (not a Playwright download); CI runs as root.
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
+
+test: setup browser
 	$(VENV)/bin/python -m pytest -q
 
 bench: setup
