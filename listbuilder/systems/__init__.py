@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from listbuilder.model import GameSystem
 from listbuilder.systems.ancients_hex import AncientsHexRules
+from listbuilder.systems.armour_hex import ArmourHexRules
 from listbuilder.systems.base import SystemRules
 from listbuilder.systems.opr import OprRules
 
 FAMILIES: dict[str, type[SystemRules]] = {
     OprRules.family: OprRules,
     AncientsHexRules.family: AncientsHexRules,
+    ArmourHexRules.family: ArmourHexRules,
 }
 
 
