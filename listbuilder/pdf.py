@@ -1,0 +1,204 @@
+"""Roster -> HTML (Jinja, ``templates/roster/``) -> PDF (WeasyPrint), with a content-hash cache.
+
+The renderer is a leaf: it reads a :class:`~listbuilder.rosters.Roster` and never computes a
+rule. Two things keep untrusted list text harmless: Jinja autoescapes every value, so a name
+such as ``<img src=file:///etc/passwd>`` prints as text; and :class:`LocalFetcher`, the only
+way WeasyPrint can load anything, serves files from our own roster templates, stylesheet and
+fonts and refuses every other URL (network, ``data:``, other files on disk).
+
+Errors::
+
+    ValueError   an unknown paper size (``PAPERS`` lists the known ones)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import mimetypes
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from listbuilder.books import BookRegistry
+from listbuilder.model import ArmyList
+from listbuilder.rosters import Roster, build_roster
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+STATIC = ROOT / "static"
+# The only folders the renderer may read from.
+ASSET_FOLDERS: tuple[Path, ...] = (TEMPLATES / "roster", STATIC / "roster", STATIC / "fonts")
+# Paper name -> page box size in PDF points (1/72 inch), for the API and the tests.
+PAPERS: dict[str, tuple[float, float]] = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+_ENV = Environment(
+    loader=FileSystemLoader(str(TEMPLATES)),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=False,
+    lstrip_blocks=False,
+)
+
+
+def _file_url(relative: str) -> str:
+    return (STATIC / relative).as_uri()
+
+
+def check_paper(paper: str) -> str:
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")
+    return paper
+
+
+def render_html(roster: Roster, *, paper: str = "a4", asset_url: Callable[[str], str] = _file_url) -> str:
+    """The roster as an HTML document; *asset_url* maps ``static/`` paths to links.
+
+    The PDF renderer uses ``file:`` URLs (served by :class:`LocalFetcher`); the web preview
+    passes Flask's static URLs so a browser loads the same stylesheet.
+    """
+    return _ENV.get_template("roster/roster.html").render(roster=roster, paper=check_paper(paper), asset=asset_url)
+
+
+class LocalFetcher(URLFetcher):
+    """WeasyPrint's URL fetcher, reduced to files under :data:`ASSET_FOLDERS`.
+
+    Every URL asked for is recorded in ``requested`` (tests assert on it); anything outside
+    our folders, including symlinks and ``..`` that lead out of them, is refused.
+    """
+
+    def __init__(self, folders: Iterable[Path] = ASSET_FOLDERS):
+        super().__init__(allowed_protocols=("file",), allow_redirects=False)
+        self.folders = tuple(f.resolve() for f in folders)
+        self.requested: list[str] = []
+        self.refused: list[str] = []
+
+    def local_path(self, url: str) -> Path | None:
+        """The file *url* names if it is one of ours, else None."""
+        parts = urlsplit(url)
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+            return None
+        path = Path(url2pathname(unquote(parts.path))).resolve()
+        if not path.is_file() or not any(path.is_relative_to(folder) for folder in self.folders):
+            return None
+        return path
+
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        self.requested.append(url)
+        path = self.local_path(url)
+        if path is None:
+            self.refused.append(url)
+            raise ValueError(f"the roster renderer loads only its own files, not {url[:200]!r}")
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if path.suffix == ".ttf":
+            mime = "font/ttf"
+        return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": mime})
+
+
+def render_pdf(roster: Roster, *, paper: str = "a4", fetcher: LocalFetcher | None = None) -> bytes:
+    """The roster as PDF bytes; pass a *fetcher* to inspect what was loaded."""
+    html = render_html(roster, paper=paper)
+    fetcher = fetcher or LocalFetcher()
+    document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher)
+    return document.write_pdf()
+
+
+# --------------------------------------------------------------------------------------------
+# Content-hash cache
+
+
+def canonical_list(army: ArmyList) -> str:
+    """The list as canonical JSON: same army, same text, however the request was spelled."""
+    return json.dumps(dataclasses.asdict(army), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if hasattr(value, "items"):
+        return dict(value.items())
+    return str(value)
+
+
+_BOOK_DIGESTS: dict[int, tuple[Any, str]] = {}
+
+
+def books_version(registry: BookRegistry, army: ArmyList) -> str:
+    """A digest of the book and system the list uses, so edited books never hit stale PDFs.
+
+    Frozen model objects print the same ``repr`` for the same data; the digest is computed
+    once per loaded book (the registry is built once per process).
+    """
+    book, system = registry.books.get(army.book), registry.systems.get(army.system)
+    key = id(book) ^ (id(system) << 1)
+    cached = _BOOK_DIGESTS.get(key)
+    if cached is None or cached[0] is not book:
+        digest = hashlib.sha256(repr((book, system)).encode()).hexdigest()
+        cached = _BOOK_DIGESTS[key] = (book, digest)
+    return cached[1]
+
+
+def cache_key(registry: BookRegistry, army: ArmyList, paper: str) -> str:
+    text = "\n".join(("roster-pdf/1", check_paper(paper), books_version(registry, army), canonical_list(army)))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class RenderCache:
+    """A thread-safe LRU of rendered PDFs keyed by content hash (one per worker process)."""
+
+    def __init__(self, max_entries: int = 64):
+        self.max_entries = max_entries
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return value
+
+    def put(self, key: str, value: bytes) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.max_entries:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+PDF_CACHE = RenderCache()
+
+
+def roster_pdf(registry: BookRegistry, army: ArmyList, *, paper: str = "a4", cache: RenderCache | None = PDF_CACHE) -> bytes:
+    """The PDF roster of *army*, from *cache* when the same list was printed before.
+
+    Raises ListError (unknown system or book) and ValueError (unknown paper).
+    """
+    key = cache_key(registry, army, paper) if cache is not None else ""
+    if cache is not None and (hit := cache.get(key)) is not None:
+        return hit
+    pdf = render_pdf(build_roster(registry, army), paper=paper)
+    if cache is not None:
+        cache.put(key, pdf)
+    return pdf

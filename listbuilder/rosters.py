@@ -1,0 +1,615 @@
+"""Army list -> Roster: everything a printed army sheet shows, as plain values.
+
+The roster is a view model: the PDF and HTML templates (``listbuilder.pdf``) and the forum text
+export (:func:`roster_text`) read it and compute nothing. What a unit block shows differs by
+rules family (OPR: quality, defense, tough; ancients-hex: move, dice pools, hit points;
+armour-hex: speeds, facings, damage tables); those differences are data, in
+:data:`FAMILY_SHEETS`, not branches on the system id. Pure core: no Flask, no WeasyPrint.
+
+Errors::
+
+    ListError    the list names a system or book we do not have (raised by ``book_for``)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from listbuilder.books import BookRegistry
+from listbuilder.lists import book_for
+from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating
+from listbuilder.resolve import ResolvedEntry
+from listbuilder.validation import ERROR
+
+# --------------------------------------------------------------------------------------------
+# The view model
+
+
+@dataclass(frozen=True)
+class Table:
+    """A small table on the sheet: weapons, speeds, facings, a damage table."""
+
+    caption: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Stat:
+    label: str
+    short: str
+    value: str
+
+
+@dataclass(frozen=True)
+class SpellLine:
+    name: str
+    value: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One unit profile as it prints: a single entry, or a combined pair merged into one."""
+
+    name: str
+    book_name: str
+    models: int
+    stats: tuple[Stat, ...]
+    weapons: Table
+    panels: tuple[Table, ...]
+    items: tuple[str, ...]
+    rules: tuple[str, ...]
+    upgrades: tuple[str, ...]
+    spells: tuple[SpellLine, ...]
+    cost: str
+    notes: tuple[str, ...]
+    weapon_labels: tuple[str, ...] = ()
+
+    @property
+    def renamed(self) -> bool:
+        return self.name != self.book_name
+
+
+@dataclass(frozen=True)
+class UnitBlock:
+    """What hits the table as one unit: an entry, or a combined pair, with any joined heroes."""
+
+    number: int
+    profile: Profile
+    heroes: tuple[Profile, ...]
+    combined: int  # how many list entries make up the main profile (2 for a combined pair)
+    models: int
+    cost: str
+
+
+@dataclass(frozen=True)
+class BudgetLine:
+    currency: str
+    spent: int
+    limit: int | None
+
+    @property
+    def over(self) -> bool:
+        return self.limit is not None and self.spent > self.limit
+
+
+@dataclass(frozen=True)
+class IssueLine:
+    severity: str
+    message: str
+    path: str
+    clause: str
+
+
+@dataclass(frozen=True)
+class ReferenceRule:
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Spellbook:
+    """The spells of one or more casters (casters with the same spells share one table)."""
+
+    casters: tuple[str, ...]
+    spells: tuple[SpellLine, ...]
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A whole army sheet: header, validation banner, unit blocks and quick reference."""
+
+    name: str
+    system: str
+    edition: str
+    book: str
+    book_version: str
+    faction: str
+    budget: tuple[BudgetLine, ...]
+    entries: int
+    table_units: int
+    models: int
+    valid: bool
+    issues: tuple[IssueLine, ...]
+    blocks: tuple[UnitBlock, ...]
+    reference: tuple[ReferenceRule, ...]
+    spellbooks: tuple[Spellbook, ...]
+    spell_value_label: str = "Value"
+
+    @property
+    def title(self) -> str:
+        return self.name or f"{self.book} army"
+
+    @property
+    def rule_names(self) -> tuple[str, ...]:
+        return tuple(r.label for r in self.reference)
+
+
+# --------------------------------------------------------------------------------------------
+# What each rules family shows: the per-family sheet table
+
+
+@dataclass(frozen=True)
+class StatColumn:
+    """A stat on the unit's stat line: read ``key`` from ``Unit.stats`` and format it.
+
+    ``key`` may be ``rule:Name`` to show a rule's rating (OPR Tough lives in the rules).
+    ``fmt`` receives ``value`` and every stat of the unit, so a column can combine two
+    stats (missile dice and their range).
+    """
+
+    label: str
+    short: str
+    key: str
+    fmt: str = "{value}"
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class WeaponColumn:
+    """An extra weapon column read from ``Weapon.extra`` (armour-hex AP, damage dice)."""
+
+    label: str
+    key: str
+
+
+def _facings_panel(stats: Mapping[str, Any]) -> Table | None:
+    rows: list[tuple[str, ...]] = []
+    if stats.get("armour") is not None:
+        rows.append(("Armour", *(str(v) for v in stats["armour"])))
+    assault = stats.get("assault")
+    if assault:
+        extra = f"{assault['hit']}+, AP {assault.get('ap', 0)}, dmg {assault['damage']}"
+        rules = ", ".join(assault.get("rules") or ())
+        rows.append((f"Assault dice ({extra}{', ' + rules if rules else ''})", *(str(v) for v in assault["dice"])))
+    deflection = stats.get("deflection")
+    if deflection:
+        rows.append((f"Deflection dice ({deflection['hit']}+)", *(str(v) for v in deflection["dice"])))
+    if not rows:
+        return None
+    return Table("By facing", ("", "Front", "Front side", "Back side", "Back"), tuple(rows))
+
+
+def _speeds_panel(stats: Mapping[str, Any]) -> Table | None:
+    speeds = stats.get("speeds")
+    if not speeds:
+        return None
+    rows = tuple(
+        (s["speed"] + (" (shaken: " + s["default"] + ")" if s.get("default") else ""), ", ".join(s["movement"]), ", ".join(s["gunnery"]))
+        for s in speeds
+    )
+    return Table("Speeds and orders", ("Speed", "Movement orders", "Gunnery orders"), rows)
+
+
+def _damage_panels(stats: Mapping[str, Any]) -> Iterator[Table]:
+    for kind, rows in (stats.get("damage_tables") or {}).items():
+        yield Table(f"Damage table: {kind}", ("Result", "Effects"), tuple((f"{row['at']}+", ", ".join(row["effects"])) for row in rows))
+
+
+PanelBuilder = Callable[[Mapping[str, Any]], "Table | None | Iterator[Table]"]
+
+
+@dataclass(frozen=True)
+class FamilySheet:
+    """How one rules family's units print: stat line, extra tables, weapon columns, casters."""
+
+    stats: tuple[StatColumn, ...]
+    panels: tuple[PanelBuilder, ...] = ()
+    weapon_columns: tuple[WeaponColumn, ...] = ()
+    range_unit: str = '"'
+    caster_rule_keys: tuple[str, ...] = ()  # composition keys naming the caster rule
+    # What a spell's value means depends on the caster rule: AoF 2.16 Wizard casts on D6+X
+    # against it (000 "Wizard"), a GF/regiments Caster spends that many tokens (001, 002).
+    spell_values: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    rule_stats: tuple[str, ...] = ()  # dotted stat paths holding rule labels (armour-hex assault)
+
+
+FAMILY_SHEETS: dict[str, FamilySheet] = {
+    "opr": FamilySheet(
+        stats=(
+            StatColumn("Quality", "Q", "quality", "{value}+"),
+            StatColumn("Defense", "D", "defense", "{value}+"),
+            StatColumn("Tough", "T", "rule:Tough", default=1),
+        ),
+        caster_rule_keys=("spellcasting_rule",),
+        spell_values={"Wizard": ("Cast on", "{}+"), "Caster": ("Tokens", "{}")},
+    ),
+    "ancients-hex": FamilySheet(
+        stats=(
+            StatColumn("Class", "", "unit_class"),
+            StatColumn("Activation", "Act", "activation", "{value}"),
+            StatColumn("Move", "Mv", "move"),
+            StatColumn("Attack", "Att", "attack"),
+            StatColumn("Missile", "Mis", "missile", "{value} @ {missile_range} hex"),
+            StatColumn("Defence", "Def", "defence"),
+            StatColumn("WP", "WP", "willpower"),
+            StatColumn("HP", "HP", "hit_points"),
+        ),
+        range_unit=" hex",
+        caster_rule_keys=("magician_rule",),
+    ),
+    "armour-hex": FamilySheet(
+        stats=(
+            StatColumn("Type", "", "unit_type"),
+            StatColumn("Size", "", "size_class"),
+            StatColumn("Fire orders", "FO", "fire_orders"),
+            StatColumn("Armour F/FS/BS/B", "Arm", "armour"),
+        ),
+        panels=(_speeds_panel, _facings_panel, _damage_panels),
+        weapon_columns=(WeaponColumn("AP", "ap"), WeaponColumn("Damage", "damage"), WeaponColumn("Arcs F/FS/BS/B", "angles")),
+        range_unit=" hex",
+        rule_stats=("assault.rules",),
+    ),
+}
+
+# A family nobody described yet still prints: every plain stat, in book order.
+FALLBACK_SHEET = FamilySheet(stats=())
+
+
+def sheet_for(system: GameSystem) -> FamilySheet:
+    return FAMILY_SHEETS.get(system.family, FALLBACK_SHEET)
+
+
+# --------------------------------------------------------------------------------------------
+# Building a roster
+
+
+def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
+    """The printable roster of *army*, legal or not; raises ListError for unknown ids."""
+    rules, book = book_for(registry, army)
+    system = rules.system
+    sheet = sheet_for(system)
+    report = rules.validate(army, book)
+    resolved, _ = rules.resolve(army, book)
+    definitions = _Definitions(book, system)
+    casters = _caster_rules(system, sheet)
+
+    groups = _table_units(resolved)
+    blocks = []
+    for number, (members, heroes) in enumerate(groups, start=1):
+        main = _profile(members, book, system, sheet, casters)
+        hero_profiles = tuple(_profile((h,), book, system, sheet, casters) for h in heroes)
+        cost = Cost.total(m.cost for m in (*members, *heroes))
+        blocks.append(UnitBlock(number, main, hero_profiles, len(members), main.models + sum(h.models for h in hero_profiles), format_cost(cost)))
+
+    shared: dict[tuple[SpellLine, ...], list[str]] = {}
+    for block in blocks:
+        for profile in (block.profile, *block.heroes):
+            if profile.spells:
+                shared.setdefault(profile.spells, []).append(profile.name)
+    spellbooks = tuple(Spellbook(tuple(names), spells) for spells, names in shared.items())
+    used = _rules_used(resolved, sheet, definitions, [s for b in spellbooks for s in b.spells])
+    reference = tuple(ReferenceRule(definitions.label(name), definitions.text(name)) for name in sorted(definitions.closure(used), key=str.casefold))
+
+    totals = report.totals
+    spent = Cost.total(r.cost for r in resolved)
+    limit = totals.get("limit") if isinstance(totals.get("limit"), Mapping) else {}
+    currencies = sorted(set(spent) | set(limit))
+    budget = tuple(BudgetLine(c, spent[c], limit.get(c)) for c in currencies)
+    return Roster(
+        name=army.name,
+        system=system.name,
+        edition=system.edition,
+        book=book.name,
+        book_version=book.version,
+        faction=book.faction,
+        budget=budget,
+        entries=len(army.units),
+        table_units=len(blocks),
+        models=sum(r.models for r in resolved),
+        valid=report.valid,
+        issues=tuple(IssueLine(i.severity, i.message, i.path, i.clause) for i in report.issues),
+        blocks=tuple(blocks),
+        reference=reference,
+        spellbooks=spellbooks,
+        spell_value_label=_spell_value(sheet, casters)[0],
+    )
+
+
+def format_cost(cost: Cost) -> str:
+    return " · ".join(f"{amount} {currency}" for currency, amount in cost.amounts.items()) or "free"
+
+
+def _table_units(resolved: list[ResolvedEntry]) -> list[tuple[tuple[ResolvedEntry, ...], tuple[ResolvedEntry, ...]]]:
+    """Group entries as they deploy: combined pairs merge, joined heroes ride with their unit.
+
+    Only links that can be drawn are drawn (the partner exists, is the same unit, is not
+    already paired; the hero's unit exists and is not itself joined elsewhere). Whether a link
+    is *legal* is the validator's business, and the banner shows its verdict; an illegal link
+    that can still be drawn is printed as the player wrote it.
+    """
+    keyed = {r.key: r for r in resolved}
+    partner: dict[str, str] = {}
+    for r in resolved:
+        other = keyed.get(r.entry.combined_with or "")
+        if other is None or other.key == r.key or other.unit.id != r.unit.id:
+            continue
+        if r.key in partner or other.key in partner:
+            continue
+        partner[r.key], partner[other.key] = other.key, r.key
+    host: dict[str, str] = {}
+    for r in resolved:
+        target = keyed.get(r.entry.joined_to or "")
+        if target is None or target.key == r.key or target.entry.joined_to in keyed or r.key in partner:
+            continue
+        host[r.key] = target.key
+    groups: list[tuple[tuple[ResolvedEntry, ...], tuple[ResolvedEntry, ...]]] = []
+    placed: set[str] = set()
+    for r in resolved:
+        if r.key in placed or r.key in host:
+            continue
+        members = (r, keyed[partner[r.key]]) if r.key in partner else (r,)
+        member_keys = {m.key for m in members}
+        heroes = tuple(h for h in resolved if host.get(h.key) in member_keys)
+        placed |= member_keys | {h.key for h in heroes}
+        groups.append((members, heroes))
+    return groups
+
+
+def _caster_rules(system: GameSystem, sheet: FamilySheet) -> set[str]:
+    return {system.composition[k] for k in sheet.caster_rule_keys if system.composition.get(k)}
+
+
+def _spell_value(sheet: FamilySheet, casters: set[str]) -> tuple[str, str]:
+    """The column label and format of spell values for this system's caster rule."""
+    for caster in sorted(casters):
+        if caster in sheet.spell_values:
+            return sheet.spell_values[caster]
+    return "Value", "{}"
+
+
+def _spells_of(entry: ResolvedEntry, book: ArmyBook, system: GameSystem, casters: set[str]) -> list[Spell]:
+    """The spells an entry takes: the ones it chose, or every spell open to a caster."""
+    known = {s.id: s for s in (*system.spells, *book.spells)}
+    if entry.entry.spells:
+        return [known[s] for s in entry.entry.spells if s in known]
+    if not any(r.name in casters for r in entry.all_rules):
+        return []
+    roles = {entry.unit.id, *entry.unit.stats.get("spell_roles", ())}
+    return [s for s in known.values() if not s.limited_to or roles & set(s.limited_to)]
+
+
+def _profile(members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSystem, sheet: FamilySheet, casters: set[str]) -> Profile:
+    first = members[0]
+    unit = first.unit
+    names = list(dict.fromkeys(m.name for m in members))
+    weapons = _merge_counts(w for m in members for w in m.weapons)
+    items: dict[str, int] = {}
+    for m in members:
+        for item in m.items:
+            items[item.name] = items.get(item.name, 0) + item.count
+    rules = list(dict.fromkeys(r for m in members for r in m.rules))
+    upgrades = []
+    for m in members:
+        for t in m.taken:
+            times = f"{t.models}× " if t.models > 1 and t.section.affects not in ("unit", "all") else ""
+            upgrades.append(f"{times}{t.option.label} ({format_cost(t.option.cost_for(unit.id))})")
+    spells = _spells_of(first, book, system, casters)
+    stats = unit.stats
+    return Profile(
+        name=" + ".join(names),
+        book_name=unit.name,
+        models=sum(m.models for m in members),
+        stats=tuple(_stats(sheet, first)),
+        weapons=_weapon_table(weapons, sheet),
+        panels=tuple(_panels(sheet, stats)),
+        items=tuple(_item_label(name, count, next(i for m in members for i in m.items if i.name == name).rules) for name, count in items.items()),
+        rules=tuple(r.label for r in rules),
+        upgrades=tuple(upgrades),
+        spells=tuple(SpellLine(s.name, _spell_value(sheet, casters)[1].format(s.value), s.text) for s in spells),
+        cost=format_cost(Cost.total(m.cost for m in members)),
+        notes=tuple(m.entry.notes for m in members if m.entry.notes),
+        weapon_labels=tuple(_weapon_label(w, sheet) for w in weapons),
+    )
+
+
+def _merge_counts(weapons: Iterable[Weapon]) -> list[Weapon]:
+    """Same profile twice (a combined pair) -> one row with the summed count."""
+    merged: dict[tuple[Any, ...], Weapon] = {}
+    for w in weapons:
+        key = (w.name, w.attacks, w.range, w.rules, tuple(sorted((k, repr(v)) for k, v in w.extra.items())))
+        merged[key] = merged[key].with_count(merged[key].count + w.count) if key in merged else w
+    return list(merged.values())
+
+
+def _item_label(name: str, count: int, rules: tuple[RuleRef, ...]) -> str:
+    times = f"{count}× " if count > 1 else ""
+    granted = f" ({', '.join(r.label for r in rules)})" if rules else ""
+    return f"{times}{name}{granted}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return "/".join(_show(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_show(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _stats(sheet: FamilySheet, entry: ResolvedEntry) -> Iterator[Stat]:
+    stats = entry.unit.stats
+    if not sheet.stats:
+        for key, value in stats.items():
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                label = key.replace("_", " ").capitalize()
+                yield Stat(label, label, str(value))
+        return
+    for column in sheet.stats:
+        if column.key.startswith("rule:"):
+            value: Any = rule_rating(entry.all_rules, column.key[5:], column.default)
+        else:
+            value = stats.get(column.key, column.default)
+        if value is None:
+            continue
+        text = column.fmt.format(value=_show(value), **{k: _show(v) for k, v in stats.items()})
+        yield Stat(column.label, column.short, text)
+
+
+def _panels(sheet: FamilySheet, stats: Mapping[str, Any]) -> Iterator[Table]:
+    for build in sheet.panels:
+        made = build(stats)
+        if isinstance(made, Table):
+            yield made
+        elif made is not None:
+            yield from made
+
+
+def _range(weapon: Weapon, sheet: FamilySheet) -> str:
+    return f"{weapon.range}{sheet.range_unit}" if weapon.range else "melee"
+
+
+def _weapon_table(weapons: list[Weapon], sheet: FamilySheet) -> Table:
+    columns = [c for c in sheet.weapon_columns if any(c.key in w.extra and w.extra[c.key] is not None for w in weapons)]
+    rows = []
+    for w in weapons:
+        name = f"{w.count}× {w.name}" if w.count > 1 else w.name
+        extras = [_show_extra(w.extra.get(c.key)) for c in columns]
+        rows.append((name, _range(w, sheet), str(w.attacks), *extras, ", ".join(r.label for r in w.rules) or "–"))
+    headers = ("Weapon", "Range", "Attacks", *(c.label for c in columns), "Special rules")
+    return Table("Weapons", headers, tuple(rows))
+
+
+def _show_extra(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, (list, tuple)) and all(isinstance(v, bool) for v in value):
+        return "/".join("✓" if v else "–" for v in value)
+    return _show(value)
+
+
+def _weapon_label(w: Weapon, sheet: FamilySheet) -> str:
+    parts = [] if not w.range else [f"{w.range}{sheet.range_unit}"]
+    parts.append(f"A{w.attacks}")
+    parts += [f"{c.label} {_show_extra(w.extra[c.key])}" for c in sheet.weapon_columns if w.extra.get(c.key) is not None]
+    parts += [r.label for r in w.rules]
+    times = f"{w.count}× " if w.count > 1 else ""
+    return f"{times}{w.name} ({', '.join(parts)})"
+
+
+# --------------------------------------------------------------------------------------------
+# The quick reference
+
+
+class _Definitions:
+    """Rule texts in force for a book: its own rules first, then the system glossary."""
+
+    def __init__(self, book: ArmyBook, system: GameSystem):
+        self.rules: dict[str, RuleDefinition] = {**system.glossary, **book.rules}
+        army_rule = book.extra.get("army_rule")
+        self.army_rule: str | None = None
+        if isinstance(army_rule, Mapping) and army_rule.get("name"):
+            # ancients-hex: the army special rule applies to the whole army, so it is used.
+            self.rules[army_rule["name"]] = RuleDefinition(army_rule["name"], army_rule["text"], kind="army", mentions=tuple(army_rule.get("mentions") or ()))
+            self.army_rule = army_rule["name"]
+        names = sorted(self.rules, key=len, reverse=True)
+        self._mention = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b") if names else None
+
+    def label(self, name: str) -> str:
+        rule = self.rules.get(name)
+        return f"{name}({rule.param})" if rule and rule.param else name
+
+    def text(self, name: str) -> str:
+        rule = self.rules.get(name)
+        return rule.text if rule else "(no text for this rule in the book or the rulebook glossary)"
+
+    def named_in(self, text: str) -> set[str]:
+        """Rules a free text (a spell) names: whole words, exact case, longest name first."""
+        return set(self._mention.findall(text)) if self._mention else set()
+
+    def closure(self, names: Iterable[str]) -> set[str]:
+        """*names* plus every rule their texts mention, transitively."""
+        seen: set[str] = set()
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            rule = self.rules.get(name)
+            if rule is not None:
+                todo.extend(rule.mentions)
+        return seen
+
+
+def _rules_used(resolved: list[ResolvedEntry], sheet: FamilySheet, definitions: _Definitions, spells: list[SpellLine]) -> set[str]:
+    """Names of every rule on the list: units, weapons, items, upgrades (already applied), spells."""
+    used: set[str] = set()
+    for r in resolved:
+        used.update(rule.name for rule in r.all_rules)
+        for weapon in r.weapons:
+            used.update(rule.name for rule in weapon.rules)
+        for path in sheet.rule_stats:
+            used.update(RuleRef.parse(label).name for label in _dig(r.unit.stats, path))
+    for spell in spells:
+        used |= definitions.named_in(spell.text)
+    if definitions.army_rule and resolved:
+        used.add(definitions.army_rule)
+    return used
+
+
+def _dig(stats: Mapping[str, Any], path: str) -> Sequence[str]:
+    value: Any = stats
+    for step in path.split("."):
+        value = value.get(step) if isinstance(value, Mapping) else None
+    return value or ()
+
+
+# --------------------------------------------------------------------------------------------
+# Text export
+
+
+def roster_text(roster: Roster) -> str:
+    """The compact forum form: a header line, then one line per unit (joined heroes indented)."""
+    budget = ", ".join(f"{b.spent}/{b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in roster.budget)
+    lines = [
+        f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
+        f" · {roster.table_units} units, {roster.models} models",
+    ]
+    if not roster.valid:
+        lines.append(f"!! NOT A LEGAL LIST ({sum(i.severity == ERROR for i in roster.issues)} errors): " + "; ".join(i.message for i in roster.issues if i.severity == ERROR))
+    lines.append("")
+    for block in roster.blocks:
+        lines.append(_text_line(block.profile, f"{block.number}. ", block.combined))
+        lines.extend(_text_line(hero, "   + joined: ", 1) for hero in block.heroes)
+    return "\n".join(lines) + "\n"
+
+
+def _text_line(p: Profile, prefix: str, combined: int) -> str:
+    name = p.name if not p.renamed else f"{p.name} ({p.book_name})"
+    stats = " ".join(f"{s.short}{s.value}" if s.short else s.value for s in p.stats)
+    parts = [f"{prefix}{name} [{p.models}]" + (" combined" if combined > 1 else "") + (f" {stats}" if stats else "")]
+    parts.append(", ".join(p.weapon_labels) or "no weapons")
+    if p.items:
+        parts.append(", ".join(p.items))
+    if p.rules:
+        parts.append(", ".join(p.rules))
+    if p.spells:
+        parts.append("spells: " + ", ".join(f"{s.name} ({s.value})" for s in p.spells))
+    parts.append(p.cost)
+    return " | ".join(parts)
