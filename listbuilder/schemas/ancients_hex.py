@@ -39,8 +39,6 @@ ACTIVATION: dict[str, int] = {"hero": 3, "troops": 5, "beast": 7}
 UNIT_CLASSES = tuple(ACTIVATION)
 FIGURES = ("SMU", "MMU")
 MOVE_PATTERN = re.compile(r"^(\d{1,2})/(\d{1,2})$")
-# The card values a home terrain table maps (ace = 1 up to 10; face cards choose freely, 7.1).
-CARD_VALUES = range(1, 11)
 
 
 def parse_move(text: str) -> tuple[int, int]:
@@ -140,7 +138,7 @@ class HomeTerrainRowSchema(StrictSchema):
     terrain = Identifier(required=True)
 
 
-class AncientsHexBookBase(book_schema(AncientsHexUnitSchema, "AncientsHexBookBase")):  # type: ignore[misc]
+class AncientsHexBookSchema(book_schema(AncientsHexUnitSchema, "AncientsHexBookBase")):  # type: ignore[misc]
     """Adds the book-level facts of 003: army special rule, expansion number, home terrain.
 
     They are typed fields (not free ``extra:`` keys) so a typo is an error; after loading they
@@ -166,9 +164,6 @@ class AncientsHexBookBase(book_schema(AncientsHexUnitSchema, "AncientsHexBookBas
             "home_terrain": [{"cards": list(row["cards"]), "terrain": row["terrain"]} for row in own["home_terrain"]],
         }
         return replace(book, extra=extra)
-
-
-AncientsHexBookSchema = AncientsHexBookBase
 
 
 # -- the system file ---------------------------------------------------------------------------
@@ -232,7 +227,6 @@ AncientsHexSystemSchema = system_schema(AncientsHexCompositionSchema, "AncientsH
 
 __all__ = [
     "ACTIVATION",
-    "CARD_VALUES",
     "AncientsHexBookSchema",
     "AncientsHexSystemSchema",
     "AncientsHexUnitSchema",

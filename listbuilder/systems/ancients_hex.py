@@ -170,8 +170,11 @@ class AncientsHexRules(SystemRules):
             yield f"{path}.keyword", f"only troops are keyword troops; {unit.name} is a {unit_class}"
         magician = self.composition["magician_rule"]
         # 003 §6.8: limited spells name their users; only a magician can be one of them.
-        if stats["spell_roles"] and not has_rule(unit.rules, magician):
-            yield f"{path}.spell_roles", f"{unit.name} has spell roles but no {magician}(X) attribute"
+        # (unknown section ids are reported by book_checks; skip them here rather than fail)
+        sections = [book.sections[s] for s in unit.upgrades if s in book.sections]
+        offered = [r for section in sections for option in section.options for r in option.gains.all_rules()]
+        if stats["spell_roles"] and not has_rule((*unit.rules, *offered), magician):
+            yield f"{path}.spell_roles", f"{unit.name} has spell roles but no {magician}(X) attribute, nor an upgrade giving one"
         for r, role in enumerate(stats["spell_roles"]):
             if role not in roles:
                 yield f"{path}.spell_roles[{r}]", f"no limited spell names the user {role!r} (known: {sorted(roles)})"
