@@ -3,6 +3,8 @@
     listbuilder check-books [FOLDER]        load every army book, print every problem
     listbuilder validate LIST.json          validate a list, print the report
     listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
+    listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter)
+    listbuilder text LIST.json              the roster as one line per unit, for forums
 """
 
 from __future__ import annotations
@@ -78,6 +80,32 @@ def cmd_preview(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pdf(args: argparse.Namespace) -> int:
+    from listbuilder.pdf import roster_pdf  # WeasyPrint loads only when a PDF is asked for
+
+    registry = _registry(args.books)
+    try:
+        pdf = roster_pdf(registry, parse_list(_read_json(args.list)), paper=args.paper, cache=None)
+    except ListError as exc:
+        print(json.dumps(exc.as_dict(), indent=2), file=sys.stderr)
+        return 2
+    Path(args.output).write_bytes(pdf)
+    print(f"{args.output}: {len(pdf)} bytes")
+    return 0
+
+
+def cmd_text(args: argparse.Namespace) -> int:
+    from listbuilder.rosters import build_roster, roster_text
+
+    registry = _registry(args.books)
+    try:
+        print(roster_text(build_roster(registry, parse_list(_read_json(args.list)))), end="")
+    except ListError as exc:
+        print(json.dumps(exc.as_dict(), indent=2), file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -93,6 +121,16 @@ def build_parser() -> argparse.ArgumentParser:
     prev.add_argument("request")
     prev.add_argument("--books", default=None, help="army book folder (default: army_books/)")
     prev.set_defaults(func=cmd_preview)
+    pdf = sub.add_parser("pdf", help="print an army list as a PDF roster (legal or not)")
+    pdf.add_argument("list")
+    pdf.add_argument("-o", "--output", default="roster.pdf", help="PDF file to write (default: roster.pdf)")
+    pdf.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    pdf.add_argument("--books", default=None, help="army book folder (default: army_books/)")
+    pdf.set_defaults(func=cmd_pdf)
+    text = sub.add_parser("text", help="print an army list as compact text, one unit per line")
+    text.add_argument("list")
+    text.add_argument("--books", default=None, help="army book folder (default: army_books/)")
+    text.set_defaults(func=cmd_text)
     return parser
 
 

@@ -9,7 +9,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from listbuilder.books import load_registry
-from listbuilder.web import api, docs, errors, pages, previews
+from listbuilder.web import api, docs, errors, pages, previews, rosters
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     rest = Api(app, spec_kwargs={"info": {"description": "Build and validate army lists, print rosters, preview combats."}})
     rest.register_blueprint(api.blp)
+    rest.register_blueprint(rosters.blp)
     rest.register_blueprint(previews.blp)
     docs.init_app(app)
     pages.init_app(app)

@@ -1,0 +1,80 @@
+"""Printed rosters under /api/v1/rosters: the same list body as validation, as PDF, text or HTML.
+
+An illegal list still prints (with its "not a legal list" banner); a list naming a system or
+book we do not have gets the same 4xx as ``/lists/validate``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+from urllib.parse import quote
+
+from flask import Response, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from listbuilder.model import ArmyList
+from listbuilder.pdf import PAPERS, render_html, roster_pdf
+from listbuilder.rosters import build_roster, roster_text
+from listbuilder.schemas.lists import ArmyListSchema
+from listbuilder.web.api import registry
+
+blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.")
+
+
+class PaperQuery(Schema):
+    paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
+
+
+def download_name(army: ArmyList, suffix: str) -> str:
+    """The list name as a safe file name (``Ember Host 2000.pdf``); ``roster.pdf`` if empty."""
+    name = unicodedata.normalize("NFKC", army.name)
+    name = "".join(c for c in name if unicodedata.category(c)[0] not in "CZ" or c == " ")
+    name = re.sub(r'[\\/:*?"<>|;,]+', " ", name)
+    name = re.sub(r"\s+", " ", name).strip(" .")[:80].strip(" .")
+    return f"{name or 'roster'}.{suffix}"
+
+
+def _disposition(kind: str, filename: str) -> str:
+    # RFC 6266: an ASCII fallback for old clients and the UTF-8 name for everyone else.
+    stem, _, suffix = filename.rpartition(".")
+    plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    plain = re.sub(r"\s+", " ", re.sub(r"[^A-Za-z0-9._ -]+", " ", plain)).strip(" .") or "roster"
+    return f"{kind}; filename=\"{plain}.{suffix}\"; filename*=UTF-8''{quote(filename)}"
+
+
+@blp.route("/pdf")
+class RosterPdf(MethodView):
+    @blp.arguments(PaperQuery, location="query")
+    @blp.arguments(ArmyListSchema)
+    @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.")
+    def post(self, query: dict[str, str], army: ArmyList) -> Any:
+        """Print an army list as a PDF roster (A4 or US Letter), legal or not."""
+        pdf = roster_pdf(registry(), army, paper=query["paper"])
+        response = Response(pdf, mimetype="application/pdf")
+        response.headers["Content-Disposition"] = _disposition("attachment", download_name(army, "pdf"))
+        return response
+
+
+@blp.route("/text")
+class RosterText(MethodView):
+    @blp.arguments(ArmyListSchema)
+    @blp.response(200, content_type="text/plain", description="One line per unit, for forums.")
+    def post(self, army: ArmyList) -> Any:
+        """The roster as compact text: a header line, then one line per unit."""
+        return Response(roster_text(build_roster(registry(), army)), mimetype="text/plain")
+
+
+@blp.route("/html")
+class RosterHtml(MethodView):
+    @blp.arguments(PaperQuery, location="query")
+    @blp.arguments(ArmyListSchema)
+    @blp.response(200, content_type="text/html", description="The print preview as an HTML page.")
+    def post(self, query: dict[str, str], army: ArmyList) -> Any:
+        """The roster as the HTML print preview (same document the PDF is made from)."""
+        roster = build_roster(registry(), army)
+        html = render_html(roster, paper=query["paper"], asset_url=lambda path: url_for("static", filename=path))
+        return Response(html, mimetype="text/html")
