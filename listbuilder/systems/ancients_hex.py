@@ -1,6 +1,6 @@
 """The ancients-hex family: hex battles of ancients and fantasy (rulebook 003).
 
-Army building in 003 is short: a points limit (400), 150 points of keyword troops, a small
+Army building in 003 is short: a points limit (400), a keyword-troop minimum (150), a small
 allowance over the limit paid for in opponent VP, magicians choosing spells before the game,
 and attributes that change what a list may contain (Attachment joins an Advance unit). Each
 rule below cites its clause as ``003 §N``. Interpretations the text leaves open are written
@@ -55,7 +55,7 @@ def param_problem(spec: str, value: str) -> str | None:
 
 
 def opponent_vp(over: int, points_per_vp: int) -> int:
-    """003 §1.0: the opponent starts with 1 VP for every 2 points over, fractions rounded up."""
+    """003 §1.0: each 2 points (or part of 2) over the limit gives the opponent 1 starting VP."""
     return math.ceil(over / points_per_vp) if over > 0 else 0
 
 
@@ -161,7 +161,7 @@ class AncientsHexRules(SystemRules):
         expected = self.composition["activation"][unit_class]
         if stats["activation"] != expected:
             yield f"{path}.activation", f"a {unit_class} unit activates on {expected}, not {stats['activation']}"
-        # 003 §1.0: an SMU is one hero or one non-Massive beast in one hex; all else is an MMU.
+        # 003 §1.0: a lone hero figure, or a lone beast without Massive, in one hex is an SMU; else MMU.
         figures = self.footprint(unit)
         if stats["figures"] != figures:
             yield f"{path}.figures", f"{unit.name} counts as {figures} ({self.footprint_reason(unit)}), not {stats['figures']}"
@@ -284,7 +284,7 @@ class AncientsHexRules(SystemRules):
         if over <= overage["allowance"]:
             vp = opponent_vp(over, overage["points_per_vp"])
             yield Issue(
-                "points.overage", f"{spent} vp is {over} over {limit}: legal, but your opponent starts with {vp} VP",
+                "points.overage", f"{spent} vp is {over} over {limit}: legal, and the opponent begins the game with {vp} VP",
                 "points_limit", clause, WARNING,
                 data={"limit": limit, "spent": spent, "over": over, "opponent_vp": vp},
             )
@@ -299,7 +299,7 @@ class AncientsHexRules(SystemRules):
     def _keyword(self, keyword_spent: int, limit: int) -> Iterator[Issue]:
         rule = self.composition["keyword"]
         required = self.keyword_minimum(limit)
-        # 003 §1.0: 150 points of keyword troops in a 400-point game (scaled for other sizes).
+        # 003 §1.0: keyword troops worth at least 150 at 400 (scaled for other sizes).
         if keyword_spent < required:
             yield Issue(
                 "keyword.minimum", f"{keyword_spent} vp of keyword troops; at least {required} needed at {limit}",
