@@ -569,6 +569,7 @@ class ArmourHexRules(SystemRules):
                 f"{entry.path}.upgrades[{last.index}]", BUILD,
                 data={"models": unit.size, "elites": elites},
             ))
+        bought = {f"{t.section.id}/{t.option.id}" for t in entry.taken}
         for taken in entry.taken:
             section, option, count = taken.section, taken.option, taken.models
             key = f"{section.id}/{option.id}"
@@ -608,12 +609,18 @@ class ArmourHexRules(SystemRules):
                     if m.elite_as is not None and (not wanted or m.elite_as in wanted) and key not in m.taken
                 ]
                 # 004 Build your army: elite equipment is paid per elite, and only as long as elites are left.
-                if len(candidates) < count:
+                # (A required option that is missing altogether is the resolver's upgrade.requires.)
+                missing = any(ref not in bought for ref in option.requires)
+                if len(candidates) < count and not missing:
                     holders = sum(1 for m in models if m.elite_as is not None and (not wanted or m.elite_as in wanted))
+                    eventual = sum(
+                        t.models for t in entry.taken
+                        if is_elite(t.option) and (not wanted or f"{t.section.id}/{t.option.id}" in wanted)
+                    )
                     issues.append(Issue(
                         "upgrade.elite_only",
                         f"“{option.label}” bought {count} time(s) but only {len(candidates)} elite(s) of {entry.name} can still take it"
-                        + (" (list the elites before their equipment)" if holders < count else ""),
+                        + (" (list the elites before their equipment)" if holders < count <= eventual else ""),
                         row, BUILD,
                         data={"bought": count, "elites": holders, "free": len(candidates)},
                     ))
