@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -17,28 +18,35 @@ from typing import Any
 # Costs
 
 
-@dataclass(frozen=True)
 class Cost:
     """A cost vector such as ``{"pts": 120}`` or ``{"ip": 3, "mp": 2}``.
 
     Costs are never bare integers: the hex armour game spends four currencies at once, and
     keeping one type for every system means totals, limits and reports share one code path.
-    Zero entries are dropped so that equal costs compare equal.
+    Zero entries are dropped so that equal costs compare equal. Immutable by convention
+    (no setters; arithmetic returns new costs); kept light because validation adds many.
     """
 
-    amounts: Mapping[str, int] = field(default_factory=dict)
+    __slots__ = ("_amounts",)
 
-    def __post_init__(self) -> None:
-        cleaned = {k: int(v) for k, v in sorted(self.amounts.items()) if v}
-        object.__setattr__(self, "amounts", MappingProxyType(cleaned))
+    def __init__(self, amounts: Mapping[str, int] | None = None):
+        self._amounts: dict[str, int] = {k: int(v) for k, v in sorted((amounts or {}).items()) if v}
 
     @classmethod
     def of(cls, **amounts: int) -> Cost:
         return cls(amounts)
 
+    @property
+    def amounts(self) -> Mapping[str, int]:
+        return MappingProxyType(self._amounts)
+
     def __add__(self, other: Cost) -> Cost:
-        merged = dict(self.amounts)
-        for currency, amount in other.amounts.items():
+        if not other._amounts:
+            return self
+        if not self._amounts:
+            return other
+        merged = dict(self._amounts)
+        for currency, amount in other._amounts.items():
             merged[currency] = merged.get(currency, 0) + amount
         return Cost(merged)
 
@@ -46,29 +54,38 @@ class Cost:
         return self + other * -1
 
     def __mul__(self, factor: int) -> Cost:
-        return Cost({k: v * factor for k, v in self.amounts.items()})
+        if factor == 1:
+            return self
+        return Cost({k: v * factor for k, v in self._amounts.items()})
 
     def __getitem__(self, currency: str) -> int:
-        return self.amounts.get(currency, 0)
+        return self._amounts.get(currency, 0)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.amounts)
+        return iter(self._amounts)
+
+    def __bool__(self) -> bool:
+        return bool(self._amounts)
 
     def __hash__(self) -> int:
-        return hash(tuple(self.amounts.items()))
+        return hash(tuple(self._amounts.items()))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Cost) and dict(self.amounts) == dict(other.amounts)
+        return isinstance(other, Cost) and self._amounts == other._amounts
+
+    def __repr__(self) -> str:
+        return f"Cost({self._amounts!r})"
 
     def as_dict(self) -> dict[str, int]:
-        return dict(self.amounts)
+        return dict(self._amounts)
 
     @staticmethod
     def total(costs: Iterable[Cost]) -> Cost:
-        result = Cost()
+        merged: dict[str, int] = {}
         for cost in costs:
-            result = result + cost
-        return result
+            for currency, amount in cost._amounts.items():
+                merged[currency] = merged.get(currency, 0) + amount
+        return Cost(merged)
 
 
 # --------------------------------------------------------------------------------------------
@@ -319,7 +336,7 @@ class Unit:
     description: str = ""
     tags: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def is_hero(self) -> bool:
         return has_rule(self.rules, "Hero")
 
@@ -327,7 +344,7 @@ class Unit:
     def is_multi_model(self) -> bool:
         return self.size > 1
 
-    @property
+    @cached_property
     def tough(self) -> int:
         return rule_rating(self.rules, "Tough", default=1)
 
@@ -359,7 +376,12 @@ class ArmyBook:
         return self._units_by_id.get(unit_id)  # type: ignore[attr-defined]
 
     def sections_of(self, unit: Unit) -> tuple[UpgradeSection, ...]:
-        return tuple(self.sections[s] for s in unit.upgrades)
+        return tuple(self.sections[s] for s in unit.upgrades if s in self.sections)
+
+    @cached_property
+    def mandatory_sections(self) -> Mapping[str, tuple[UpgradeSection, ...]]:
+        """Per unit id, the sections that demand a choice (checked even when nothing is taken)."""
+        return {u.id: tuple(s for s in self.sections_of(u) if s.pick_min) for u in self.units}
 
 
 @dataclass(frozen=True)

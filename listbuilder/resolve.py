@@ -112,9 +112,11 @@ def resolve_entry(book: ArmyBook, entry: ListEntry, index: int) -> tuple[Resolve
             continue
         cost = cost + option.cost_for(unit.id) * (1 if section.affects in (AFFECTS_UNIT, AFFECTS_ALL) else models)
         taken.append(TakenUpgrade(k, section, option, models))
-    issues.extend(_selection_bounds(book, unit, taken, path))
-    issues.extend(_requirements(taken, path))
-    resolved = ResolvedEntry(index, entry, unit, state.weapons(), state.items(), tuple(state.rules), cost, tuple(taken))
+    if taken or book.mandatory_sections[unit.id]:
+        issues.extend(_selection_bounds(book, unit, taken, path))
+    if any(t.option.requires for t in taken):
+        issues.extend(_requirements(taken, path))
+    resolved = ResolvedEntry(index, entry, unit, state.weapons(), state.items(), state.rules, cost, tuple(taken))
     return resolved, issues
 
 
@@ -160,7 +162,10 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade], pat
     by_section: dict[str, list[TakenUpgrade]] = {}
     for t in taken:
         by_section.setdefault(t.section.id, []).append(t)
-    for section in book.sections_of(unit):
+    sections = {t.section.id: t.section for t in taken}
+    for section in book.mandatory_sections[unit.id]:
+        sections.setdefault(section.id, section)
+    for section in sections.values():
         rows = by_section.get(section.id, [])
         clause = f"{UPGRADE_CLAUSE}: {section.label}"
         distinct = {t.option.id for t in rows}
@@ -198,29 +203,16 @@ class _Gear:
     """Mutable working copy of a unit's gear while upgrades are applied in order."""
 
     def __init__(self, unit: Unit):
-        self._weapons: dict[str, Weapon] = {}
-        self._weapon_counts: Counter[str] = Counter()
-        self._items: dict[str, Item] = {}
-        self._item_counts: Counter[str] = Counter()
-        self._original: Counter[str] = Counter()
-        self.rules: list[RuleRef] = list(unit.rules)
-        for weapon in unit.weapons:
-            self._add_weapon(weapon, weapon.count)
-        for item in unit.items:
-            self._add_item(item, item.count)
-        self._original.update(self._weapon_counts)
-        self._original.update(self._item_counts)
-
-    def _add_weapon(self, weapon: Weapon, count: int) -> None:
-        self._weapons.setdefault(weapon.name, weapon)
-        self._weapon_counts[weapon.name] += count
-
-    def _add_item(self, item: Item, count: int) -> None:
-        self._items.setdefault(item.name, item)
-        self._item_counts[item.name] += count
+        self._weapons: dict[str, Weapon] = {w.name: w for w in unit.weapons}
+        self._items: dict[str, Item] = {i.name: i for i in unit.items}
+        self._counts: dict[str, int] = {}
+        for gear in (*unit.weapons, *unit.items):
+            self._counts[gear.name] = self._counts.get(gear.name, 0) + gear.count
+        self._original = dict(self._counts)
+        self.rules: tuple[RuleRef, ...] = unit.rules
 
     def count(self, name: str) -> int:
-        return self._weapon_counts[name] + self._item_counts[name]
+        return self._counts.get(name, 0)
 
     def apply(self, section: UpgradeSection, option: UpgradeOption, models: int, row: str, issues: list[Issue]) -> bool:
         """Apply one upgrade row; False (with an issue) when it replaces more than is left."""
@@ -231,24 +223,27 @@ class _Gear:
                 issues.append(Issue(
                     "upgrade.replace_exceeds",
                     f"“{section.label}” replaces {models} {name}, but only {left} left "
-                    f"({self._original[name]} in the unit before upgrades)",
+                    f"({self._original.get(name, 0)} in the unit before upgrades)",
                     row, f"{UPGRADE_CLAUSE}: {section.label}",
                     data={"gear": name, "left": left, "asked": models},
                 ))
                 return False
         for name in section.replaces:
-            counts = self._weapon_counts if name in self._weapon_counts and self._weapon_counts[name] else self._item_counts
-            counts[name] -= models
+            self._counts[name] -= models
         per = 1 if section.affects == AFFECTS_UNIT else models
-        for weapon in option.gains.weapons:
-            self._add_weapon(weapon, weapon.count * per)
-        for item in option.gains.items:
-            self._add_item(item, item.count * per)
-        self.rules = list(merge_rules([*self.rules, *option.gains.rules]))
+        gains = option.gains
+        for weapon in gains.weapons:
+            self._weapons.setdefault(weapon.name, weapon)
+            self._counts[weapon.name] = self._counts.get(weapon.name, 0) + weapon.count * per
+        for item in gains.items:
+            self._items.setdefault(item.name, item)
+            self._counts[item.name] = self._counts.get(item.name, 0) + item.count * per
+        if gains.rules:
+            self.rules = merge_rules([*self.rules, *gains.rules])
         return True
 
     def weapons(self) -> tuple[Weapon, ...]:
-        return tuple(w.with_count(self._weapon_counts[n]) for n, w in self._weapons.items() if self._weapon_counts[n] > 0)
+        return tuple(w if w.count == self._counts[n] else w.with_count(self._counts[n]) for n, w in self._weapons.items() if self._counts[n] > 0)
 
     def items(self) -> tuple[Item, ...]:
-        return tuple(i.with_count(self._item_counts[n]) for n, i in self._items.items() if self._item_counts[n] > 0)
+        return tuple(i if i.count == self._counts[n] else i.with_count(self._counts[n]) for n, i in self._items.items() if self._counts[n] > 0)

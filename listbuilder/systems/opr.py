@@ -175,6 +175,7 @@ class OprRules(SystemRules):
         index_of = {e.key: i for i, e in enumerate(army.units)}
         issues: list[Issue] = []
         edges: list[tuple[ResolvedEntry, ResolvedEntry]] = []
+        declared: set[frozenset[str]] = set()
         for entry in resolved:
             partner_key = entry.entry.combined_with
             if partner_key is None:
@@ -190,7 +191,8 @@ class OprRules(SystemRules):
                 issues.append(Issue("combined.different_unit", f"{entry.unit.name} cannot combine with {partner.unit.name}: only copies of the same unit combine", where, clause))
             elif rules["multi_model_only"] and not entry.unit.is_multi_model:
                 issues.append(Issue("combined.single_model", f"{entry.unit.name} is a single model; only multi-model units combine", where, clause))
-            elif {entry.key, partner.key} not in [{a.key, b.key} for a, b in edges]:
+            elif frozenset((entry.key, partner.key)) not in declared:
+                declared.add(frozenset((entry.key, partner.key)))
                 edges.append((entry, partner))
         degree = Counter(k for a, b in edges for k in (a.key, b.key))
         pairs: list[tuple[ResolvedEntry, ResolvedEntry]] = []

@@ -1,0 +1,55 @@
+"""The list format: the fast path of FastNested never accepts what the schema refuses."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from marshmallow import ValidationError
+
+from listbuilder.schemas.lists import ChosenUpgradeSchema, ListEntrySchema
+from tests.conftest import GOLDEN
+
+ENTRY = {"key": "a", "unit": "u", "name": "Bob", "notes": "", "upgrades": [{"section": "s", "option": "o", "count": 2}], "combined_with": None, "joined_to": "b", "spells": ["x"]}
+BAD_VALUES = [None, True, False, 0, -1, 1001, 1.5, "", "x" * 3000, [], {}, "2", ["x"], {"a": 1}]
+
+
+def mutations(base: dict):
+    """The base value, plus every key set to every awkward value, dropped, or an extra key."""
+    yield base
+    for key in base:
+        for bad in BAD_VALUES:
+            yield {**base, key: bad}
+        yield {k: v for k, v in base.items() if k != key}
+    yield {**base, "surprise": 1}
+    yield "not an object"
+
+
+def agree(schema_cls, value):
+    fast = schema_cls.fast(copy.deepcopy(value))
+    try:
+        full = schema_cls().load(copy.deepcopy(value))
+    except ValidationError:
+        full = None
+    if fast is not None:
+        assert full == fast, f"fast path accepted {value!r} differently"
+    return fast, full
+
+
+@pytest.mark.parametrize("value", list(mutations(ENTRY)), ids=repr)
+def test_fast_entry_path_never_more_lenient(value):
+    agree(ListEntrySchema, value)
+
+
+@pytest.mark.parametrize("value", list(mutations({"section": "s", "option": "o", "count": 3})), ids=repr)
+def test_fast_upgrade_path_never_more_lenient(value):
+    agree(ChosenUpgradeSchema, value)
+
+
+def test_fast_path_takes_every_golden_entry():
+    """Well-formed lists never need the slow path (that is what makes validation fast)."""
+    for path in GOLDEN.glob("*/*.json"):
+        for entry in json.loads(path.read_text())["list"]["units"]:
+            fast, full = agree(ListEntrySchema, entry)
+            assert fast is not None and fast == full, f"{path.name}: {entry}"
