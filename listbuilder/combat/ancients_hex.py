@@ -518,7 +518,7 @@ def preview_fight(a: Fighter, d: Fighter, s: Situation) -> dict[str, Any]:
             "defender_stands": _stands(a, d, s) or (d.has("No retreat") and not a.has("Unstoppable")),
             "evading": s.defender_action == EVADE,
         },
-        "p_charge_bonus": p_charge,
+        "p_valid_charge": p_charge,  # 003 §9 Charge conditions met (Charge, Frenzy and Impact need them)
         "terror": {"p_attacker_fails": p_a_fail, "p_defender_fails": p_d_fail},
         "hit_points_left": d_left,
     }

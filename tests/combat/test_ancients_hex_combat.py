@@ -10,6 +10,7 @@ import pytest
 
 from listbuilder.combat.ancients_hex import Pool, engine, roll_pool, terror_failure, willpower_passes
 from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.dice import reroll_once
 from listbuilder.model import RuleRef, Unit
 from tests.combat.montecarlo_hex import AncientsCard, ancients_trial, run
 
@@ -72,6 +73,11 @@ def test_9_volley_fire_shoots_with_advantage_on_3_plus() -> None:
 def test_9_skilled_rerolls_ones_once() -> None:
     result = fight(card(attack=1, rules={"Skilled": "1"}), card())
     assert close(result["expected"]["hits"], F(2, 3) + F(1, 6) * F(2, 3))
+
+
+def test_9_skilled_matches_the_generic_reroll_once_helper() -> None:
+    single = reroll_once(lambda f: 0 if f < 4 else (2 if f == 6 else 1), lambda f: f <= 2)
+    assert roll_pool(Pool(1, doubles=frozenset({6}), reroll_upto=2)) == single
 
 
 def test_9_brace_rerolls_defence_ones_and_twos() -> None:
