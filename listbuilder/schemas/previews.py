@@ -76,6 +76,7 @@ class SideStateSchema(StrictSchema):
     fatigued = fields.Boolean(load_default=False, metadata={"description": "already fought in melee this round"})
     models_lost = fields.Integer(strict=True, load_default=0, validate=_COUNT)
     wounds_taken = fields.Integer(strict=True, load_default=0, validate=_COUNT, metadata={"description": "wounds on the most-wounded tough model (or on a single-model unit)"})
+    moved = fields.Boolean(load_default=False, metadata={"description": "moved in its last activation (001 Entrenched)"})
 
 
 class OprSituationSchema(StrictSchema):
@@ -86,6 +87,7 @@ class OprSituationSchema(StrictSchema):
     range = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"})
     hold = fields.Boolean(load_default=True, metadata={"description": "shooting: the attacker stood still (Hold) rather than moved before firing"})
     cover = fields.Boolean(load_default=False, metadata={"description": "the defender is in cover"})
+    facing = fields.String(load_default="front", validate=validate.OneOf(["front", "flank", "rear"]), metadata={"description": "melee: where the charge hits the defender (002 flanking, Counter)"})
     strike_back = fields.Boolean(load_default=True, metadata={"description": "melee: the defender strikes back"})
     attacker = fields.Nested(SideStateSchema, load_default=lambda: SideStateSchema().load({}))
     defender = fields.Nested(SideStateSchema, load_default=lambda: SideStateSchema().load({}))

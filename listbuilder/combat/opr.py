@@ -1,0 +1,944 @@
+"""Exact shooting and melee odds for the OPR family: 000 (AoF 2.16), 001 (GF), 002 (AoF regiments).
+
+The three rulebooks share one sequence - roll to hit (Quality), roll to block (Defense),
+remove casualties - but give many rules of the same name different meanings. Each rulebook's
+meaning lives in a :class:`Dialect`; the maths below reads the dialect's switches and never
+asks which system it is serving.
+
+How the numbers are computed (all exact, no sampling):
+
+* The defender's state is one integer: wounds absorbed on its :class:`WoundLine` (models in the
+  order the rules make wounds reach them). Wounds fill the most-wounded tough model first and
+  heroes last, so a position says exactly which models are gone and how hurt the next one is.
+* A weapon group's attack is a per-die mixture (miss / natural 6 / other hit) turned into
+  "effective wounds" - wounds that survive blocks and Regeneration - and summed over the
+  group's attacks by convolution (``Dist.repeat``). Each effective wound then moves the
+  position: +1, or with Deadly(X) up to X but never past the current model.
+* Groups are resolved one after another, each from every possible state the earlier groups
+  left (``Dist.bind``), so Blast caps, a hero's own Defense once the unit is gone and
+  strike-back attacks all follow the dice.
+
+Interpretations chosen where the texts are unclear are commented at the code and listed in
+docs/combat.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from listbuilder.combat.profiles import Fighter, WoundLine, fighter_from, wound_line
+from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.dice import Dist, success_chance
+from listbuilder.model import GameSystem, RuleRef, Weapon, rule_rating
+
+B = 1 << 12  # base for packing (hits, wounds) into one Dist outcome: hits * B + wounds
+SIX = 1.0 / 6.0
+
+# --------------------------------------------------------------------------------------------
+# What each rulebook means
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One rulebook's meaning for every rule the maths models."""
+
+    code: str
+    name: str
+    shaken: str  # what a failed test makes a unit: "Wavering" (000) or "Shaken" (001/002)
+    cover: str  # "hit": shooters get -1 to hit (000); "defense": +1 to Defense rolls (001/002)
+    stealth_over: int | None  # Stealth only from over this range (None: always)
+    stealth_all_models: bool
+    artillery: str  # "defense2" (000), "ranged9" (002), "" (001: no such rule)
+    fearless: str  # "plus1" (000: +1 to the roll), "reroll4" (001/002: a failed test passes on 4+)
+    fearless_all_models: bool
+    fear: str  # "d3" (000: +D3 wounds), "x_unit" (001: +X), "x_model" (002: +X per model)
+    furious: str  # "extra_attack" (000), "six_extra" (001/002: natural 6s in melee add a hit)
+    poison: str  # "six_x3" (000), "regen_reroll6" (001), "" (002)
+    rending: str  # "ap4_no_regen" (000), "ap4_regen_minus1" (001), "ap_plus4_no_regen" (002)
+    impact: str  # "auto" (000: X automatic hits), "q2" (001: X attacks at 2+), "dice_front" (002)
+    relentless: str  # "" (000), "hold" (001), "over9" (002)
+    regeneration_all_models: bool
+    deadly_first: bool
+    destroyed_loses: bool
+    musician_wound: bool  # 000: Musician / Battle Standard count +1 wound in the melee result
+    banner_morale: bool  # 002: Banner gives +1 to morale tests
+    sergeant: str  # "plus1" (000: +1 to hit), "six_extra" (002), "" (001)
+    rows: bool  # 002: regiments - two front rows strike, full rows count in the melee result
+    flanking: bool  # 002: -1/-2 to morale when charged in the flank/rear
+    phalanx: bool  # 000
+    counter: bool
+    lance: bool
+    thrust: bool
+    bane: bool
+    surge: bool
+    unstoppable: bool
+    takedown: bool
+    sniper: bool
+    lock_on: bool
+    aircraft: bool
+    entrenched: bool
+    reliable: bool
+    modelled: frozenset[str]
+
+
+_COMMON = frozenset({"AP", "Blast", "Deadly", "Fear", "Fearless", "Furious", "Hero", "Impact", "Indirect",
+                     "Regeneration", "Rending", "Stealth", "Tough"})
+# Rules that never change a fight's odds (movement, deployment, spells): no note for them.
+_NO_COMBAT_EFFECT = frozenset({"Ambush", "Fast", "Slow", "Flying", "Strider", "Scout", "Immobile", "Wizard",
+                               "Caster", "Transport", "Limited", "Musician"})
+
+AOF = Dialect(
+    code="000", name="Age of Fantasy 2.16", shaken="Wavering", cover="hit", stealth_over=None,
+    stealth_all_models=False, artillery="defense2", fearless="plus1", fearless_all_models=False,
+    fear="d3", furious="extra_attack", poison="six_x3", rending="ap4_no_regen", impact="auto",
+    relentless="", regeneration_all_models=False, deadly_first=True, destroyed_loses=True,
+    musician_wound=True, banner_morale=False, sergeant="plus1", rows=False, flanking=False,
+    phalanx=True, counter=False, lance=False, thrust=False, bane=False, surge=False,
+    unstoppable=False, takedown=False, sniper=True, lock_on=False, aircraft=False,
+    entrenched=False, reliable=False,
+    modelled=_COMMON | {"Artillery", "Poison", "Sniper", "Phalanx", "Sergeant", "Musician", "Battle Standard"},
+)
+GF = Dialect(
+    code="001", name="Grimdark Future", shaken="Shaken", cover="defense", stealth_over=12,
+    stealth_all_models=True, artillery="", fearless="reroll4", fearless_all_models=False,
+    fear="x_unit", furious="six_extra", poison="regen_reroll6", rending="ap4_regen_minus1",
+    impact="q2", relentless="hold", regeneration_all_models=False, deadly_first=True,
+    destroyed_loses=True, musician_wound=False, banner_morale=False, sergeant="", rows=False,
+    flanking=False, phalanx=False, counter=True, lance=True, thrust=False, bane=False,
+    surge=False, unstoppable=False, takedown=False, sniper=True, lock_on=True, aircraft=True,
+    entrenched=True, reliable=True,
+    modelled=_COMMON | {"Poison", "Counter", "Lance", "Relentless", "Reliable", "Sniper", "Lock-On", "Aircraft", "Entrenched"},
+)
+AOFR = Dialect(
+    code="002", name="Age of Fantasy: Regiments", shaken="Shaken", cover="defense", stealth_over=9,
+    stealth_all_models=True, artillery="ranged9", fearless="reroll4", fearless_all_models=True,
+    fear="x_model", furious="six_extra", poison="", rending="ap_plus4_no_regen", impact="dice_front",
+    relentless="over9", regeneration_all_models=True, deadly_first=True, destroyed_loses=True,
+    musician_wound=False, banner_morale=True, sergeant="six_extra", rows=True, flanking=True,
+    phalanx=False, counter=True, lance=False, thrust=True, bane=True, surge=True,
+    unstoppable=True, takedown=True, sniper=False, lock_on=False, aircraft=False,
+    entrenched=False, reliable=True,
+    modelled=_COMMON | {"Artillery", "Bane", "Counter", "Relentless", "Reliable", "Surge", "Takedown", "Thrust",
+                        "Unstoppable", "Sergeant", "Banner"},
+)
+
+# rulebook number -> dialect (a system's ``rulebook`` file name starts with it)
+DIALECTS: dict[str, Dialect] = {d.code: d for d in (AOF, GF, AOFR)}
+
+
+def dialect_for(system: GameSystem) -> Dialect:
+    dialect = DIALECTS.get(system.rulebook[:3])
+    if dialect is None:
+        raise PreviewError("system", f"no OPR combat rules for rulebook {system.rulebook!r}")
+    return dialect
+
+
+# --------------------------------------------------------------------------------------------
+# The situation
+
+
+@dataclass(frozen=True)
+class SideState:
+    shaken: bool = False
+    fatigued: bool = False
+    models_lost: int = 0
+    wounds_taken: int = 0
+    moved: bool = False
+
+
+@dataclass(frozen=True)
+class Situation:
+    """How the fight happens; built from the request's ``situation`` after its schema."""
+
+    attack: str = "shooting"
+    charging: bool = False
+    range: int | None = None
+    hold: bool = True
+    cover: bool = False
+    strike_back: bool = True
+    facing: str = "front"
+    attacker: SideState = SideState()
+    defender: SideState = SideState()
+    weapons: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Situation:
+        def side(raw: Any) -> SideState:
+            raw = raw or {}
+            return SideState(**{k: raw[k] for k in ("shaken", "fatigued", "models_lost", "wounds_taken", "moved") if k in raw})
+
+        weapons = data.get("weapons")
+        return cls(
+            attack=data.get("attack", "shooting"),
+            charging=bool(data.get("charging", False)),
+            range=data.get("range"),
+            hold=bool(data.get("hold", True)),
+            cover=bool(data.get("cover", False)),
+            strike_back=bool(data.get("strike_back", True)),
+            facing=data.get("facing") or "front",
+            attacker=side(data.get("attacker")),
+            defender=side(data.get("defender")),
+            weapons=tuple(weapons) if weapons else None,
+        )
+
+    @property
+    def melee(self) -> bool:
+        return self.attack == "melee"
+
+
+# --------------------------------------------------------------------------------------------
+# Weapon groups
+
+
+@dataclass(frozen=True)
+class Group:
+    """One weapon type fired (or swung) together: everything its dice need."""
+
+    label: str
+    owner: int  # -1: the unit's own models; i >= 0: joined hero i
+    per_copy: int  # attacks per copy of the weapon
+    copies: int  # copies at full strength
+    owner_models: int  # models of the owner at full strength
+    quality: int
+    hit_mod: int = 0
+    six_only: bool = False  # fatigue / Wavering: only unmodified 6s hit
+    six_hits: int = 1  # hits a natural 6 becomes, all counting as 6s (000 Poison: 3)
+    six_extra: int = 0  # extra plain hits per natural 6 (Furious, Relentless, Surge, Sergeant)
+    auto: bool = False  # every attack is a hit (000 Impact)
+    blast: int = 1
+    ap: int = 0
+    six_ap: int = 0
+    reroll_def6: bool = False  # 001 Poison / 002 Bane: re-roll unmodified Defense 6s
+    regen_mod: int = 0  # 001 Poison / Rending: -1 to Regeneration rolls
+    no_regen: bool = False  # 002 Bane / Rending / Unstoppable
+    six_no_regen: bool = False  # 000 Rending: the 6s ignore Regeneration
+    deadly: int = 1
+    single_model: bool = False  # Sniper / Takedown: one model, as a unit of 1
+    ignores_cover: bool = False
+    minus: int = 0  # attacks taken away from the group's total (Counter against Impact)
+    sergeant_split: bool = False  # one copy fights separately as the sergeant
+    sergeant_only: bool = False  # this group is the sergeant's copy
+    order: int = 2
+
+    def attacks(self, unit_alive: int, heroes_alive: tuple[int, ...]) -> int:
+        """Attacks this group makes with the models still standing."""
+        if self.owner >= 0:
+            copies = self.copies if self.owner in heroes_alive else 0
+        elif self.sergeant_only:
+            copies = 1 if unit_alive >= 1 else 0
+        elif self.sergeant_split:
+            copies = min(self.copies - 1, max(0, unit_alive - 1))
+        elif self.copies >= self.owner_models:
+            # Interpretation: gear carried by every model (or several per model) is lost with
+            # the models; casualties are taken from plain models before special weapons.
+            copies = self.copies * unit_alive // self.owner_models
+        else:
+            copies = min(self.copies, unit_alive)
+        return max(0, copies * self.per_copy - self.minus)
+
+
+def _rating(rules: Iterable[RuleRef], name: str) -> int:
+    return rule_rating(rules, name, 0)
+
+
+def _has(rules: Iterable[RuleRef], name: str) -> bool:
+    return any(r.name == name for r in rules)
+
+
+# --------------------------------------------------------------------------------------------
+# Engine entry point
+
+
+def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
+    """The OPR family's preview: see :mod:`listbuilder.combat.service` for the shape."""
+    dialect = dialect_for(system)
+    sit = Situation.of(situation)
+    return Preview(dialect, fighter_from(attacker), fighter_from(defender), sit).run()
+
+
+def preview_fighters(dialect: Dialect, attacker: Fighter, defender: Fighter, situation: Situation) -> dict[str, Any]:
+    """The same, for callers (tests, benchmark) that build fighters directly."""
+    return Preview(dialect, attacker, defender, situation).run()
+
+
+class Preview:
+    """One preview: builds the groups, runs the dice, reads off the consequences."""
+
+    def __init__(self, dialect: Dialect, attacker: Fighter, defender: Fighter, situation: Situation):
+        self.d = dialect
+        self.att = attacker
+        self.dfn = defender
+        self.sit = situation
+        self.notes: list[str] = []
+        self.line_a = wound_line(attacker)
+        self.line_d = wound_line(defender)
+        self.start_a = self._start(self.line_a, situation.attacker, "attacker")
+        self.start_d = self._start(self.line_d, situation.defender, "defender")
+        self._check()
+
+    # -- set-up ------------------------------------------------------------------------------
+
+    def _start(self, line: WoundLine, state: SideState, side: str) -> int:
+        if state.models_lost >= line.models:
+            raise PreviewError(f"situation.{side}.models_lost", f"the {side} has {line.models} models; {state.models_lost} lost leaves none")
+        room = line.tough[state.models_lost]
+        if state.wounds_taken >= room:
+            raise PreviewError(f"situation.{side}.wounds_taken", f"the next {side} model takes {room} wound(s) to kill; {state.wounds_taken} would have killed it")
+        return line.position(state.models_lost, state.wounds_taken)
+
+    def _check(self) -> None:
+        sit = self.sit
+        if sit.attacker.shaken:
+            # 000 Wavering / 001 / 002 Shaken: the unit spends its activation idle.
+            raise PreviewError("situation.attacker.shaken", f"a {self.d.shaken} unit stays idle: it can neither shoot nor charge")
+        if not sit.melee and sit.charging:
+            raise PreviewError("situation.charging", "charging is a melee situation; use attack: melee")
+        if sit.melee and sit.range is not None:
+            raise PreviewError("situation.range", "range is for shooting; melee is fought in base contact")
+        if sit.facing not in ("front", "flank", "rear"):
+            raise PreviewError("situation.facing", "facing is front, flank or rear")
+        names = {w.name for f in self.att.all_members for w in f.weapons}
+        for name in sit.weapons or ():
+            if name not in names:
+                raise PreviewError("situation.weapons", f"the attacker has no weapon {name!r}; it has {sorted(names)}")
+        seen = set()
+        for f in (self.att, self.dfn):
+            for member in f.all_members:
+                for rule in (*member.rules, *(r for w in member.weapons for r in w.rules)):
+                    if rule.name not in self.d.modelled and rule.name not in _NO_COMBAT_EFFECT and rule.name not in seen:
+                        seen.add(rule.name)
+                        self.notes.append(f"{rule.name}: not modelled in previews for {self.d.name}; ignored")
+
+    # -- conditions ----------------------------------------------------------------------
+
+    def _charged(self) -> bool:
+        """Charging for special rules: 000 Phalanx takes the charge bonus away."""
+        if not self.sit.charging:
+            return False
+        if self.d.phalanx and self.dfn.has("Phalanx") and all(h.has("Phalanx") for h in self.dfn.heroes):
+            # 000 Phalanx: enemies charging it don't count as having charged for special rules.
+            return False
+        return True
+
+    def _over(self, inches: int) -> bool:
+        return self.sit.range is not None and self.sit.range > inches
+
+    def _all_have(self, fighter: Fighter, name: str) -> bool:
+        return fighter.has(name) and all(h.has(name) for h in fighter.heroes)
+
+    # -- groups ----------------------------------------------------------------------------
+
+    def _weapons_for(self, fighter: Fighter, owner: int) -> list[Group]:
+        """The fighter's weapons usable in this attack, as groups with every modifier."""
+        d, sit = self.d, self.sit
+        groups: list[Group] = []
+        for weapon in fighter.weapons:
+            if sit.weapons is not None and weapon.name not in sit.weapons:
+                continue
+            if sit.melee != weapon.is_melee:
+                continue
+            if not sit.melee and sit.range is not None and sit.range > self._reach(weapon):
+                continue
+            groups.append(self._group(fighter, owner, weapon))
+        return groups
+
+    def _reach(self, weapon: Weapon) -> int:
+        if self.d.aircraft and self._all_have(self.dfn, "Aircraft") and not (self.d.lock_on and _has(weapon.rules, "Lock-On")):
+            return weapon.range - 12  # 001 Aircraft: units targeting it get -12" range
+        return weapon.range
+
+    def _group(self, fighter: Fighter, owner: int, weapon: Weapon, *, striking_back: bool = False) -> Group:
+        d, sit = self.d, self.sit
+        rules = weapon.rules
+        charged = self._charged() and not striking_back
+        melee = sit.melee
+        quality = fighter.quality
+        mod = 0
+        if d.reliable and _has(rules, "Reliable"):
+            quality = 2  # 001/002 Reliable: attacks at Quality 2+
+        sniper = (d.sniper and _has(rules, "Sniper")) and not melee
+        if sniper:
+            quality = 2  # 000/001 Sniper: Quality 2+, one picked model, resolved as a unit of 1
+        takedown = d.takedown and _has(rules, "Takedown")  # 002 Takedown: a picked model as a unit of 1
+        defender = self.att if striking_back else self.dfn
+        ignores_cover = _has(rules, "Blast") or (d.lock_on and _has(rules, "Lock-On"))  # 000/001/002 Blast, 001 Lock-On: ignore cover
+        if not melee:
+            if sit.cover and d.cover == "hit" and not ignores_cover:
+                mod -= 1  # 000 Cover Terrain: shooters get -1 to hit
+            if d.stealth_over is None and defender.has("Stealth"):
+                mod -= 1  # 000 Stealth: -1 to hit when shooting at it
+            elif d.stealth_over is not None and self._over(d.stealth_over) and self._all_have(defender, "Stealth"):
+                mod -= 1  # 001 Stealth (over 12") / 002 Stealth (over 9"): -1 to hit, all models must have it
+            if d.artillery == "ranged9" and self._over(9):
+                if fighter.has("Artillery"):
+                    mod += 1  # 002 Artillery: +1 to hit when shooting at enemies over 9" away
+                if defender.has("Artillery"):
+                    mod -= 2  # 002 Artillery: enemies shooting at it from over 9" get -2 to hit
+            if _has(rules, "Indirect") and not sit.hold:
+                mod -= 1  # 000/001/002 Indirect: -1 to hit when shooting after moving
+            if d.aircraft and self._all_have(defender, "Aircraft"):
+                mod -= 1  # 001 Aircraft: units targeting it get -1 to hit
+            if d.entrenched and defender.has("Entrenched") and self._over(12) and not sit.defender.moved:
+                mod -= 2  # 001 Entrenched: -2 to hit from over 12" if it has not moved
+        if melee and charged and d.thrust and _has(rules, "Thrust"):
+            mod += 1  # 002 Thrust: +1 to hit when charging
+        if d.lock_on and _has(rules, "Lock-On") and mod < 0:
+            mod = 0  # 001 Lock-On: ignores all negative modifiers to hit
+        if d.unstoppable and _has(rules, "Unstoppable") and mod < 0:
+            mod = 0  # 002 Unstoppable: ignores all negative modifiers to this weapon
+        six_hits, six_extra = 1, 0
+        if d.poison == "six_x3" and _has(rules, "Poison"):
+            six_hits = 3  # 000 Poison: an unmodified 6 to hit is multiplied by 3
+        if melee and charged and d.furious == "six_extra" and fighter.has("Furious"):
+            six_extra += 1  # 001/002 Furious: charging, unmodified 6s to hit in melee add a hit
+        if not melee and (fighter.has("Relentless") or _has(rules, "Relentless")):
+            if not melee and d.relentless == "hold" and sit.hold:
+                six_extra += 1  # 001 Relentless: Hold and shoot, unmodified 6s add a hit
+            elif not melee and d.relentless == "over9" and self._over(9):
+                six_extra += 1  # 002 Relentless: shooting over 9", unmodified 6s add a hit
+        if d.surge and _has(rules, "Surge"):
+            six_extra += 1  # 002 Surge: unmodified 6s to hit deal 1 extra hit
+        ap = _rating(rules, "AP")
+        if melee and charged and d.lance and _has(rules, "Lance"):
+            ap += 2  # 001 Lance: AP(+2) when charging
+        if melee and charged and d.thrust and _has(rules, "Thrust"):
+            ap += 1  # 002 Thrust: AP(+1) in melee when charging
+        six_ap, regen_mod, no_regen, six_no_regen, reroll6 = ap, 0, False, False, False
+        if _has(rules, "Rending"):
+            if d.rending == "ap4_no_regen":
+                six_ap, six_no_regen = max(ap, 4), True  # 000 Rending: a 6 to hit has AP(4) and ignores Regeneration
+            elif d.rending == "ap4_regen_minus1":
+                six_ap, regen_mod = max(ap, 4), regen_mod - 1  # 001 Rending: a 6 to hit has AP(4); -1 to Regeneration
+            else:
+                six_ap, no_regen = ap + 4, True  # 002 Rending: 6s to hit get AP(+4); ignores Regeneration
+        if d.poison == "regen_reroll6" and _has(rules, "Poison"):
+            regen_mod -= 1  # 001 Poison: -1 to Regeneration rolls ...
+            reroll6 = True  # ... and Defense rolls of 6 must be re-rolled
+        if d.bane and _has(rules, "Bane"):
+            no_regen, reroll6 = True, True  # 002 Bane: ignores Regeneration, Defense 6s re-rolled
+        if d.unstoppable and _has(rules, "Unstoppable"):
+            no_regen = True  # 002 Unstoppable: ignores Regeneration
+        fatigued = melee and (self.sit.defender.fatigued or self.sit.defender.shaken if striking_back else self.sit.attacker.fatigued)
+        order = 0 if (sniper or takedown) else (1 if (d.deadly_first and _rating(rules, "Deadly") > 1) else 3)
+        return Group(
+            label=f"{fighter.name}: {weapon.name}", owner=owner, per_copy=weapon.attacks,
+            copies=weapon.count, owner_models=fighter.models, quality=quality, hit_mod=mod,
+            six_only=fatigued,  # 000/001/002 Fatigue & Wavering/Shaken: only unmodified 6s hit in melee
+            six_hits=six_hits, six_extra=six_extra, blast=max(1, _rating(rules, "Blast")), ap=ap,
+            six_ap=six_ap, reroll_def6=reroll6, regen_mod=regen_mod, no_regen=no_regen,
+            six_no_regen=six_no_regen, deadly=max(1, _rating(rules, "Deadly")),
+            single_model=sniper or takedown, ignores_cover=ignores_cover, order=order,
+        )
+
+    def _attack_groups(self, attacker: Fighter, *, striking_back: bool = False, counter: str = "all") -> list[Group]:
+        """Every group of one side's attack; ``counter`` = all | only | without (Counter weapons)."""
+        groups: list[Group] = []
+        for owner, member in ((-1, attacker), *enumerate(attacker.heroes)):
+            for weapon in member.weapons:
+                if self.sit.melee != weapon.is_melee:
+                    continue
+                if not striking_back and self.sit.weapons is not None and weapon.name not in self.sit.weapons:
+                    continue
+                if not striking_back and not self.sit.melee and self.sit.range is not None and self.sit.range > self._reach(weapon):
+                    continue
+                is_counter = self.d.counter and _has(weapon.rules, "Counter")
+                if (counter == "only" and not is_counter) or (counter == "without" and is_counter):
+                    continue
+                groups.append(self._group(member, owner, weapon, striking_back=striking_back))
+        groups = self._furious_000(attacker, groups, striking_back)
+        groups = self._sergeant(attacker, groups, striking_back)
+        groups.sort(key=lambda g: g.order)
+        return groups
+
+    def _furious_000(self, attacker: Fighter, groups: list[Group], striking_back: bool) -> list[Group]:
+        if self.d.furious != "extra_attack" or striking_back or not self.sit.melee or not self._charged():
+            return groups
+        # 000 Furious: charging, each model gets +1 attack with a weapon of its choice.
+        # Interpretation: the extra attack goes to the model's melee weapon with the most AP.
+        out = list(groups)
+        for owner, member in ((-1, attacker), *enumerate(attacker.heroes)):
+            if not member.has("Furious"):
+                continue
+            mine = [g for g in out if g.owner == owner]
+            if not mine:
+                continue
+            best = max(mine, key=lambda g: (g.ap, g.deadly, g.six_ap))
+            out.append(replace(best, label=f"{best.label} (Furious)", per_copy=1, copies=member.models, sergeant_split=False, sergeant_only=False))
+        return out
+
+    def _sergeant(self, attacker: Fighter, groups: list[Group], striking_back: bool) -> list[Group]:
+        if not self.d.sergeant or not attacker.has("Sergeant"):
+            return groups
+        unit_groups = [g for g in groups if g.owner == -1 and not g.label.endswith("(Furious)") and g.copies <= g.owner_models]
+        if not unit_groups:
+            return groups
+        # Interpretation: the sergeant carries one copy of the unit's first weapon in this attack.
+        first = unit_groups[0]
+        if self.d.sergeant == "plus1":
+            sergeant = replace(first, label=f"{first.label} (Sergeant)", copies=1, sergeant_only=True, hit_mod=first.hit_mod + 1)  # 000 Sergeant: one model +1 to hit
+        else:
+            sergeant = replace(first, label=f"{first.label} (Sergeant)", copies=1, sergeant_only=True, six_extra=first.six_extra + 1)  # 002 Sergeant: its 6s to hit deal 1 extra hit
+        return [replace(g, sergeant_split=True) if g is first else g for g in groups] + [sergeant]
+
+    def _impact_groups(self, attacker: Fighter) -> list[Group]:
+        """Impact hits of a charge (000 automatic hits, 001 attacks at 2+, 002 dice on 2+)."""
+        if not self.sit.melee or not self._charged():
+            return []
+        if self.d.impact == "dice_front" and self.sit.attacker.fatigued:
+            return []  # 002 Impact: no Impact dice when fatigued
+        minus = 0
+        if self.d.counter:
+            counters = sum(w.count for m in self.dfn.all_members for w in m.weapons if _has(w.rules, "Counter"))
+            if self.d.rows:
+                counters = min(counters, 2 * _row_width(self.dfn.models))
+                if self.sit.facing != "front":
+                    counters = 0  # 002 Counter: only against a charge in the front
+            minus = counters  # 001/002 Counter: the charger gets -1 Impact per model with Counter
+        groups: list[Group] = []
+        for owner, member in ((-1, attacker), *enumerate(attacker.heroes)):
+            x = member.rating("Impact")
+            if x <= 0:
+                continue
+            label = f"{member.name}: Impact"
+            if self.d.impact == "auto":
+                # 000 Impact(X): X automatic hits per charging model
+                groups.append(Group(label, owner, x, member.models, member.models, 2, auto=True, order=2))
+            else:
+                six_only = self.d.impact == "q2" and self.sit.attacker.fatigued
+                # 001 Impact(X): X attacks hitting on 2+ / 002 Impact(X): X dice, each 2+ is a hit
+                groups.append(Group(label, owner, x, member.models, member.models, 2, six_only=six_only, minus=minus, order=2))
+                minus = 0  # the Counter reduction comes off the unit's total once
+        return groups
+
+    # -- dice ------------------------------------------------------------------------------
+
+    def _strikers(self, fighter: Fighter, line: WoundLine, p: int) -> tuple[int, tuple[int, ...]]:
+        unit_alive = line.unit_alive(p)
+        if self.d.rows and self.sit.melee:
+            # 002 Melee: models in the two front rows strike
+            unit_alive = min(unit_alive, 2 * _row_width(fighter.models))
+        return unit_alive, line.heroes_alive(p)
+
+    def strike(self, groups: list[Group], attacker: Fighter, line_a: WoundLine, pa: int, defender: Fighter,
+               line_d: WoundLine, start: Dist, shooting: bool) -> tuple[Dist, Dist]:
+        """Resolve *groups* in order; returns (hits, defender positions) distributions."""
+        unit_alive, heroes_alive = self._strikers(attacker, line_a, pa)
+        state = start
+        hits = Dist.constant(0)
+        track = len(groups) > 1 and any(g.blast > 1 for g in groups[1:])
+        if track:
+            # Blast caps depend on earlier groups' kills: carry hits along with the position.
+            S = line_d.end + 1
+            joint = start.map(lambda p: p)
+            for g in groups:
+                n = g.attacks(unit_alive, heroes_alive)
+                if n <= 0:
+                    continue
+                joint = joint.bind(lambda k, g=g, n=n: self._group_outcome(g, n, defender, line_d, k % S, shooting, True).map(
+                    lambda x, k=k: (k // S + x // B) * S + x % B))
+            return joint.map(lambda k: k // S), joint.map(lambda k: k % S)
+        for g in groups:
+            n = g.attacks(unit_alive, heroes_alive)
+            if n <= 0:
+                continue
+            first = next(iter(state.items()))[0]
+            hits = hits + self._hits_only(g, n, line_d.alive(first))
+            state = state.bind(lambda p, g=g, n=n: self._group_outcome(g, n, defender, line_d, p, shooting, False))
+        return hits, state
+
+    def _hits_only(self, g: Group, n: int, models_alive: int) -> Dist:
+        blast = min(g.blast, 1 if g.single_model else max(1, models_alive))
+        return _per_attack(*self._hit_chances(g), g.six_hits, g.six_extra, blast, 0.0, 0.0, g.auto).map(lambda x: x // B).repeat(n)
+
+    def _hit_chances(self, g: Group) -> tuple[float, float]:
+        """(chance of a natural 6, chance of another hit) for one attack die."""
+        if g.auto:
+            return 0.0, 1.0
+        if g.six_only:
+            return SIX, 0.0
+        return SIX, success_chance(g.quality, g.hit_mod) - SIX
+
+    def _group_outcome(self, g: Group, n: int, defender: Fighter, line: WoundLine, p: int, shooting: bool, with_hits: bool) -> Dist:
+        """Positions (or hits*S+position when *with_hits*) after group *g* from position p."""
+        if p >= line.end:
+            return Dist.constant(p)  # nothing left to hit (hits stay 0)
+        alive = line.alive(p)
+        blast = min(g.blast, 1 if g.single_model else alive)  # Blast(X): never more hits than models
+        target = self._target(defender, line, p, g)
+        block_plain = self._block(target, g.ap, g, shooting)
+        block_six = self._block(target, g.six_ap, g, shooting)
+        regen = self._regen_profile(defender, line, p, g)
+        p6, pn = self._hit_chances(g)
+        end_cap = line.model_end(p) if g.single_model else line.end
+        if regen is not None:
+            r_plain, r_six = regen
+            q_plain = (1 - block_plain) * (1 - r_plain)
+            q_six = (1 - block_six) * (1 - r_six)
+            per = _per_attack(p6, pn, g.six_hits, g.six_extra, blast, q_six, q_plain, g.auto)
+            if with_hits:
+                total = per.repeat(n)
+                return total.map(lambda x: (x // B) * B + _advance(line, p, x % B, g.deadly, end_cap))
+            wounds = _wounds_only(per).repeat(n)
+            return wounds.map(lambda e: _advance(line, p, e, g.deadly, end_cap))
+        # Regeneration differs along the line (a hero without it, or 002's all-models rule):
+        # count raw wounds by kind and let each one roll Regeneration on the model it reaches.
+        per = _per_attack_raw(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto)
+        total = per.repeat(n)
+        return total.bind(lambda x: self._chain(defender, line, p, g, (x // B) % B, x % B, end_cap).map(
+            (lambda q, h=x // (B * B): h * B + q) if with_hits else (lambda q: q)))
+
+    def _chain(self, defender: Fighter, line: WoundLine, p: int, g: Group, six: int, plain: int, cap: int) -> Dist:
+        """Wounds one at a time, each rolling Regeneration for the model it reaches."""
+        state: dict[int, float] = {p: 1.0}
+        for kind, count in (("six", six), ("plain", plain)):
+            for _ in range(count):
+                nxt: dict[int, float] = {}
+                for pos, w in state.items():
+                    if pos >= cap:
+                        nxt[pos] = nxt.get(pos, 0.0) + w
+                        continue
+                    r = self._regen_at(defender, line, pos, g, kind)
+                    moved = _advance(line, pos, 1, g.deadly, cap)
+                    nxt[pos] = nxt.get(pos, 0.0) + w * r
+                    nxt[moved] = nxt.get(moved, 0.0) + w * (1 - r)
+                state = nxt
+        return Dist(state)
+
+    def _target(self, defender: Fighter, line: WoundLine, p: int, g: Group) -> Fighter:
+        """Whose Defense blocks: the unit's until its own models are gone (000/001/002 Hero)."""
+        if line.unit_alive(p) > 0 or not defender.heroes:
+            return defender
+        alive = line.heroes_alive(p)
+        return defender.heroes[alive[0]] if alive else defender
+
+    def _block(self, target: Fighter, ap: int, g: Group, shooting: bool) -> float:
+        d = self.d
+        defense = target.defense
+        if shooting and d.artillery == "defense2" and target.has("Artillery"):
+            defense = 2  # 000 Artillery: Defense 2+ against shooting
+        mod = -ap  # AP(X): -X to Defense rolls
+        if shooting and self.sit.cover and d.cover == "defense" and not g.ignores_cover:
+            mod += 1  # 001/002 Cover Terrain: +1 to Defense rolls against shooting
+        block = success_chance(defense, mod)
+        if g.reroll_def6:
+            block = (block - SIX) + SIX * block  # re-roll unmodified 6s (001 Poison, 002 Bane); a die is re-rolled once
+        return block
+
+    def _regen_has(self, defender: Fighter, line: WoundLine, pos: int) -> bool:
+        if self.d.regeneration_all_models:
+            # 002 Regeneration: only when all models (of those left) have it
+            members = ([defender] if line.unit_alive(pos) > 0 else []) + [defender.heroes[i] for i in line.heroes_alive(pos)]
+            return bool(members) and all(m.has("Regeneration") for m in members)
+        model = line.model_at(pos)
+        owner = defender if model < line.unit_models else defender.heroes[line.hero_index[model - line.unit_models]]
+        return owner.has("Regeneration")  # 000/001 Regeneration: the model taking the wound rolls
+
+    def _regen_at(self, defender: Fighter, line: WoundLine, pos: int, g: Group, kind: str) -> float:
+        if not self._regen_has(defender, line, pos) or g.no_regen or (kind == "six" and g.six_no_regen):
+            return 0.0
+        return success_chance(5, g.regen_mod)  # Regeneration: each wound is ignored on 5+
+
+    def _regen_profile(self, defender: Fighter, line: WoundLine, p: int, g: Group) -> tuple[float, float] | None:
+        """(plain, six) chance a wound is ignored, if the same for every model left; else None."""
+        flags = {self._regen_has(defender, line, q) for q in _model_starts(line, p)}
+        if len(flags) > 1:
+            return None
+        return self._regen_at(defender, line, p, g, "plain"), self._regen_at(defender, line, p, g, "six")
+
+    # -- consequences ----------------------------------------------------------------------
+
+    def _morale_fail(self, fighter: Fighter, line: WoundLine, p: int, state: SideState, *, flank: str = "front") -> float:
+        """Chance a morale test fails for *fighter* standing at position p."""
+        d = self.d
+        if state.shaken:
+            return 1.0  # Wavering (000) / Shaken (001/002) units automatically fail morale tests
+        members = ([fighter] if line.unit_alive(p) > 0 else []) + [fighter.heroes[i] for i in line.heroes_alive(p)]
+        if not members:
+            return 1.0
+        tester = min(members, key=lambda m: m.quality)  # Hero: the unit may test on the hero's Quality
+        quality = tester.quality
+        mod = 0
+        if d.fearless_all_models:
+            fearless = all(m.has("Fearless") for m in members)  # 002 Fearless: all models must have it
+        else:
+            fearless = tester.has("Fearless") or (line.unit_alive(p) > 0 and fighter.has("Fearless"))
+        if fearless and d.fearless == "plus1":
+            mod += 1  # 000 Fearless: +1 to morale test rolls
+        if d.banner_morale and fighter.has("Banner") and line.unit_alive(p) > 0:
+            mod += 1  # 002 Banner: +1 to morale test rolls
+        if d.flanking and flank != "front":
+            mod -= 1 if flank == "flank" else 2  # 002 Flanking: -1 (flank) / -2 (rear) to morale
+        fail = 1.0 - success_chance(quality, mod)
+        if fearless and d.fearless == "reroll4":
+            fail *= 1.0 - success_chance(4)  # 001/002 Fearless: a failed test passes on 4+
+        return fail
+
+    def _half_or_less(self, fighter: Fighter, line: WoundLine, p: int) -> bool:
+        """Half or less of starting size (models), or of Tough for a single-model unit."""
+        if line.models == 1:
+            return (line.end - p) * 2 <= line.end
+        return line.alive(p) * 2 <= line.models
+
+    def _melee_bonus(self, fighter: Fighter, line: WoundLine, p: int) -> Dist:
+        """Extra 'wounds' for the melee result: Fear, Musician/Battle Standard, full rows."""
+        d = self.d
+        if p >= line.end:
+            return Dist.constant(0)
+        members = ([fighter] if line.unit_alive(p) > 0 else []) + [fighter.heroes[i] for i in line.heroes_alive(p)]
+        bonus = 0
+        dist = Dist.constant(0)
+        if d.fear == "d3" and any(m.has("Fear") for m in members):
+            dist = Dist({1: 1 / 3, 2: 1 / 3, 3: 1 / 3})  # 000 Fear: +D3 wounds when seeing who won
+        elif d.fear == "x_unit":
+            bonus += max((m.rating("Fear", 1) for m in members if m.has("Fear")), default=0)  # 001 Fear(X): +X wounds
+        elif d.fear == "x_model":
+            for m in members:  # 002 Fear(X): each model with it counts +X wounds
+                if m.has("Fear"):
+                    count = line.unit_alive(p) if m is fighter else 1
+                    bonus += m.rating("Fear", 1) * count
+        if d.musician_wound and (fighter.has("Musician") or fighter.has("Battle Standard")):
+            if line.unit_alive(p) > 0:
+                bonus += 1  # 000 Musician / Battle Standard: +1 wound for the melee result
+        if d.rows and fighter.models > 1:
+            bonus += line.unit_alive(p) // _row_width(fighter.models)  # 002 Melee Results: + full rows
+        return dist.map(lambda v: v + bonus)
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        return self._melee() if self.sit.melee else self._shooting()
+
+    def _result(self, hits: Dist, start: int, ends: Dist, line: WoundLine) -> dict[str, Any]:
+        wounds = ends.map(lambda p: p - start)
+        killed = ends.map(lambda p: line.alive(start) - line.alive(p))
+        return {
+            "expected": {"hits": hits.mean, "wounds": wounds.mean, "models_killed": killed.mean},
+            "distributions": {"hits": hits.as_dict(), "wounds": wounds.as_dict(), "models_killed": killed.as_dict()},
+            "p_destroyed": ends.p(line.end),
+        }
+
+    def _shooting(self) -> dict[str, Any]:
+        groups = self._attack_groups(self.att)
+        if not groups:
+            ranged = [w for m in self.att.all_members for w in m.weapons if not w.is_melee]
+            if not ranged:
+                raise PreviewError("attacker", f"{self.att.name} has no ranged weapon to shoot with")
+            reach = max(self._reach(w) for w in ranged)
+            raise PreviewError("situation.range", f'{self.sit.range}" is beyond every weapon of {self.att.name} (longest {reach}")')
+        hits, ends = self.strike(groups, self.att, self.line_a, self.start_a, self.dfn, self.line_d, Dist.constant(self.start_d), True)
+        out = self._result(hits, self.start_d, ends, self.line_d)
+        test = fail = 0.0
+        for p, w in ends.items():
+            # Morale: a unit left at half strength or less by wounds tests (not if destroyed)
+            if p > self.start_d and p < self.line_d.end and self._half_or_less(self.dfn, self.line_d, p):
+                test += w
+                fail += w * self._morale_fail(self.dfn, self.line_d, p, self.sit.defender)
+        out["consequences"] = {"morale": {"p_test": test, f"p_{self.d.shaken.lower()}": fail, "p_rout": 0.0, "state_on_fail": self.d.shaken}}
+        out["notes"] = self.notes + [f"groups: {', '.join(g.label for g in groups)}"]
+        return out
+
+    def _melee(self) -> dict[str, Any]:
+        d, sit = self.d, self.sit
+        groups = self._attack_groups(self.att)
+        groups.extend(self._impact_groups(self.att))
+        groups.sort(key=lambda g: g.order)
+        if not [g for g in groups if not g.label.endswith("Impact")]:
+            raise PreviewError("attacker", f"{self.att.name} has no melee weapon to fight with")
+        counter_first = d.counter and sit.charging and self._charged()
+        back_groups = self._attack_groups(self.dfn, striking_back=True, counter="without" if counter_first else "all") if sit.strike_back else []
+        counter_groups = self._attack_groups(self.dfn, striking_back=True, counter="only") if counter_first else []
+        # Pre-strike: 000 Phalanx dangerous terrain tests, 001/002 Counter weapons striking first
+        base = Dist.constant(self.start_a)
+        if d.phalanx and sit.charging and self._all_have(self.dfn, "Phalanx"):
+            # 000 Phalanx: the charger takes a Dangerous Terrain test (a wound on each 1), rolling
+            # no more dice than the target has Phalanx models (Tough models roll X dice each).
+            dice = min(self.dfn.models, sum(self.line_a.tough[self.line_a.model_at(self.start_a):]))
+            base = Dist.binomial(dice, SIX).map(lambda w: min(self.start_a + w, self.line_a.end))
+        joint: dict[tuple[int, int, int], float] = {}
+        hits_mix: list[tuple[float, Dist]] = []
+        back_hits_mix: list[tuple[float, Dist]] = []
+        strike_cache: dict[int, tuple[Dist, Dist]] = {}
+        back_cache: dict[tuple[int, int], tuple[Dist, Dist]] = {}
+        for pa0, w0 in base.items():
+            if pa0 >= self.line_a.end:
+                joint[(pa0, pa0, self.start_d)] = joint.get((pa0, pa0, self.start_d), 0.0) + w0
+                hits_mix.append((w0, Dist.constant(0)))
+                continue
+            if counter_groups:
+                _, after_counter = self.strike(counter_groups, self.dfn, self.line_d, self.start_d, self.att, self.line_a, Dist.constant(pa0), False)
+            else:
+                after_counter = Dist.constant(pa0)
+            for pa1, w1 in after_counter.items():
+                if pa1 >= self.line_a.end:
+                    joint[(pa0, pa1, self.start_d)] = joint.get((pa0, pa1, self.start_d), 0.0) + w0 * w1
+                    hits_mix.append((w0 * w1, Dist.constant(0)))
+                    continue
+                key = self._strikers(self.att, self.line_a, pa1)
+                if key not in strike_cache:
+                    strike_cache[key] = self.strike(groups, self.att, self.line_a, pa1, self.dfn, self.line_d, Dist.constant(self.start_d), False)  # type: ignore[index]
+                hits, ends_d = strike_cache[key]  # type: ignore[index]
+                hits_mix.append((w0 * w1, hits))
+                for pd, w2 in ends_d.items():
+                    weight = w0 * w1 * w2
+                    if pd >= self.line_d.end or not back_groups:
+                        joint[(pa0, pa1, pd)] = joint.get((pa0, pa1, pd), 0.0) + weight
+                        continue
+                    bkey = (self._strikers(self.dfn, self.line_d, pd), pa1)
+                    if bkey not in back_cache:
+                        back_cache[bkey] = self.strike(back_groups, self.dfn, self.line_d, pd, self.att, self.line_a, Dist.constant(pa1), False)  # type: ignore[index]
+                    bhits, ends_a = back_cache[bkey]  # type: ignore[index]
+                    back_hits_mix.append((weight, bhits))
+                    for pa2, w3 in ends_a.items():
+                        joint[(pa0, pa2, pd)] = joint.get((pa0, pa2, pd), 0.0) + weight * w3
+        hits = Dist.mixture(hits_mix)
+        ends_d = Dist(_marginal(joint, lambda k: k[2]))
+        ends_a = Dist(_marginal(joint, lambda k: k[1]))
+        out = self._result(hits, self.start_d, ends_d, self.line_d)
+        back = self._result(Dist.mixture(back_hits_mix) if back_hits_mix else Dist.constant(0), self.start_a, ends_a, self.line_a)
+        out["consequences"] = self._melee_consequences(joint, back)
+        groups_all = counter_groups + groups + back_groups
+        out["notes"] = self.notes + [f"groups: {', '.join(g.label for g in groups_all)}"]
+        return out
+
+    def _melee_consequences(self, joint: dict[tuple[int, int, int], float], back: dict[str, Any]) -> dict[str, Any]:
+        """Who wins the melee (wounds caused plus bonuses) and what the loser's test does."""
+        d = self.d
+        la, ld = self.line_a, self.line_d
+        a_wins = d_wins = tie = 0.0
+        fate = {side: {"p_test": 0.0, "p_shaken": 0.0, "p_rout": 0.0} for side in ("attacker", "defender")}
+        for (pa0, pa, pd), w in joint.items():
+            a_dead, d_dead = pa >= la.end, pd >= ld.end
+            if d_dead or a_dead:
+                # 001: a unit destroyed in melee always counts as having lost (000/002 agree:
+                # a destroyed unit has nothing left to win with).
+                if d_dead and not a_dead:
+                    a_wins += w
+                elif a_dead and not d_dead:
+                    d_wins += w
+                else:
+                    tie += w
+                continue
+            caused_a = Dist.constant(pd - self.start_d) + self._melee_bonus(self.att, la, pa)
+            caused_d = Dist.constant(pa - pa0) + self._melee_bonus(self.dfn, ld, pd)
+            diff = caused_a + caused_d.map(lambda v: -v)
+            p_a = sum(q for v, q in diff.items() if v > 0)
+            p_d = sum(q for v, q in diff.items() if v < 0)
+            a_wins += w * p_a
+            d_wins += w * p_d
+            tie += w * (1 - p_a - p_d)
+            for side, fighter, line, p, state, flank, lose in (
+                ("defender", self.dfn, ld, pd, self.sit.defender, self.sit.facing, p_a),
+                ("attacker", self.att, la, pa, self.sit.attacker, "front", p_d),
+            ):
+                if lose <= 0:
+                    continue
+                fail = self._morale_fail(fighter, line, p, state, flank=flank)
+                fate[side]["p_test"] += w * lose
+                # Morale after a lost melee: fail at half strength or less routs, else Shaken/Wavering
+                key = "p_rout" if self._half_or_less(fighter, line, p) else "p_shaken"
+                fate[side][key] += w * lose * fail
+        label = f"p_{d.shaken.lower()}"
+        for side in fate:
+            fate[side][label] = fate[side].pop("p_shaken")
+            fate[side]["state_on_fail"] = d.shaken  # type: ignore[assignment]
+        p_d_destroyed = sum(w for k, w in joint.items() if k[2] >= ld.end)
+        return {
+            "melee": {"p_attacker_wins": a_wins, "p_defender_wins": d_wins, "p_tie": tie},
+            "morale": fate,
+            "strike_back": back,
+            "p_defender_removed": p_d_destroyed + fate["defender"]["p_rout"],
+            "p_attacker_destroyed": sum(w for k, w in joint.items() if k[1] >= la.end),
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Small exact helpers (cached: previews repeat the same dice many times)
+
+
+def _row_width(models: int) -> int:
+    """002 Regiments: 5 models per row for 5/10-model units, 3 per row for 3/6."""
+    if models % 5 == 0:
+        return 5
+    if models % 3 == 0:
+        return 3
+    return max(1, models)
+
+
+def _model_starts(line: WoundLine, p: int) -> list[int]:
+    """A position inside each model still standing from p on."""
+    out = [p]
+    out.extend(e for e in line.ends if e > p and e < line.end)
+    return out
+
+
+def _marginal(joint: Mapping[Any, float], key: Callable[[Any], int]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for k, w in joint.items():
+        out[key(k)] = out.get(key(k), 0.0) + w
+    return out
+
+
+def _advance(line: WoundLine, p: int, wounds: int, deadly: int, cap: int) -> int:
+    """Position after *wounds* effective wounds from p.
+
+    Plain wounds fill the current model and carry on to the next (Tough: most-wounded first).
+    Deadly(X): each wound is multiplied by X on one model and the excess is lost. With a cap
+    (Sniper/Takedown: one model, as a unit of 1) nothing passes the picked model.
+    """
+    if wounds <= 0:
+        return p
+    if deadly <= 1:
+        return min(p + wounds, cap)
+    return _advance_deadly(line, p, wounds, deadly, cap)
+
+
+@lru_cache(maxsize=65536)
+def _advance_deadly(line: WoundLine, p: int, wounds: int, deadly: int, cap: int) -> int:
+    for _ in range(wounds):
+        if p >= cap:
+            break
+        p = min(p + deadly, line.model_end(p), cap)  # 000/001/002 Deadly(X): x X, no carry-over
+    return p
+
+
+@lru_cache(maxsize=8192)
+def _per_attack(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool) -> Dist:
+    """One attack die: hits * B + effective wounds.
+
+    A natural 6 becomes ``six_hits`` hits that count as 6s plus ``six_extra`` plain hits; every
+    hit is then multiplied by Blast. Each hit wounds independently.
+    """
+    if auto:
+        return Dist({B + 1: q_plain, B: 1.0 - q_plain})
+    out: dict[int, float] = {0: 1.0 - p6 - pn}
+    s, x = six_hits * blast, six_extra * blast
+    for e, pe in (Dist.binomial(s, q_six) + Dist.binomial(x, q_plain)).items():
+        out[(s + x) * B + e] = out.get((s + x) * B + e, 0.0) + p6 * pe
+    for e, pe in Dist.binomial(blast, q_plain).items():
+        out[blast * B + e] = out.get(blast * B + e, 0.0) + pn * pe
+    return Dist(out)
+
+
+@lru_cache(maxsize=8192)
+def _wounds_only(per: Dist) -> Dist:
+    return per.map(lambda x: x % B)
+
+
+@lru_cache(maxsize=4096)
+def _per_attack_raw(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, w_six: float, w_plain: float, auto: bool) -> Dist:
+    """One attack die: hits * B*B + six-wounds * B + plain wounds (before Regeneration)."""
+    if auto:
+        return Dist({B * B + 1: w_plain, B * B: 1.0 - w_plain})
+    out: dict[int, float] = {0: 1.0 - p6 - pn}
+    s, x = six_hits * blast, six_extra * blast
+    for a, pa in Dist.binomial(s, w_six).items():
+        for b, pb in Dist.binomial(x, w_plain).items():
+            k = (s + x) * B * B + a * B + b
+            out[k] = out.get(k, 0.0) + p6 * pa * pb
+    for b, pb in Dist.binomial(blast, w_plain).items():
+        k = blast * B * B + b
+        out[k] = out.get(k, 0.0) + pn * pb
+    return Dist(out)
