@@ -100,3 +100,24 @@ def test_every_problem_in_one_pass(tmp_path):
 def test_yaml_is_read_safely(tmp_path):
     found = problems(tmp_path, "!!python/object/apply:os.system ['echo hacked']\n")
     assert "not valid YAML" in found[0]
+
+
+def test_parsed_yaml_cache_is_keyed_by_content(tmp_path, monkeypatch):
+    monkeypatch.setenv("LISTBUILDER_CACHE", str(tmp_path / "cache"))
+    folder = make_folder(tmp_path, book())
+    first = load_registry(folder)
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 2  # system file and book
+    assert load_registry(folder).books["test"] == first.books["test"]
+    # An edited file is parsed afresh, never served stale.
+    (folder / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", "size: 5")))
+    assert load_registry(folder).books["test"].units[0].size == 5
+
+
+def test_cache_never_changes_data_json_cannot_hold(tmp_path, monkeypatch):
+    from listbuilder.books import _parse_yaml
+
+    monkeypatch.setenv("LISTBUILDER_CACHE", str(tmp_path / "cache"))
+    text = "table: {1: forest, 2: hill}\n"
+    assert _parse_yaml(text) == {"table": {1: "forest", 2: "hill"}}
+    assert _parse_yaml(text) == {"table": {1: "forest", 2: "hill"}}
+    assert not list((tmp_path / "cache").glob("*.json"))
