@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -39,9 +40,11 @@ def benchmark_list(registry) -> dict:
     raise SystemExit("no legal 2000-point Grimdark Future golden list with 12+ units found")
 
 
-def median_time(fn, runs: int) -> float:
+def median_time(fn, runs: int, before=None) -> float:
     samples = []
     for _ in range(runs):
+        if before is not None:
+            before()
         start = time.perf_counter()
         fn()
         samples.append(time.perf_counter() - start)
@@ -54,19 +57,24 @@ def bench_validation(registry) -> None:
     report = validate_list(registry, army)
     for _ in range(200):
         validate_list(registry, army)
-    core = median_time(lambda: validate_list(registry, army), 3000)
+    forget = registry.books[army.book].resolution_memo.clear
+    cold = median_time(lambda: validate_list(registry, army), 3000, before=forget)
+    warm = median_time(lambda: validate_list(registry, army), 3000)
     with_parse = median_time(lambda: validate_list(registry, parse_list(payload)), 3000)
     print(f"validate {len(army.units)} units / {report.totals['pts']} pts (valid={report.valid}):")
-    print(f"  core median           {core * 1e6:8.1f} us   (target <= 200 us: ratio {core * 1e6 / 200:.2f})")
-    print(f"  with JSON parsing     {with_parse * 1e6:8.1f} us")
+    print(f"  core, nothing memoised  {cold * 1e6:8.1f} us   (target <= 200 us: ratio {cold * 1e6 / 200:.2f})")
+    print(f"  core, entries memoised  {warm * 1e6:8.1f} us   (ratio {warm * 1e6 / 200:.2f}; the web builder's case: most entries unchanged)")
+    print(f"  parse + validate        {with_parse * 1e6:8.1f} us")
 
 
 def bench_startup() -> None:
     in_process = median_time(lambda: load_registry(), 15)
+    uncached = median_time(lambda: load_registry(), 3, before=lambda: os.environ.__setitem__("LISTBUILDER_CACHE", "off"))
+    os.environ.pop("LISTBUILDER_CACHE", None)
     code = "import time; t=time.perf_counter(); from listbuilder.web import create_app; create_app(); print(time.perf_counter()-t)"
     cold = [float(subprocess.check_output([sys.executable, "-c", code], cwd=ROOT, text=True)) for _ in range(5)]
     print("start-up:")
-    print(f"  load all books (warm) {in_process * 1e3:8.1f} ms")
+    print(f"  load all books        {in_process * 1e3:8.1f} ms   (parsed-YAML cache in use; {uncached * 1e3:.1f} ms parsing every file)")
     print(f"  cold create_app       {statistics.median(cold) * 1e3:8.1f} ms   (target <= 300 ms: ratio {statistics.median(cold) * 1e3 / 300:.2f}; imports included)")
 
 

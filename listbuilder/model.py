@@ -371,6 +371,8 @@ class ArmyBook:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_units_by_id", {u.id: u for u in self.units})
+        # Resolved entries keyed by (unit id, upgrade rows); filled by listbuilder.resolve.
+        object.__setattr__(self, "resolution_memo", {})
 
     def unit(self, unit_id: str) -> Unit | None:
         return self._units_by_id.get(unit_id)  # type: ignore[attr-defined]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from listbuilder.model import (
     AFFECTS_ALL,
@@ -90,11 +91,39 @@ class ResolvedEntry:
 
 
 def resolve_entry(book: ArmyBook, entry: ListEntry, index: int) -> tuple[ResolvedEntry | None, list[Issue]]:
-    """The entry's unit after its upgrades, and every upgrade rule it breaks."""
+    """The entry's unit after its upgrades, and every upgrade rule it breaks.
+
+    The work depends only on the book, the unit id and the upgrade rows, so it is remembered
+    per book: the web builder re-validates the whole list on every edit, and most entries have
+    not changed since the last request. Paths are stored relative to the entry and placed
+    under ``units[index]`` on the way out.
+    """
+    memo = book.resolution_memo
+    key = (entry.unit, entry.upgrades)
+    found = memo.get(key)
+    if found is None:
+        found = _resolve(book, entry)
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[key] = found
+    unit, weapons, items, rules, cost, taken, relative = found
     path = f"units[{index}]"
+    issues = [replace(i, path=path + i.path) for i in relative]
+    if unit is None:
+        return None, issues
+    return ResolvedEntry(index, entry, unit, weapons, items, rules, cost, taken), issues
+
+
+_MEMO_SIZE = 4096
+
+
+def _resolve(book: ArmyBook, entry: ListEntry) -> tuple[Any, ...]:
+    """Resolution with issue paths relative to the entry (``.upgrades[1].count``)."""
+    path = ""
     unit = book.unit(entry.unit)
     if unit is None:
-        return None, [Issue("book.unknown_unit", f"{book.name} has no unit {entry.unit!r}", f"{path}.unit", f"{book.name} army book")]
+        issue = Issue("book.unknown_unit", f"{book.name} has no unit {entry.unit!r}", ".unit", f"{book.name} army book")
+        return None, (), (), (), Cost(), (), (issue,)
     state = _Gear(unit)
     issues: list[Issue] = []
     taken: list[TakenUpgrade] = []
@@ -116,8 +145,7 @@ def resolve_entry(book: ArmyBook, entry: ListEntry, index: int) -> tuple[Resolve
         issues.extend(_selection_bounds(book, unit, taken, path))
     if any(t.option.requires for t in taken):
         issues.extend(_requirements(taken, path))
-    resolved = ResolvedEntry(index, entry, unit, state.weapons(), state.items(), state.rules, cost, tuple(taken))
-    return resolved, issues
+    return unit, state.weapons(), state.items(), state.rules, cost, tuple(taken), tuple(issues)
 
 
 def _find(book: ArmyBook, unit: Unit, choice: ChosenUpgrade, row: str, issues: list[Issue]) -> tuple[UpgradeSection, UpgradeOption] | None:
