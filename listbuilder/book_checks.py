@@ -34,6 +34,7 @@ def check_references(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]
         *_known_requirements(book),
         *_known_unit_costs(book),
         *_replaced_things_exist(book),
+        *_one_profile_per_weapon_name(book),
     ]
 
 
@@ -109,8 +110,30 @@ def _known_unit_costs(book: ArmyBook) -> Iterator[tuple[str, str]]:
     for s, section in enumerate(book.sections.values()):
         for o, option in enumerate(section.options):
             for unit_id in option.unit_costs:
-                if book.unit(unit_id) is None:
+                unit = book.unit(unit_id)
+                if unit is None:
                     yield f"upgrades[{s}].options[{o}].unit_costs.{unit_id}", f"no unit {unit_id!r} in this book"
+                elif section.id not in unit.upgrades:
+                    yield f"upgrades[{s}].options[{o}].unit_costs.{unit_id}", f"{unit_id!r} is not offered section {section.id!r}"
+
+
+def _one_profile_per_weapon_name(book: ArmyBook) -> Iterator[tuple[str, str]]:
+    """Within what one unit can carry, a weapon name means one profile.
+
+    Upgrades count gear by name (replacing "Rifle" takes a Rifle away), so two different
+    profiles under one name would silently become one.
+    """
+    for i, unit in enumerate(book.units):
+        seen: dict[str, tuple[object, ...]] = {}
+        gear = list(unit.weapons)
+        for section_id in unit.upgrades:
+            for option in book.sections[section_id].options if section_id in book.sections else ():
+                gear.extend(option.gains.weapons)
+        for weapon in gear:
+            profile = (weapon.attacks, weapon.range, weapon.rules, tuple(sorted(weapon.extra.items(), key=str)))
+            if seen.setdefault(weapon.name, profile) != profile:
+                yield f"units[{i}]", f"weapon {weapon.name!r} has two different profiles among {unit.id!r}'s gear; give them different names"
+                break
 
 
 def _replaced_things_exist(book: ArmyBook) -> Iterator[tuple[str, str]]:

@@ -121,3 +121,28 @@ def test_cache_never_changes_data_json_cannot_hold(tmp_path, monkeypatch):
     assert _parse_yaml(text) == {"table": {1: "forest", 2: "hill"}}
     assert _parse_yaml(text) == {"table": {1: "forest", 2: "hill"}}
     assert not list((tmp_path / "cache").glob("*.json"))
+
+
+SECTIONED_UNIT = GOOD_UNIT + "    upgrades: [guns]\n"
+GUNS = """upgrades:
+  - id: guns
+    label: Replace one Rifle
+    variant: replace
+    replaces: [Rifle]
+    affects: one
+    options:
+      - {id: rifle2, label: Better Rifle, cost: {pts: 5}, GAIN}
+"""
+
+
+def test_unit_costs_must_name_a_unit_offered_the_section(tmp_path):
+    text = book(GOOD_UNIT + "  - id: other\n    name: O\n    size: 1\n    cost: {pts: 5}\n    quality: 4\n    defense: 4\n" + "    upgrades: [guns]\n")
+    text = text.replace("units:\n", GUNS.replace("GAIN", "unit_costs: {grunts: {pts: 9}}, gains: {weapons: [{name: Laser, attacks: 1}]}") + "units:\n")
+    found = problems(tmp_path, text)
+    assert any("'grunts' is not offered section 'guns'" in p for p in found)
+
+
+def test_one_weapon_name_means_one_profile(tmp_path):
+    text = book(SECTIONED_UNIT).replace("units:\n", GUNS.replace("GAIN", "gains: {weapons: [{name: Rifle, range: 24, attacks: 2}]}") + "units:\n")
+    found = problems(tmp_path, text)
+    assert found[0].endswith("units[0]: weapon 'Rifle' has two different profiles among 'grunts''s gear; give them different names")

@@ -176,6 +176,7 @@ class OprRules(SystemRules):
         issues: list[Issue] = []
         edges: list[tuple[ResolvedEntry, ResolvedEntry]] = []
         declared: set[frozenset[str]] = set()
+        mutual: set[frozenset[str]] = set()
         for entry in resolved:
             partner_key = entry.entry.combined_with
             if partner_key is None:
@@ -191,15 +192,21 @@ class OprRules(SystemRules):
                 issues.append(Issue("combined.different_unit", f"{entry.unit.name} cannot combine with {partner.unit.name}: only copies of the same unit combine", where, clause))
             elif rules["multi_model_only"] and not entry.unit.is_multi_model:
                 issues.append(Issue("combined.single_model", f"{entry.unit.name} is a single model; only multi-model units combine", where, clause))
-            elif frozenset((entry.key, partner.key)) not in declared:
-                declared.add(frozenset((entry.key, partner.key)))
-                edges.append((entry, partner))
+            else:
+                pair = frozenset((entry.key, partner.key))
+                if pair in declared:
+                    mutual.add(pair)
+                else:
+                    declared.add(pair)
+                    edges.append((entry, partner))
         degree = Counter(k for a, b in edges for k in (a.key, b.key))
         pairs: list[tuple[ResolvedEntry, ResolvedEntry]] = []
         for a, b in edges:
-            if degree[a.key] > 1 or degree[b.key] > 1:
-                crowded = a if degree[a.key] > 1 else b
-                issues.append(Issue("combined.conflict", f"{crowded.name} ({crowded.key}) is in more than one combined pair", f"{a.path}.combined_with", clause))
+            # "A unit in at most one pair": a pair both copies name wins over a third claim.
+            crowded = degree[a.key] > 1 or degree[b.key] > 1
+            if crowded and frozenset((a.key, b.key)) not in mutual:
+                taken = b if degree[b.key] > 1 else a
+                issues.append(Issue("combined.conflict", f"{taken.name} ({taken.key}) is already in another combined pair", f"{a.path}.combined_with", clause))
                 continue
             pairs.append((a, b))
             # "...as long as upgrades that apply to all models are bought for both."

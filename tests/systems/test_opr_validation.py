@@ -251,6 +251,14 @@ def test_combined_units_a_unit_in_one_pair_only(books, system):
     assert codes(report) == {"combined.conflict": 2}
 
 
+def test_combined_units_a_pair_both_copies_name_wins(books):
+    crowd = [unit("a", "squad", combined_with="b"), unit("b", "squad", combined_with="a"), unit("c", "squad", combined_with="a")]
+    report = check(books, "grimdark-future", crowd)
+    assert codes(report) == {"combined.conflict": 1}
+    assert report.issues[0].path == "units[2].combined_with"
+    assert report.totals["table_units"] == 2
+
+
 def test_combined_units_unknown_key_and_self(books):
     report = check(books, "grimdark-future", [unit("a", "squad", combined_with="zz"), unit("b", "squad", combined_with="b")])
     assert codes(report) == {"combined.unknown_key": 1, "combined.self": 1}
