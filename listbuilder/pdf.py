@@ -26,7 +26,8 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from weasyprint import HTML
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from listbuilder.books import BookRegistry
@@ -59,11 +60,12 @@ def check_paper(paper: str) -> str:
     return paper
 
 
-def render_html(roster: Roster, *, paper: str = "a4", asset_url: Callable[[str], str] = _file_url) -> str:
+def render_html(roster: Roster, *, paper: str = "a4", asset_url: Callable[[str], str] | None = _file_url) -> str:
     """The roster as an HTML document; *asset_url* maps ``static/`` paths to links.
 
-    The PDF renderer uses ``file:`` URLs (served by :class:`LocalFetcher`); the web preview
-    passes Flask's static URLs so a browser loads the same stylesheet.
+    By default the stylesheet is linked with a ``file:`` URL (served by :class:`LocalFetcher`);
+    the web preview passes Flask's static URLs so a browser loads the same stylesheet; the PDF
+    renderer passes None and applies its pre-parsed copy.
     """
     return _ENV.get_template("roster/roster.html").render(roster=roster, paper=check_paper(paper), asset=asset_url)
 
@@ -103,12 +105,39 @@ class LocalFetcher(URLFetcher):
         return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": mime})
 
 
+class _PrintStyle:
+    """The stylesheet and its fonts, parsed once per process and reused by every render.
+
+    Parsing the CSS and registering the two bundled fonts costs more than laying out a short
+    roster, so they are loaded on first use (through a :class:`LocalFetcher`, kept in
+    ``fetcher`` for inspection). WeasyPrint's font configuration is not meant to be shared
+    between threads, so renders that use it take ``lock``.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._loaded: tuple[FontConfiguration, CSS] | None = None
+        self.fetcher: LocalFetcher | None = None
+
+    def get(self) -> tuple[FontConfiguration, CSS]:
+        if self._loaded is None:
+            self.fetcher = LocalFetcher()
+            fonts = FontConfiguration()
+            css = CSS(url=_file_url("roster/roster.css"), url_fetcher=self.fetcher, font_config=fonts)
+            self._loaded = (fonts, css)
+        return self._loaded
+
+
+PRINT_STYLE = _PrintStyle()
+
+
 def render_pdf(roster: Roster, *, paper: str = "a4", fetcher: LocalFetcher | None = None) -> bytes:
-    """The roster as PDF bytes; pass a *fetcher* to inspect what was loaded."""
-    html = render_html(roster, paper=paper)
-    fetcher = fetcher or LocalFetcher()
-    document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher)
-    return document.write_pdf()
+    """The roster as PDF bytes; pass a *fetcher* to inspect what the document asked for."""
+    html = render_html(roster, paper=paper, asset_url=None)
+    document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher or LocalFetcher())
+    with PRINT_STYLE.lock:
+        fonts, css = PRINT_STYLE.get()
+        return document.write_pdf(stylesheets=[css], font_config=fonts)
 
 
 # --------------------------------------------------------------------------------------------

@@ -178,9 +178,7 @@ class WeaponColumn:
 
 
 def _facings_panel(stats: Mapping[str, Any]) -> Table | None:
-    rows: list[tuple[str, ...]] = []
-    if stats.get("armour") is not None:
-        rows.append(("Armour", *(str(v) for v in stats["armour"])))
+    rows: list[tuple[str, ...]] = []  # armour by facing is on the stat line already
     assault = stats.get("assault")
     if assault:
         extra = f"{assault['hit']}+, AP {assault.get('ap', 0)}, dmg {assault['damage']}"
@@ -221,11 +219,15 @@ class FamilySheet:
     panels: tuple[PanelBuilder, ...] = ()
     weapon_columns: tuple[WeaponColumn, ...] = ()
     range_unit: str = '"'
+    show_weapons: bool = True  # False where weapons only restate the stat line's dice pools
     caster_rule_keys: tuple[str, ...] = ()  # composition keys naming the caster rule
     # What a spell's value means depends on the caster rule: AoF 2.16 Wizard casts on D6+X
     # against it (000 "Wizard"), a GF/regiments Caster spends that many tokens (001, 002).
     spell_values: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    rule_stats: tuple[str, ...] = ()  # dotted stat paths holding rule labels (armour-hex assault)
+    # Dotted stat paths holding rule labels, ``*`` for every key or item (armour-hex assault
+    # rules and damage-table effects), and composition keys holding more rule texts.
+    rule_stats: tuple[str, ...] = ()
+    glossary_keys: tuple[str, ...] = ()
 
 
 FAMILY_SHEETS: dict[str, FamilySheet] = {
@@ -250,7 +252,11 @@ FAMILY_SHEETS: dict[str, FamilySheet] = {
             StatColumn("HP", "HP", "hit_points"),
         ),
         range_unit=" hex",
+        # 003 unit cards give attack and missile dice per unit; they are on the stat line.
+        show_weapons=False,
         caster_rule_keys=("magician_rule",),
+        # 003 6.7: a spell's value is its range in hexes.
+        spell_values={"Magician": ("Range", "{} hex")},
     ),
     "armour-hex": FamilySheet(
         stats=(
@@ -262,7 +268,9 @@ FAMILY_SHEETS: dict[str, FamilySheet] = {
         panels=(_speeds_panel, _facings_panel, _damage_panels),
         weapon_columns=(WeaponColumn("AP", "ap"), WeaponColumn("Damage", "damage"), WeaponColumn("Arcs F/FS/BS/B", "angles")),
         range_unit=" hex",
-        rule_stats=("assault.rules",),
+        rule_stats=("assault.rules", "damage_tables.*.*.effects"),
+        # 004 Damage Table: the effects a table row applies are explained beside the rules.
+        glossary_keys=("damage_effects",),
     ),
 }
 
@@ -285,7 +293,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     sheet = sheet_for(system)
     report = rules.validate(army, book)
     resolved, _ = rules.resolve(army, book)
-    definitions = _Definitions(book, system)
+    definitions = _Definitions(book, system, sheet)
     casters = _caster_rules(system, sheet)
 
     groups = _table_units(resolved)
@@ -305,9 +313,8 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     used = _rules_used(resolved, sheet, definitions, [s for b in spellbooks for s in b.spells])
     reference = tuple(ReferenceRule(definitions.label(name), definitions.text(name)) for name in sorted(definitions.closure(used), key=str.casefold))
 
-    totals = report.totals
     spent = Cost.total(r.cost for r in resolved)
-    limit = totals.get("limit") if isinstance(totals.get("limit"), Mapping) else {}
+    limit = next((report.totals[k] for k in _LIMIT_TOTALS if isinstance(report.totals.get(k), Mapping)), {})
     currencies = sorted(set(spent) | set(limit))
     budget = tuple(BudgetLine(c, spent[c], limit.get(c)) for c in currencies)
     return Roster(
@@ -328,6 +335,10 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         spellbooks=spellbooks,
         spell_value_label=_spell_value(sheet, casters)[0],
     )
+
+
+# Where a family's validation totals give the amount each currency may reach.
+_LIMIT_TOTALS = ("limit", "budget")
 
 
 def format_cost(cost: Cost) -> str:
@@ -397,7 +408,7 @@ def _profile(members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSyste
     first = members[0]
     unit = first.unit
     names = list(dict.fromkeys(m.name for m in members))
-    weapons = _merge_counts(w for m in members for w in m.weapons)
+    weapons = _merge_counts(w for m in members for w in m.weapons) if sheet.show_weapons else []
     items: dict[str, int] = {}
     for m in members:
         for item in m.items:
@@ -519,8 +530,13 @@ def _weapon_label(w: Weapon, sheet: FamilySheet) -> str:
 class _Definitions:
     """Rule texts in force for a book: its own rules first, then the system glossary."""
 
-    def __init__(self, book: ArmyBook, system: GameSystem):
-        self.rules: dict[str, RuleDefinition] = {**system.glossary, **book.rules}
+    def __init__(self, book: ArmyBook, system: GameSystem, sheet: FamilySheet):
+        self.rules: dict[str, RuleDefinition] = {}
+        for key in sheet.glossary_keys:
+            for item in system.composition.get(key) or ():
+                self.rules[item["name"]] = RuleDefinition(item["name"], item["text"], item.get("param"))
+        self.rules.update(system.glossary)
+        self.rules.update(book.rules)
         army_rule = book.extra.get("army_rule")
         self.army_rule: str | None = None
         if isinstance(army_rule, Mapping) and army_rule.get("name"):
@@ -573,11 +589,18 @@ def _rules_used(resolved: list[ResolvedEntry], sheet: FamilySheet, definitions: 
     return used
 
 
-def _dig(stats: Mapping[str, Any], path: str) -> Sequence[str]:
-    value: Any = stats
+def _dig(stats: Mapping[str, Any], path: str) -> list[str]:
+    """The rule labels at a dotted *path* in a unit's stats; ``*`` walks every key or item."""
+    values: list[Any] = [stats]
     for step in path.split("."):
-        value = value.get(step) if isinstance(value, Mapping) else None
-    return value or ()
+        found: list[Any] = []
+        for value in values:
+            if step == "*":
+                found.extend(value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ())
+            elif isinstance(value, Mapping) and value.get(step) is not None:
+                found.append(value[step])
+        values = found
+    return [label for value in values for label in (value if isinstance(value, (list, tuple)) else (value,))]
 
 
 # --------------------------------------------------------------------------------------------
