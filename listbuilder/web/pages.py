@@ -1,6 +1,13 @@
-"""Pages for people (the list builder UI grows here)."""
+"""Pages for people: pick a system, pick a book, build a list in the browser.
+
+The pages are thin Jinja shells. Everything the builder shows (book contents, costs, totals,
+issues, previews, rosters) is fetched by ``static/js/`` from the REST API, so the browser and
+the API never disagree. Unknown systems and books get an HTML page saying so (not JSON).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Blueprint, Flask, render_template
 
@@ -11,7 +18,31 @@ bp = Blueprint("pages", __name__)
 
 @bp.route("/")
 def home() -> str:
-    return render_template("home.html", systems=list(registry().systems.values()), registry=registry())
+    reg = registry()
+    systems = [(s, reg.books_of(s.id)) for s in reg.systems.values()]
+    return render_template("home.html", systems=systems)
+
+
+@bp.route("/systems/<system_id>")
+def system(system_id: str) -> Any:
+    reg = registry()
+    found = reg.systems.get(system_id)
+    if found is None:
+        return _not_found(f"There is no game system called “{system_id}”.")
+    return render_template("system.html", system=found, books=reg.books_of(system_id))
+
+
+@bp.route("/build/<book_id>")
+def builder(book_id: str) -> Any:
+    reg = registry()
+    book = reg.books.get(book_id)
+    if book is None:
+        return _not_found(f"There is no army book called “{book_id}”.")
+    return render_template("builder.html", book=book, system=reg.systems[book.system])
+
+
+def _not_found(message: str) -> tuple[str, int]:
+    return render_template("not_found.html", message=message), 404
 
 
 def init_app(app: Flask) -> None:

@@ -1,0 +1,114 @@
+// Unit profiles as the book gives them (stats, weapons, items, rules) and the rule tooltip.
+import { h, humanize } from "./util.js";
+
+// How a family's stats read best. Only display: the values are the book's.
+const STAT_FORMATS = {
+  opr: { quality: (v) => `${v}+`, defense: (v) => `${v}+` },
+};
+const HIDDEN_STATS = new Set(["move_first", "move_total", "spell_roles", "keyword"]);
+
+export class Glossary {
+  constructor(system, book) {
+    this.rules = new Map();
+    for (const r of system.glossary || []) this.rules.set(r.name.toLowerCase(), r);
+    for (const r of book.rules || []) this.rules.set(r.name.toLowerCase(), r);
+    const armyRule = book.extra && book.extra.army_rule;
+    if (armyRule && armyRule.name) this.rules.set(armyRule.name.toLowerCase(), { kind: "army", ...armyRule });
+  }
+  find(label) {
+    const text = String(label);
+    return this.rules.get(text.replace(/\s*\(.*\)\s*$/, "").trim().toLowerCase()) || this.rules.get(text.toLowerCase()) || null;
+  }
+}
+
+/** A rule label as a button: hover, focus or tap shows its text (see RuleTips). */
+export function ruleButton(label) {
+  return h("button", { type: "button", class: "rule", dataset: { rule: label } }, label);
+}
+
+export function ruleList(labels) {
+  if (!labels || !labels.length) return null;
+  return h("span", { class: "rules" }, labels.map((l) => ruleButton(l)));
+}
+
+export function statLine(unit, family) {
+  const formats = STAT_FORMATS[family] || {};
+  const items = [];
+  for (const [key, value] of Object.entries(unit.stats || {})) {
+    if (HIDDEN_STATS.has(key) || value === null || value === undefined || value === "") continue;
+    const shown = Array.isArray(value) ? value.join(", ") : formats[key] ? formats[key](value) : value;
+    items.push(h("div", { class: "stat" }, h("dt", {}, humanize(key)), h("dd", {}, String(shown))));
+  }
+  return items.length ? h("dl", { class: "stats" }, items) : null;
+}
+
+export function weaponTable(weapons) {
+  if (!weapons || !weapons.length) return null;
+  return h("table", { class: "weapons" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Weapon"), h("th", { scope: "col" }, "Range"), h("th", { scope: "col" }, "Attacks"), h("th", { scope: "col" }, "Rules"))),
+    h("tbody", {}, weapons.map((w) => h("tr", {},
+      h("td", {}, w.count > 1 ? `${w.count}× ${w.name}` : w.name),
+      h("td", {}, w.range ? `${w.range}` : "melee"),
+      h("td", {}, `A${w.attacks}`),
+      h("td", {}, ruleList(w.rules) || "–")))));
+}
+
+export function itemList(items) {
+  if (!items || !items.length) return null;
+  return h("ul", { class: "items" }, items.map((it) => h("li", {}, it.count > 1 ? `${it.count}× ${it.name}` : it.name, " ", ruleList(it.rules))));
+}
+
+/** Weapons, items and rules an option gives, in one line of text and rule buttons. */
+export function gainsLine(gains) {
+  if (!gains) return null;
+  const parts = [];
+  for (const w of gains.weapons || []) parts.push(h("span", { class: "gain" }, w.label || w.name));
+  for (const it of gains.items || []) parts.push(h("span", { class: "gain" }, it.name, it.rules && it.rules.length ? [" (", ruleList(it.rules), ")"] : null));
+  for (const r of gains.rules || []) parts.push(ruleButton(r));
+  return parts.length ? h("span", { class: "gains" }, "gains ", parts) : null;
+}
+
+/** One tooltip element for every rule button on the page. */
+export class RuleTips {
+  constructor(tip, glossary) {
+    this.tip = tip;
+    this.glossary = glossary;
+    this.pinned = null;
+    this.current = null;
+    tip.id = tip.id || "rule-tip";
+    document.addEventListener("mouseover", (e) => { const b = e.target.closest?.(".rule"); if (b && !this.pinned) this.show(b); });
+    document.addEventListener("mouseout", (e) => { const b = e.target.closest?.(".rule"); if (b && !this.pinned && b === this.current) this.hide(); });
+    document.addEventListener("focusin", (e) => { const b = e.target.closest?.(".rule"); if (b) { this.pinned = null; this.show(b); } });
+    document.addEventListener("focusout", (e) => { const b = e.target.closest?.(".rule"); if (b && b === this.current) this.hide(); });
+    document.addEventListener("click", (e) => {
+      const b = e.target.closest?.(".rule");
+      if (b) { e.preventDefault(); if (this.pinned === b) { this.hide(); } else { this.show(b); this.pinned = b; } }
+      else if (this.pinned && !e.target.closest?.(".rule-tip")) this.hide();
+    });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.current) this.hide(); });
+    window.addEventListener("scroll", () => { if (this.current && !this.pinned) this.hide(); }, { passive: true });
+  }
+  show(button) {
+    const label = button.dataset.rule;
+    const rule = this.glossary.find(label);
+    this.tip.replaceChildren(
+      h("strong", {}, rule ? (rule.param ? `${rule.name}(${rule.param})` : rule.name) : label),
+      h("p", {}, rule ? rule.text : "No description in the book or the system glossary."));
+    this.tip.hidden = false;
+    if (this.current && this.current !== button) this.current.removeAttribute("aria-describedby");
+    this.current = button;
+    button.setAttribute("aria-describedby", this.tip.id);
+    const r = button.getBoundingClientRect();
+    const width = Math.min(320, window.innerWidth - 16);
+    this.tip.style.maxWidth = `${width}px`;
+    const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + window.innerWidth - width - 8));
+    this.tip.style.left = `${left}px`;
+    this.tip.style.top = `${r.bottom + window.scrollY + 6}px`;
+  }
+  hide() {
+    this.tip.hidden = true;
+    if (this.current) this.current.removeAttribute("aria-describedby");
+    this.current = null;
+    this.pinned = null;
+  }
+}

@@ -1,0 +1,139 @@
+// Small helpers shared by the pages: DOM building, API calls with readable errors, formatting.
+
+/** h("button", {class: "x", onclick: fn}, "text", child) -> element. null/false children are skipped. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") el.addEventListener(name.slice(2), value);
+    else if (name === "class") el.className = value;
+    else if (name === "dataset") Object.assign(el.dataset, value);
+    else if (name in el && typeof value !== "string") el[name] = value;
+    else el.setAttribute(name, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** An error from the API, in its one shape {code, status, message, errors}. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `the server answered ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+  /** Field -> messages, flattened to lines like "units[2].count: not a count". */
+  get details() {
+    const out = [];
+    for (const [field, messages] of Object.entries(this.body.errors || {})) {
+      const list = Array.isArray(messages) ? messages : [messages];
+      for (const m of list) out.push(`${field}: ${typeof m === "string" ? m : JSON.stringify(m)}`);
+    }
+    return out;
+  }
+}
+
+/** fetch() wrapper: JSON in, JSON (or text/blob) out, ApiError with words on any failure. */
+export async function api(path, { method = "GET", body, as = "json" } = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, { message: `Could not reach the server (${err.message}). Is it still running?` });
+  }
+  if (!response.ok) {
+    let data = null;
+    try { data = await response.json(); } catch { /* not our JSON shape */ }
+    if (!data || typeof data !== "object") data = { message: `The server answered ${response.status} ${response.statusText}.` };
+    throw new ApiError(response.status, data);
+  }
+  if (as === "blob") return response.blob();
+  if (as === "text") {
+    const type = response.headers.get("Content-Type") || "";
+    if (type.includes("json")) {
+      const data = await response.json();
+      return typeof data === "string" ? data : data.text ?? JSON.stringify(data, null, 2);
+    }
+    return response.text();
+  }
+  return response.json();
+}
+
+/** A paragraph (or list) telling the player what went wrong, in words. */
+export function errorBox(err, prefix = "") {
+  const message = err instanceof ApiError ? err.message : (err && err.message) || String(err);
+  const details = err instanceof ApiError ? err.details : [];
+  return h("div", { class: "notice error", role: "alert" },
+    h("p", {}, prefix ? `${prefix}: ${message}` : message),
+    details.length ? h("ul", {}, details.map((d) => h("li", {}, d))) : null);
+}
+
+const CURRENCY_LABELS = { pts: "pts", vp: "VP", ip: "IP", mp: "MP", cp: "CP", xp: "XP" };
+export const currencyLabel = (c) => CURRENCY_LABELS[c] || c.toUpperCase();
+
+/** {pts: 5} -> "5 pts"; {ip: 1, cp: 2} -> "1 IP + 2 CP"; zero parts dropped. */
+export function formatCost(cost) {
+  const parts = Object.entries(cost || {}).filter(([, v]) => v).map(([c, v]) => `${v} ${currencyLabel(c)}`);
+  return parts.length ? parts.join(" + ") : "free";
+}
+
+export function addCosts(a, b, times = 1) {
+  const out = { ...a };
+  for (const [c, v] of Object.entries(b || {})) out[c] = (out[c] || 0) + v * times;
+  return out;
+}
+
+/** "Tough(3)" -> "Tough"; the glossary is keyed by the rule's name. */
+export const ruleName = (label) => String(label).replace(/\s*\(.*\)\s*$/, "").trim();
+
+export const humanize = (key) => String(key).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+
+export const percent = (p, digits = 1) => `${(100 * p).toFixed(digits)}%`;
+
+export function debounce(fn, ms) {
+  let timer = null;
+  const wrapped = (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  wrapped.flush = (...args) => { clearTimeout(timer); fn(...args); };
+  return wrapped;
+}
+
+export function slug(text) {
+  return String(text || "list").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "list";
+}
+
+/** Save a Blob as a file through a temporary link (works for object URLs in every browser). */
+export function saveBlob(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export const DRAFT_PREFIX = "listbuilder.draft.";
+
+export function readDrafts() {
+  const drafts = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(DRAFT_PREFIX)) continue;
+      const draft = JSON.parse(localStorage.getItem(key));
+      if (draft && draft.list && draft.list.book) drafts.push(draft);
+    }
+  } catch { /* storage disabled or corrupt: no drafts */ }
+  return drafts.sort((a, b) => (b.savedAt || 0) - (a.savedAt || 0));
+}

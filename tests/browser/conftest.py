@@ -1,0 +1,72 @@
+"""A real Chromium (Debian's package) against the app served on loopback.
+
+The server is werkzeug's, in a thread of the test process, with the real army books. Chromium
+is launched by Playwright through ``executable_path`` (never ``playwright install``). A missing
+``/usr/bin/chromium`` FAILS these tests: ``make test`` installs it, and CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = Path(os.environ.get("LISTBUILDER_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def live_server(registry):
+    from listbuilder.web import create_app
+
+    app = create_app({"REGISTRY": registry})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium) before the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture()
+def context(browser):
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    yield context
+    context.close()
+
+
+@pytest.fixture()
+def page(context, live_server):
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(10000)
+    page.base = live_server  # type: ignore[attr-defined]
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"

@@ -1,0 +1,308 @@
+"""End-to-end: a player builds, checks, previews, prints and saves lists in a real Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def open_builder(page: Page, book: str) -> None:
+    page.goto(f"{page.base}/build/{book}")
+    expect(page.locator("#validity")).to_be_visible()
+
+
+def add(page: Page, name: str) -> None:
+    page.get_by_role("button", name=f"Add {name}", exact=True).click()
+
+
+def issue(page: Page, code: str):
+    return page.locator(f'#issues li[data-code="{code}"]')
+
+
+def expect_legal(page: Page) -> None:
+    expect(page.locator("#validity")).to_have_text(re.compile(r"^Legal"))
+    expect(page.locator("#no-issues")).to_be_visible()
+
+
+def entries(page: Page):
+    return page.locator("#entries > li")
+
+
+# -- home and system pages -------------------------------------------------------------------
+
+
+def test_pick_a_system_then_a_book(page: Page):
+    page.goto(page.base + "/")
+    expect(page.get_by_role("heading", name="Grimdark Future")).to_be_visible()
+    page.get_by_role("link", name="Choose Grimdark Future").click()
+    expect(page.get_by_role("heading", name="Cinder Covenant")).to_be_visible()
+    expect(page.locator(".card", has_text="Cinder Covenant")).to_contain_text("Colonists")  # the book's description
+    page.get_by_role("link", name="Build a Cinder Covenant list").click()
+    expect(page).to_have_url(re.compile(r"/build/gf-cinder-covenant$"))
+    expect(page.locator("#validity")).to_have_text("Legal")
+
+
+def test_unknown_book_is_a_page_in_words(page: Page):
+    response = page.goto(page.base + "/build/no-such-book")
+    assert response.status == 404
+    expect(page.locator(".notice.error")).to_contain_text("no army book called “no-such-book”")
+
+
+# -- OPR: Grimdark Future ---------------------------------------------------------------------
+
+
+def test_opr_legal_list_then_issues_appear_and_clear(page: Page):
+    open_builder(page, "gf-cinder-covenant")
+    page.fill("#list-name", "Furnace Choir")
+    page.fill("#points-limit", "1000")
+    page.locator("#points-limit").dispatch_event("change")
+
+    # A High Cantor must choose a liturgy: the issue appears, links to the unit, and clears.
+    add(page, "High Cantor")
+    expect(issue(page, "upgrade.required")).to_be_visible()
+    expect(page.locator("#validity")).to_have_text("1 error")
+    issue(page, "upgrade.required").get_by_role("button", name="Go to High Cantor").click()
+    expect(page.locator("#ed-section-cc-cantor-liturgy input").first).to_be_focused()
+    page.get_by_label(re.compile("^Liturgy of Ash")).check()
+    expect_legal(page)
+
+    # Ash Wardens: an option that needs another is disabled with the reason until it is taken.
+    add(page, "Ash Wardens")
+    beacon = page.locator("#ed-cc-squad-leader--flare-beacon")
+    expect(beacon).to_be_disabled()
+    expect(page.locator("#ed-cc-squad-leader--flare-beacon--why")).to_contain_text("needs Veteran")
+    page.locator("#ed-cc-squad-leader--veteran").check()
+    expect(beacon).to_be_enabled()
+    beacon.check()
+    page.locator("#ed-cc-rifle-specials--flamer").fill("2")
+    page.locator("#ed-cc-rifle-specials--flamer").dispatch_event("change")
+    expect(page.locator("#ed-cc-rifle-specials--grenade-launcher")).to_be_disabled()  # up to two models in all
+    page.fill("#ed-name", "Smoke Squad")
+    expect(entries(page).nth(1)).to_contain_text("Smoke Squad")
+
+    # The hero joins the squad through a select of eligible units.
+    entries(page).nth(0).get_by_role("button", name=re.compile("^Edit")).click()
+    page.select_option("#ed-join", label="Smoke Squad (u2)")
+    expect(entries(page).nth(0)).to_contain_text("joins Smoke Squad")
+    expect_legal(page)
+    # Totals come from the API: 120 + 125 + 2x flamer + veteran + beacon.
+    report = page.evaluate("""async () => (await (await fetch('/api/v1/lists/validate', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify(JSON.parse(localStorage.getItem('listbuilder.draft.gf-cinder-covenant')).list)})).json())""")
+    expect(page.locator('.chip.currency[data-currency="pts"]')).to_contain_text(f"{report['totals']['pts']} / 1000 pts")
+    expect(page.locator('.chip[data-total="units"]')).to_contain_text("2 units")
+
+    # Illegal: a third hero at 1000 points breaks force organisation; removing it clears it.
+    add(page, "Ember Priest")
+    page.get_by_role("button", name="Duplicate Ember Priest").first.click()
+    expect(issue(page, "force_org.heroes")).to_be_visible()
+    expect(page.locator("#entries li.has-errors")).not_to_have_count(0)
+    page.get_by_role("button", name="Remove Ember Priest").first.click()
+    expect_legal(page)
+
+    # Illegal: too few points; the issue links to the settings. Force org off also changes the check.
+    page.fill("#points-limit", "300")
+    page.locator("#points-limit").dispatch_event("change")
+    expect(issue(page, "points.over_limit")).to_be_visible()
+    expect(page.locator(".chip.currency")).to_contain_text("over")
+    issue(page, "points.over_limit").get_by_role("button", name="Go to the list settings").click()
+    expect(page.locator("#points-limit")).to_be_focused()
+    page.fill("#points-limit", "1000")
+    page.locator("#points-limit").dispatch_event("change")
+    expect_legal(page)
+
+    # The list in progress survives a reload.
+    page.reload()
+    expect_legal(page)
+    expect(entries(page)).to_have_count(3)
+    expect(page.locator("#list-name")).to_have_value("Furnace Choir")
+    expect(page.locator("#points-limit")).to_have_value("1000")
+
+
+def test_bad_input_is_reported_in_words(page: Page):
+    open_builder(page, "gf-cinder-covenant")
+    page.fill("#points-limit", "200000")
+    page.locator("#points-limit").dispatch_event("change")
+    expect(page.locator("#issues .notice.error")).to_contain_text("points_limit: not a points limit from 1 to 100000")
+    expect(page.locator("#validity")).to_have_count(0)
+    page.fill("#points-limit", "2000")
+    page.locator("#points-limit").dispatch_event("change")
+    expect(page.locator("#validity")).to_have_text("Legal")
+
+
+def test_rules_read_on_hover_and_focus(page: Page):
+    open_builder(page, "gf-cinder-covenant")
+    rule = page.locator("#book-cc-ember-priest .rule", has_text="Tough(3)").first
+    rule.hover()
+    expect(page.locator("#rule-tip")).to_be_visible()
+    expect(page.locator("#rule-tip")).to_contain_text("Tough")
+    page.keyboard.press("Escape")
+    expect(page.locator("#rule-tip")).to_be_hidden()
+    page.locator("#book-cc-ember-priest .rule", has_text="Pyre Oath").focus()
+    expect(page.locator("#rule-tip")).to_contain_text("Furious")  # the book's own rule text
+
+
+# -- ancients-hex -----------------------------------------------------------------------------
+
+
+def build_fjordhold(page: Page) -> None:
+    open_builder(page, "ahx-fjordhold")
+    add(page, "Skin-Witch")
+    expect(issue(page, "keyword.minimum")).to_be_visible()
+    # Spells: limited ones and a full hand are disabled with the reason.
+    expect(page.locator("#ed-spell--fireball")).to_be_disabled()
+    expect(page.locator("#ed-spell--fireball--why")).to_contain_text("only for fire-caster")
+    for spell in ("fog", "hasten", "heal"):
+        page.locator(f"#ed-spell--{spell}").check()
+    expect(page.locator("#ed-spell--barrier")).to_be_disabled()
+    expect(page.locator("#ed-spell--barrier--why")).to_contain_text("3 spells already chosen")
+    add(page, "Huscarls")
+    page.get_by_role("button", name="Duplicate Huscarls").first.click()
+    page.get_by_role("button", name="Duplicate Huscarls").first.click()
+    add(page, "Skerry Bowmen")
+    page.get_by_role("button", name="Duplicate Skerry Bowmen").first.click()
+    add(page, "Horn-Bearers")
+    page.select_option("#ed-join", label="Huscarls (u2)")
+
+
+def test_hex_legal_list_then_issues_appear_and_clear(page: Page):
+    build_fjordhold(page)
+    expect_legal(page)
+    expect(page.locator('.chip.currency[data-currency="vp"]')).to_contain_text("/ 400 VP")
+    expect(page.locator('.chip[data-total="figures"]')).to_be_visible()
+
+    # More than 5 over 400 is an error; back under clears it.
+    for _ in range(3):
+        add(page, "Mountain Giant")
+    expect(issue(page, "points.over_limit")).to_be_visible()
+    issue(page, "points.over_limit").get_by_role("button").first.click() if issue(page, "points.over_limit").get_by_role("button").count() else None
+    page.get_by_role("button", name="Remove Mountain Giant").first.click()
+    page.get_by_role("button", name="Remove Mountain Giant").first.click()
+    expect_legal(page)
+
+    # An attachment to a unit without Advance is reported against the attachment.
+    entries(page).filter(has_text="Horn-Bearers").get_by_role("button", name=re.compile("^Edit")).click()
+    page.select_option("#ed-join", label="Huscarls (u2)")
+    page.get_by_role("button", name="Remove Huscarls").first.click()
+    expect(page.locator("#ed-join")).to_have_value("")  # the reference went with the unit
+    expect_legal(page)
+
+
+def test_hex_preview_draws_a_chart_and_explains_errors(page: Page):
+    build_fjordhold(page)
+    page.select_option("#pv-attacker", label="Huscarls (u2)")
+    page.select_option("#pv-book", label="Thalassan League")
+    page.select_option("#pv-defender", index=0)
+    page.select_option("#pv-s-attack", "melee")
+    page.click("#pv-run")
+    expect(page.locator("#preview-chart rect.bar").first).to_be_visible()
+    assert page.locator("#preview-chart rect.bar").count() >= 2
+    expect(page.locator("#pv-destroyed")).to_have_text(re.compile(r"^\d+\.\d%$"))
+    expect(page.locator("table.expected")).to_contain_text("Hits")
+    expect(page.locator("#preview-result")).to_contain_text("Retreat")
+    page.locator('label[for="pv-dist-damage"]').click()
+    expect(page.locator("#preview-chart title").first).to_contain_text("Damage")
+    # Huscarls have no missile dice: the server's answer is shown in words.
+    page.select_option("#pv-s-attack", "shooting")
+    page.click("#pv-run")
+    expect(page.locator("#preview-result .notice.error")).to_contain_text("no missile dice")
+
+
+# -- OPR preview, PDF, text, JSON ---------------------------------------------------------------
+
+
+def test_opr_preview(page: Page):
+    open_builder(page, "gf-cinder-covenant")
+    add(page, "Ash Wardens")
+    page.select_option("#pv-book", label="Verdant Spore Choir")
+    page.select_option("#pv-defender", index=0)
+    page.select_option("#pv-s-attack", "shooting")
+    page.fill("#pv-s-range", "18")
+    page.click("#pv-run")
+    expect(page.locator("#preview-chart rect.bar").first).to_be_visible()
+    expect(page.locator("#pv-destroyed")).to_have_text(re.compile(r"^\d+\.\d%$"))
+
+
+def test_pdf_text_and_json(page: Page, tmp_path: Path):
+    open_builder(page, "gf-cinder-covenant")
+    page.fill("#list-name", "Print me")
+    add(page, "Ash Wardens")
+    add(page, "Ember Priest")
+    expect_legal(page)
+
+    for paper in ("a4", "letter"):
+        page.select_option("#paper", paper)
+        with page.expect_download() as info:
+            page.click("#download-pdf")
+        pdf = Path(info.value.path()).read_bytes()
+        assert pdf.startswith(b"%PDF"), pdf[:40]
+        assert info.value.suggested_filename == f"print-me-{paper}.pdf"
+
+    page.click("#copy-text")
+    expect(page.locator("#export-status")).to_contain_text("copied")
+    text = page.locator("#text-export").input_value()
+    assert "Ash Wardens" in text
+    assert page.evaluate("navigator.clipboard.readText()") == text
+
+    with page.expect_download() as info:
+        page.click("#save-json")
+    saved = json.loads(Path(info.value.path()).read_text())
+    assert saved["book"] == "gf-cinder-covenant" and saved["name"] == "Print me"
+    assert [u["unit"] for u in saved["units"]] == ["cc-ash-wardens", "cc-ember-priest"]
+
+    # Loading a list of another book opens that book's builder with the list.
+    golden = GOLDEN / "grimdark-future" / "legal-1000-spore-choir.json"
+    page.set_input_files("#load-json", str(golden))
+    expect(page).to_have_url(re.compile(r"/build/gf-spore-choir$"))
+    expect_legal(page)
+    expect(entries(page)).to_have_count(len(json.loads(golden.read_text())["list"]["units"]))
+    # And loading back our own file restores it here.
+    page.goto(f"{page.base}/build/gf-cinder-covenant")
+    page.set_input_files("#load-json", info.value.path())
+    expect(page.locator("#list-name")).to_have_value("Print me")
+    expect(entries(page)).to_have_count(2)
+
+
+# -- phone width and keyboard ---------------------------------------------------------------------
+
+
+def test_phone_width_no_sideways_scroll(browser, live_server):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        for path in ("/", "/systems/ancients-hex", "/build/ahx-fjordhold"):
+            page.goto(live_server + path)
+            if path.startswith("/build"):
+                expect(page.locator("#validity")).to_be_visible()
+                page.get_by_role("button", name="Add Skin-Witch").tap()
+                expect(page.locator("#editor")).to_be_visible()
+                page.locator("#book-skin-witch .rule").first.tap()
+                expect(page.locator("#rule-tip")).to_be_visible()
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{path} is {width}px wide at phone width"
+    finally:
+        context.close()
+
+
+def test_keyboard_only(page: Page):
+    open_builder(page, "gf-cinder-covenant")
+    page.locator("#unit-filter").focus()
+    page.keyboard.type("cantor")
+    expect(page.locator("#book-cc-ash-wardens")).to_be_hidden()
+    page.keyboard.press("Tab")  # the High Cantor's Add button is next after the filter
+    expect(page.get_by_role("button", name="Add High Cantor")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(entries(page)).to_have_count(1)
+    expect(page.locator("#editor")).to_be_focused()
+    page.locator("#ed-cc-cantor-liturgy--liturgy-of-sparks").focus()
+    page.keyboard.press("Space")
+    expect_legal(page)
