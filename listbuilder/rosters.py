@@ -615,7 +615,8 @@ def roster_text(roster: Roster) -> str:
         f" · {roster.table_units} units, {roster.models} models",
     ]
     if not roster.valid:
-        lines.append(f"!! NOT A LEGAL LIST ({sum(i.severity == ERROR for i in roster.issues)} errors): " + "; ".join(i.message for i in roster.issues if i.severity == ERROR))
+        errors = [i.message for i in roster.issues if i.severity == ERROR]
+        lines.append(f"!! NOT A LEGAL LIST ({len(errors)} error{'s' if len(errors) != 1 else ''}): " + "; ".join(errors))
     lines.append("")
     for block in roster.blocks:
         lines.append(_text_line(block.profile, f"{block.number}. ", block.combined))

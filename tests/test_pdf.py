@@ -1,0 +1,198 @@
+"""PDF rosters: every golden list prints, its text holds what the sheet promises, paper sizes,
+the illegal-list banner, hostile names, the local-only URL fetcher and the render cache."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+from weasyprint import HTML
+
+from listbuilder.lists import parse_list
+from listbuilder.pdf import ASSET_FOLDERS, PAPERS, PRINT_STYLE, STATIC, LocalFetcher, RenderCache, cache_key, render_pdf, roster_pdf
+from listbuilder.rosters import _Definitions, build_roster, sheet_for
+from tests.conftest import GOLDEN
+from tests.test_rosters import ember, every_unit_list
+
+CASES = sorted(GOLDEN.glob("*/*.json"))
+
+
+def squash(text: str) -> str:
+    """Text without any whitespace, so line wrapping in the PDF does not matter."""
+    return re.sub(r"\s+", "", text)
+
+
+def pdf_pages(pdf: bytes) -> list[str]:
+    return [page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def check_sheet(registry, army_data):
+    """Render *army_data* and check the PDF text against its roster; returns (roster, pages)."""
+    army = parse_list(army_data)
+    roster = build_roster(registry, army)
+    fetcher = LocalFetcher()
+    pdf = render_pdf(roster, fetcher=fetcher)
+    assert fetcher.refused == []
+    pages = pdf_pages(pdf)
+    text = squash("\n".join(pages))
+    for block in roster.blocks:
+        for profile in (block.profile, *block.heroes):
+            assert squash(profile.name) in text, profile.name
+    # The quick reference: every rule used (label and our text), and no other rule's text.
+    start = next(i for i, page in enumerate(pages) if "Quick reference" in page)
+    reference = squash("\n".join(pages[start:]))
+    book = registry.books[army.book]
+    system = registry.systems[army.system]
+    definitions = _Definitions(book, system, sheet_for(system))
+    used = set(roster.rule_names)
+    for name, rule in definitions.rules.items():
+        label = definitions.label(name)
+        if label in used:
+            assert squash(label) in reference and squash(rule.text) in reference, label
+        elif not any(squash(rule.text) == squash(definitions.rules[n].text) for n in definitions.rules if definitions.label(n) in used):
+            assert squash(rule.text) not in reference, f"{label} is printed but the list does not use it"
+    return roster, pages
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_every_golden_list_prints(path, registry):
+    case = json.loads(path.read_text(encoding="utf-8"))
+    roster, pages = check_sheet(registry, case["list"])
+    if case["valid"]:
+        assert all("Legal list" in page and "NOT A LEGAL LIST" not in page.upper() for page in pages)
+    else:
+        # The banner in full on page one, and the mark in the header of every page.
+        assert "NOT A LEGAL LIST" in pages[0].upper()
+        assert all("NOT A LEGAL LIST" in page for page in pages)
+
+
+@pytest.mark.parametrize("book_id", ["aof-ember-marches", "ah-hammerdeep-holds", "ahx-fjordhold", "gf-cinder-covenant", "aofr-thornmarch-freeholds"])
+def test_every_unit_of_a_book_prints(registry, book_id):
+    if book_id not in registry.books:
+        pytest.skip(f"no book {book_id} yet")
+    check_sheet(registry, every_unit_list(registry.books[book_id]))
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_paper_size(registry, paper):
+    army = parse_list(every_unit_list(registry.books["aof-ember-marches"]))
+    reader = PdfReader(io.BytesIO(roster_pdf(registry, army, paper=paper, cache=None)))
+    width, height = PAPERS[paper]
+    assert len(reader.pages) > 1
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(width, abs=0.5)
+        assert float(page.mediabox.height) == pytest.approx(height, abs=0.5)
+    assert "page 1 of" in reader.pages[0].extract_text()
+
+
+def test_illegal_list_banner_and_issues(registry):
+    army = ember({"key": "k", "unit": "ember-knights"}, points_limit=100, name="Too big")
+    roster = build_roster(registry, parse_list(army))
+    first = pdf_pages(render_pdf(roster))[0]
+    assert "NOT A LEGAL LIST" in first.upper()
+    assert squash(roster.issues[0].message) in squash(first)
+
+
+HOSTILE_NAME = "<img src=file:///etc/passwd>"
+LONG_NAME = "Ω" + "Z" * 199
+HEBREW = "שומרי האש"
+ARABIC = "حراس اللهب"
+
+
+def test_hostile_names_print_as_text_and_fetch_nothing(registry):
+    army = ember(
+        {"key": "a", "unit": "crossbowmen", "name": LONG_NAME, "notes": '<link rel="stylesheet" href="http://127.0.0.1:9/x.css"> url(file:///etc/shadow)'},
+        {"key": "b", "unit": "march-swordsmen", "name": HEBREW},
+        {"key": "c", "unit": "ash-penitents", "name": ARABIC, "notes": "<script>alert(1)</script>"},
+        name=HOSTILE_NAME,
+    )
+    roster = build_roster(registry, parse_list(army))
+    fetcher = LocalFetcher()
+    pages = pdf_pages(render_pdf(roster, fetcher=fetcher))
+    text = squash("\n".join(pages))
+    assert squash(HOSTILE_NAME) in text
+    assert squash(LONG_NAME) in text
+    assert "<script>alert(1)</script>" in text
+    assert "http://127.0.0.1:9/x.css" in text
+    for rtl in (HEBREW, ARABIC):  # extraction order of right-to-left runs varies; the letters are there
+        assert set(squash(rtl)) <= set(text)
+    # Nothing was asked for but our own files: not the document, not its stylesheet and fonts.
+    assert fetcher.refused == []
+    for url in [*fetcher.requested, *(PRINT_STYLE.fetcher.requested if PRINT_STYLE.fetcher else [])]:
+        assert fetcher.local_path(url) is not None, url
+
+
+@pytest.mark.parametrize("url", [
+    "file:///etc/passwd",
+    "http://127.0.0.1:9/x.css",
+    "https://example.com/font.ttf",
+    "data:text/css,body{color:red}",
+    "ftp://example.com/x",
+    (STATIC / "roster" / ".." / ".." / "pyproject.toml").as_uri(),
+    "file://evil.example/work/main/static/roster/roster.css",
+])
+def test_fetcher_refuses_everything_outside_our_folders(url):
+    fetcher = LocalFetcher()
+    with pytest.raises(ValueError):
+        fetcher.fetch(url)
+    assert fetcher.refused == [url]
+
+
+def test_fetcher_serves_our_files():
+    fetcher = LocalFetcher()
+    response = fetcher.fetch((STATIC / "fonts" / "DejaVuSansCondensed.ttf").as_uri())
+    try:
+        assert response.read(4) == b"\x00\x01\x00\x00"
+    finally:
+        response.close()
+    assert all(folder.is_dir() for folder in ASSET_FOLDERS)
+
+
+def test_raw_html_cannot_reach_out_through_the_fetcher():
+    fetcher = LocalFetcher()
+    html = '<link rel="stylesheet" href="http://127.0.0.1:9/x.css"><p>x<img src="file:///etc/passwd"></p>'
+    HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher).write_pdf()
+    assert set(fetcher.refused) == {"http://127.0.0.1:9/x.css", "file:///etc/passwd"}
+
+
+def test_cache_serves_identical_requests(registry):
+    cache = RenderCache(max_entries=2)
+    army = parse_list(ember({"key": "c", "unit": "crossbowmen"}))
+    first = roster_pdf(registry, army, cache=cache)
+    assert roster_pdf(registry, army, cache=cache) is first
+    assert (cache.hits, cache.misses) == (1, 1)
+    roster_pdf(registry, army, paper="letter", cache=cache)
+    assert cache.misses == 2 and len(cache) == 2
+
+
+def test_cache_key_is_the_content_not_the_spelling(registry):
+    one = parse_list({"system": "age-of-fantasy", "book": "aof-ember-marches", "units": [{"key": "c", "unit": "crossbowmen"}]})
+    two = parse_list({"units": [{"unit": "crossbowmen", "upgrades": [], "key": "c"}], "book": "aof-ember-marches", "system": "age-of-fantasy", "name": ""})
+    other = parse_list({"system": "age-of-fantasy", "book": "aof-ember-marches", "units": [{"key": "c", "unit": "crossbowmen", "name": "X"}]})
+    assert cache_key(registry, one, "a4") == cache_key(registry, two, "a4")
+    assert cache_key(registry, one, "a4") != cache_key(registry, one, "letter")
+    assert cache_key(registry, one, "a4") != cache_key(registry, other, "a4")
+
+
+def test_cache_evicts_least_recently_used():
+    cache = RenderCache(max_entries=2)
+    cache.put("a", b"1")
+    cache.put("b", b"2")
+    assert cache.get("a") == b"1"
+    cache.put("c", b"3")
+    assert cache.get("b") is None and cache.get("a") == b"1" and cache.get("c") == b"3"
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+def test_roster_rasterises(registry, tmp_path):
+    army = parse_list(every_unit_list(registry.books["aof-ember-marches"]))
+    source = tmp_path / "roster.pdf"
+    source.write_bytes(roster_pdf(registry, army, cache=None))
+    subprocess.run(["pdftoppm", "-r", "30", "-png", "-f", "1", "-l", "1", str(source), str(tmp_path / "page")], check=True)
+    (png,) = tmp_path.glob("page*.png")
+    assert png.read_bytes().startswith(b"\x89PNG")
