@@ -26,6 +26,7 @@ test: setup browser
 	$(VENV)/bin/python -m pytest -q
 
 bench: setup
+	command -v wrk >/dev/null || (apt-get update && apt-get install -y --no-install-recommends wrk)
 	$(PY) benchmarks/run.py
 
 check-books: setup

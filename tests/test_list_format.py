@@ -8,7 +8,7 @@ import json
 import pytest
 from marshmallow import ValidationError
 
-from listbuilder.schemas.lists import ChosenUpgradeSchema, ListEntrySchema
+from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema, ListEntrySchema
 from tests.conftest import GOLDEN
 
 ENTRY = {"key": "a", "unit": "u", "name": "Bob", "notes": "", "upgrades": [{"section": "s", "option": "o", "count": 2}], "combined_with": None, "joined_to": "b", "spells": ["x"]}
@@ -26,10 +26,16 @@ def mutations(base: dict):
     yield "not an object"
 
 
+def full_load(schema_cls, value):
+    """The schema alone, with the fast path stepped around."""
+    schema = schema_cls()
+    return super(ArmyListSchema, schema).load(value) if schema_cls is ArmyListSchema else schema.load(value)
+
+
 def agree(schema_cls, value):
     fast = schema_cls.fast(copy.deepcopy(value))
     try:
-        full = schema_cls().load(copy.deepcopy(value))
+        full = full_load(schema_cls, copy.deepcopy(value))
     except ValidationError:
         full = None
     if fast is not None:
@@ -45,6 +51,24 @@ def test_fast_entry_path_never_more_lenient(value):
 @pytest.mark.parametrize("value", list(mutations({"section": "s", "option": "o", "count": 3})), ids=repr)
 def test_fast_upgrade_path_never_more_lenient(value):
     agree(ChosenUpgradeSchema, value)
+
+
+LIST = {"system": "s", "book": "b", "name": "n", "points_limit": 500, "force_org": True, "game_mode": "standard", "units": [ENTRY, {**ENTRY, "key": "b"}]}
+
+
+@pytest.mark.parametrize("value", list(mutations(LIST)) + [{**LIST, "units": [ENTRY, ENTRY]}], ids=repr)
+def test_fast_list_path_never_more_lenient(value):
+    agree(ArmyListSchema, value)
+
+
+def test_fast_path_takes_every_golden_list():
+    for path in GOLDEN.glob("*/*.json"):
+        army = json.loads(path.read_text())["list"]
+        fast, full = agree(ArmyListSchema, army)
+        if "budget" in army:
+            assert fast is None and full is not None, path.name  # budgets always take the schema
+        else:
+            assert fast is not None and fast == full, path.name
 
 
 def test_fast_path_takes_every_golden_entry():

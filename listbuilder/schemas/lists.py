@@ -133,6 +133,42 @@ class ArmyListSchema(StrictSchema):
         if errors:
             raise ValidationError({"units": errors})
 
+    _KEYS = frozenset({"system", "book", "name", "points_limit", "force_org", "game_mode", "budget", "units"})
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: str | None = None) -> Any:  # type: ignore[override]
+        """Try the fast path first (see FastNested); anything doubtful goes through the schema."""
+        if many is None and partial is None and unknown is None:
+            made = self.fast(data)
+            if made is not None:
+                return made
+        return super().load(data, many=many, partial=partial, unknown=unknown)
+
+    @classmethod
+    def fast(cls, value: Any) -> ArmyList | None:
+        if type(value) is not dict or not value.keys() <= cls._KEYS or "budget" in value:
+            return None  # budgets are rare: let the schema read them
+        system, book, name = value.get("system"), value.get("book"), value.get("name", "")
+        limit, force_org, game_mode = value.get("points_limit"), value.get("force_org"), value.get("game_mode")
+        if not (_text(system, 1, 100) and _text(book, 1, 100) and _text(name, 0, 200) and _optional_text(game_mode, 0, 100)):
+            return None
+        if limit is not None and (type(limit) is not int or not 1 <= limit <= 100000):
+            return None
+        if force_org is not None and type(force_org) is not bool:
+            return None
+        rows = value.get("units")
+        if type(rows) is not list or len(rows) > MAX_UNITS:
+            return None
+        units = []
+        for row in rows:
+            made = ListEntrySchema.fast(row)
+            if made is None:
+                return None
+            units.append(made)
+        if len({u.key for u in units}) != len(units):
+            return None  # duplicate keys: the schema names them
+        extra = {"game_mode": game_mode} if game_mode is not None else {}
+        return ArmyList(system, book, tuple(units), limit, force_org, name, extra)
+
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ArmyList:
         extra = {k: data.pop(k) for k in ("game_mode", "budget") if data.get(k) is not None}

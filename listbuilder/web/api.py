@@ -21,6 +21,10 @@ from listbuilder.schemas.lists import ArmyListSchema
 
 REGISTRY_KEY = "listbuilder.registry"
 
+# One schema instance for every request: webargs builds a new one per request from a class,
+# and building one deep-copies every field (about a quarter of a validation request's time).
+ARMY_LIST = ArmyListSchema()
+
 blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems, army books and list validation.")
 
 
@@ -93,7 +97,7 @@ class Book(MethodView):
 
 @blp.route("/lists/validate")
 class ValidateList(MethodView):
-    @blp.arguments(ArmyListSchema)
+    @blp.arguments(ARMY_LIST)
     @blp.response(200, ReportOut)
     def post(self, army: ArmyList) -> Any:
         """Validate an army list: legal or not, totals, and every issue with path and clause."""
