@@ -57,7 +57,7 @@ def _known_sections(book: ArmyBook) -> Iterator[tuple[str, str]]:
                 yield f"units[{i}].upgrades[{j}]", f"no upgrade section {section_id!r} in this book"
 
 
-def _labelled_rules(book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
+def labelled_rules(book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
     """Every rule label in the book with its path."""
     for i, unit in enumerate(book.units):
         for j, rule in enumerate(unit.rules):
@@ -82,7 +82,7 @@ def _labelled_rules(book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
 
 
 def _known_rules(book: ArmyBook, system: GameSystem) -> Iterator[tuple[str, str]]:
-    for path, rule in _labelled_rules(book):
+    for path, rule in labelled_rules(book):
         definition = book.rules.get(rule.name) or system.glossary.get(rule.name)
         if definition is None:
             yield path, f"rule {rule.name!r} is neither in the {system.id} glossary nor in the book's rules"

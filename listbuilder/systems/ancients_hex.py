@@ -24,7 +24,8 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from listbuilder.model import ArmyBook, ArmyList, RuleRef, Spell, Unit, has_rule, rule_rating
+from listbuilder.book_checks import labelled_rules
+from listbuilder.model import ArmyBook, ArmyList, Spell, Unit, has_rule, rule_rating
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.base import SystemRules
 from listbuilder.validation import ERROR, WARNING, Issue, ValidationReport
@@ -200,22 +201,10 @@ class AncientsHexRules(SystemRules):
             return "a Massive beast is not a single-figure unit"
         return f"one {unit.stats['unit_class']} figure in one hex"
 
-    def _labelled(self, book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
-        for i, unit in enumerate(book.units):
-            for j, rule in enumerate(unit.rules):
-                yield f"units[{i}].rules[{j}]", rule
-            for t, item in enumerate(unit.items):
-                for j, rule in enumerate(item.rules):
-                    yield f"units[{i}].items[{t}].rules[{j}]", rule
-        for s, section in enumerate(book.sections.values()):
-            for o, option in enumerate(section.options):
-                for j, rule in enumerate(option.gains.all_rules()):
-                    yield f"upgrades[{s}].options[{o}].gains.rules[{j}]", rule
-
     def _book_params(self, book: ArmyBook) -> Iterator[tuple[str, str]]:
         # 003 §9: attribute parameters follow the glossary (Skilled 1-3, Brace 1/2, Terror 1/2,
         # Magician X, ...); whether a parameter is present at all is checked by book_checks.
-        for path, rule in self._labelled(book):
+        for path, rule in labelled_rules(book):
             definition = book.rules.get(rule.name) or self.system.glossary.get(rule.name)
             if definition is None or definition.param is None or rule.param is None:
                 continue
