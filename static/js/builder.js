@@ -395,7 +395,7 @@ function renderTotals(err) {
     return;
   }
   const t = report.totals || {};
-  const limit = t.limit || {};
+  const limit = t.limit || t.budget || {}; // OPR and ancients-hex say limit, armour-hex budget
   const left = t.left || {};
   const currencies = Object.keys(limit).length ? Object.keys(limit) : Object.keys(t).filter((k) => ["pts", "vp", "ip", "mp", "cp", "xp"].includes(k));
   const errors = report.issues.filter((i) => i.severity === "error").length;
@@ -408,14 +408,15 @@ function renderTotals(err) {
       left[c] !== undefined ? h("span", { class: "left" }, over ? ` · ${-left[c]} over` : ` · ${left[c]} left`) : null));
   }
   for (const k of ["units", "models", "figures"]) if (t[k] !== undefined) chips.push(h("span", { class: "chip", dataset: { total: k } }, h("strong", {}, String(t[k])), ` ${k}`));
-  const shown = new Set([...currencies, "limit", "left", "units", "models", "figures"]);
+  const shown = new Set([...currencies, "limit", "budget", "left", "units", "models", "figures"]);
   const more = Object.entries(t).filter(([k]) => !shown.has(k)).map(([k, v]) => `${humanize(k)}: ${describe(v)}`);
   if (more.length) chips.push(h("span", { class: "chip more" }, more.join(" · ")));
   box.replaceChildren(...chips);
 }
 
 function describe(v) {
-  if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${currencyLabel(k) === k.toUpperCase() && k.length <= 3 ? currencyLabel(k) : k} ${describe(x)}`).join(", ");
+  if (v && typeof v === "object" && !Array.isArray(v)) return Object.entries(v).map(([k, x]) => `${currencyLabel(k) === k.toUpperCase() && k.length <= 3 ? currencyLabel(k) : k} ${describe(x)}`).join(", ");
+  if (Array.isArray(v)) return v.length ? v.join(", ") : "none";
   if (typeof v === "boolean") return v ? "on" : "off";
   return String(v);
 }
@@ -447,6 +448,8 @@ function renderIssues(err) {
 function settingsTarget(issue) {
   const p = issue.path || "";
   if (p.startsWith("points_limit")) return $("points-limit");
+  const budget = /^budget\.(\w+)/.exec(p);
+  if (budget && $(`budget-${budget[1]}`)) return $(`budget-${budget[1]}`);
   if (p.startsWith("budget") || p.startsWith("game_mode")) return $("game-mode");
   if (p.startsWith("force_org")) return $("force-org");
   return null;

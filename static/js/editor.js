@@ -94,7 +94,7 @@ export class Editor {
     const hint = [AFFECTS_TEXT[section.affects] ? AFFECTS_TEXT[section.affects](section) : section.affects, pickText(section)];
     if (section.variant === "replace" && section.replaces.length) hint.unshift(`replaces ${section.replaces.join(", ")}`);
     const fieldset = h("fieldset", { class: `section ${kind}`, id: `ed-section-${section.id}`, dataset: { section: section.id } },
-      h("legend", {}, section.label, h("span", { class: "hint" }, ` — ${hint.join("; ")}`)));
+      h("legend", {}, section.label), h("p", { class: "hint section-hint" }, hint.join("; ")));
     const perModel = kind === "count";
     const distinct = new Set(rows.map((r) => r.option));
     const max = section.pick ? section.pick.max : null;
@@ -209,7 +209,7 @@ export class Editor {
     const chosen = new Set(entry.spells || []);
     const roles = new Set((unit.stats && unit.stats.spell_roles) || []);
     const fieldset = h("fieldset", { class: "section check spells", id: "ed-spells" },
-      h("legend", {}, "Spells", h("span", { class: "hint" }, ` — ${rule}: choose up to ${allowed}, each once (${chosen.size} chosen)`)));
+      h("legend", {}, "Spells"), h("p", { class: "hint section-hint" }, `${rule}: choose up to ${allowed}, each once (${chosen.size} chosen)`));
     for (const spell of spells) {
       const id = `ed-spell--${spell.id}`;
       const has = chosen.has(spell.id);

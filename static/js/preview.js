@@ -34,8 +34,30 @@ const SITUATIONS = {
     { name: "terror", type: "checkbox", label: "Terror tests", value: true },
     { name: "defender_activated", type: "checkbox", label: "Defender already activated", value: false },
   ],
+  "armour-hex": [
+    { name: "attack", type: "select", label: "Attack", choices: [["shooting", "Fire"], ["assault", "Assault"]] },
+    { name: "range", type: "number", label: "Range (hexes)", min: 1, max: 1000, value: 3, when: "shooting" },
+    { name: "weapon", type: "text", label: "Weapon (name; empty: the first that can)", when: "shooting" },
+    { name: "attacker_speed", type: "select", label: "Attacker speed", choices: (sys) => pairs(sys.composition.speeds, "slow") },
+    { name: "defender_speed", type: "select", label: "Defender speed", choices: (sys) => pairs(sys.composition.speeds, "slow") },
+    { name: "defender_terrain", type: "select", label: "Defender terrain", choices: (sys) => pairs(sys.composition.terrain, "clear") },
+    { name: "facing", type: "select", label: "Facing hit", choices: [["front", "Front"], ["front_side", "Front side"], ["back_side", "Back side"], ["back", "Back"]] },
+    { name: "aim", type: "checkbox", label: "Aimed", value: false, when: "shooting" },
+    { name: "attacker_in_smoke", type: "checkbox", label: "Attacker in smoke", value: false },
+    { name: "defender_in_smoke", type: "checkbox", label: "Defender in smoke", value: false },
+    { name: "to_hit_modifier", type: "number", label: "Other to-hit modifier", min: -10, max: 10, value: 0 },
+    { name: "future_damage", type: "number", label: "Damage already on the defender", min: 0, max: 100, value: 0 },
+    { name: "models_lost", type: "number", label: "Defender models lost", min: 0, max: 100, value: 0 },
+  ],
 };
-const PREFERRED = ["models_killed", "hp_lost", "damage", "wounds", "hits"];
+
+/** [["slow", "Slow"], ...] from a list of ids (or {id, name}), the default first. */
+function pairs(values, first) {
+  const out = (values || []).map((v) => (typeof v === "string" ? [v, humanize(v)] : [v.id, v.name || v.id]));
+  out.sort((a, b) => (a[0] === first ? -1 : b[0] === first ? 1 : 0));
+  return out;
+}
+const PREFERRED = ["models_killed", "hp_lost", "damage", "damage_results", "wounds", "hits"];
 
 export class Preview {
   constructor(ctx) {
@@ -83,7 +105,9 @@ export class Preview {
     const controls = this.fields.map((f) => {
       const id = `pv-s-${f.name}`;
       let input;
-      if (f.type === "select") input = h("select", { id, name: f.name }, f.choices.map(([v, t]) => h("option", { value: v }, t)));
+      const choices = typeof f.choices === "function" ? f.choices(this.ctx.system) : f.choices;
+      if (f.type === "select") input = h("select", { id, name: f.name }, choices.map(([v, t]) => h("option", { value: v }, t)));
+      else if (f.type === "text") input = h("input", { id, name: f.name, type: "text", maxlength: 100 });
       else if (f.type === "checkbox") input = h("input", { id, name: f.name, type: "checkbox", checked: Boolean(f.value) });
       else input = h("input", { id, name: f.name, type: "number", min: f.min, max: f.max, value: f.value, inputmode: "numeric" });
       const wrap = f.type === "checkbox"
@@ -119,6 +143,7 @@ export class Preview {
       const el = document.getElementById(`pv-s-${f.name}`);
       if (f.type === "checkbox") out[f.name] = el.checked;
       else if (f.type === "number") { if (el.value !== "") out[f.name] = Math.floor(Number(el.value)); }
+      else if (f.type === "text") { if (el.value.trim()) out[f.name] = el.value.trim(); }
       else out[f.name] = el.value;
     }
     const extra = document.getElementById("pv-extra").value.trim();
@@ -194,10 +219,11 @@ function routLines(consequences) {
   walk(consequences || {}, [], (path, value) => {
     const key = path[path.length - 1];
     if (typeof value === "number" && key.startsWith("p_") && /rout|morale|retreat|shaken|wavering/.test(path.join("."))) {
-      out.push(h("div", { class: "big secondary" }, h("span", { class: "num" }, percent(value)), h("span", {}, `chance: ${humanize(path.join(" ").replace(/\bp_/g, ""))}`)));
+      const words = path.join(" ").replace(/\bp_/g, "").replace(/_/g, " ");
+      out.push([/rout/.test(words) ? 0 : 1, h("div", { class: "big secondary" }, h("span", { class: "num" }, percent(value)), h("span", {}, `chance of ${words}`))]);
     }
   });
-  return out.slice(0, 3);
+  return out.sort((a, b) => a[0] - b[0]).slice(0, 3).map(([, el]) => el);
 }
 
 function walk(value, path, visit) {
@@ -231,17 +257,19 @@ export function barChart(name, dist) {
   const W = 360, H = 200, left = 34, bottom = 26, top = 18, right = 6;
   const width = W - left - right, height = H - top - bottom;
   const maxP = Math.max(...entries.map(([, p]) => p), 0.0001);
-  const niceMax = Math.min(1, Math.ceil(maxP * 10) / 10 || 0.1);
+  const tick = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25].find((t) => maxP / t <= 5) || 0.25;
+  const ticks = Math.max(1, Math.ceil(maxP / tick - 1e-9));
+  const niceMax = tick * ticks;
   const step = width / Math.max(1, entries.length);
-  const bar = Math.max(2, step * 0.75);
+  const bar = Math.max(2, Math.min(step * 0.75, 56));
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-title chart-desc", id: "preview-chart" });
   svg.append(s("title", { id: "chart-title" }, `${humanize(name)}: probability of each outcome`));
   svg.append(s("desc", { id: "chart-desc" }, entries.map(([k, p]) => `${k}: ${percent(p)}`).join("; ")));
-  for (let i = 0; i <= 4; i++) {
-    const v = (niceMax * i) / 4;
+  for (let i = 0; i <= ticks; i++) {
+    const v = tick * i;
     const y = top + height - (v / niceMax) * height;
     svg.append(s("line", { x1: left, x2: W - right, y1: y, y2: y, class: "grid" }));
-    svg.append(s("text", { x: left - 4, y: y + 3, class: "axis", "text-anchor": "end" }, `${Math.round(v * 100)}%`));
+    svg.append(s("text", { x: left - 4, y: y + 3, class: "axis", "text-anchor": "end" }, `${+(v * 100).toFixed(1)}%`));
   }
   const labelEvery = Math.ceil(entries.length / 16);
   entries.forEach(([k, p], i) => {

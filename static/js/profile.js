@@ -5,7 +5,22 @@ import { h, humanize } from "./util.js";
 const STAT_FORMATS = {
   opr: { quality: (v) => `${v}+`, defense: (v) => `${v}+` },
 };
-const HIDDEN_STATS = new Set(["move_first", "move_total", "spell_roles", "keyword"]);
+const HIDDEN_STATS = new Set(["move_first", "move_total", "spell_roles", "keyword", "damage_tables"]);
+
+/** A stat value in a few words: 5/4/4/3, "still, slow, fast", "dice 4/3/3/2 · hit 5". */
+function statText(value) {
+  if (Array.isArray(value)) {
+    if (value.every((v) => v === null || typeof v !== "object")) return value.join("/");
+    return value.map((v) => v.speed || v.name || v.id || "").filter(Boolean).join(", ");
+  }
+  if (value && typeof value === "object") {
+    return Object.entries(value)
+      .filter(([, v]) => v !== null && v !== "" && !(Array.isArray(v) && !v.length) && (typeof v !== "object" || Array.isArray(v)))
+      .map(([k, v]) => `${k.replace(/_/g, " ")} ${statText(v)}`).join(" · ");
+  }
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return String(value);
+}
 
 export class Glossary {
   constructor(system, book) {
@@ -36,7 +51,8 @@ export function statLine(unit, family) {
   const items = [];
   for (const [key, value] of Object.entries(unit.stats || {})) {
     if (HIDDEN_STATS.has(key) || value === null || value === undefined || value === "") continue;
-    const shown = Array.isArray(value) ? value.join(", ") : formats[key] ? formats[key](value) : value;
+    const shown = formats[key] ? formats[key](value) : statText(value);
+    if (!shown) continue;
     items.push(h("div", { class: "stat" }, h("dt", {}, humanize(key)), h("dd", {}, String(shown))));
   }
   return items.length ? h("dl", { class: "stats" }, items) : null;

@@ -306,3 +306,26 @@ def test_keyboard_only(page: Page):
     page.locator("#ed-cc-cantor-liturgy--liturgy-of-sparks").focus()
     page.keyboard.press("Space")
     expect_legal(page)
+
+
+# -- armour-hex budgets ----------------------------------------------------------------------------
+
+
+def test_armour_hex_game_modes_and_custom_budget(page: Page):
+    open_builder(page, "ah-hammerdeep-holds")
+    add(page, "Hold Guard")
+    add(page, "Anvil Battle Tank")
+    expect_legal(page)
+    for currency in ("ip", "mp", "cp", "xp"):
+        expect(page.locator(f'.chip.currency[data-currency="{currency}"]')).to_contain_text("/ 24")
+    # A tank game has no manpower: the soldiers are now over budget.
+    page.select_option("#game-mode", "tank")
+    expect(page.locator("#issues li.issue.error").first).to_be_visible()
+    expect(page.locator('.chip.currency[data-currency="mp"]')).to_contain_text("over")
+    # A custom budget with room for both is legal again.
+    page.select_option("#game-mode", "")
+    for currency, amount in (("ip", "10"), ("mp", "5"), ("cp", "5"), ("xp", "0")):
+        page.fill(f"#budget-{currency}", amount)
+        page.locator(f"#budget-{currency}").dispatch_event("change")
+    expect_legal(page)
+    expect(page.locator('.chip.currency[data-currency="ip"]')).to_contain_text("4 / 10 IP")
