@@ -45,8 +45,9 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (595.28, 841.89), "letter": (612
 _ENV = Environment(
     loader=FileSystemLoader(str(TEMPLATES)),
     autoescape=select_autoescape(["html"]),
-    trim_blocks=False,
-    lstrip_blocks=False,
+    # fewer whitespace-only text nodes between tags: fewer boxes for WeasyPrint to lay out
+    trim_blocks=True,
+    lstrip_blocks=True,
 )
 
 

@@ -309,7 +309,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         for profile in (block.profile, *block.heroes):
             if profile.spells:
                 shared.setdefault(profile.spells, []).append(profile.name)
-    spellbooks = tuple(Spellbook(tuple(names), spells) for spells, names in shared.items())
+    spellbooks = tuple(Spellbook(tuple(dict.fromkeys(names)), spells) for spells, names in shared.items())
     used = _rules_used(resolved, sheet, definitions, [s for b in spellbooks for s in b.spells])
     reference = tuple(ReferenceRule(definitions.label(name), definitions.text(name)) for name in sorted(definitions.closure(used), key=str.casefold))
 
