@@ -204,7 +204,7 @@ function buildSettings() {
       const currencies = mode ? (split ? split.across : []) : system.composition.currencies;
       budgetBox.replaceChildren(...currencies.map((c) => h("label", { class: "field small" }, `${currencyLabel(c)}${split ? " (split)" : ""}`,
         h("input", { id: `budget-${c}`, type: "number", min: 0, max: 1000, inputmode: "numeric", value: (list.budget && list.budget[c]) ?? (mode ? "" : 0),
-          onchange: (e) => {
+          oninput: (e) => {
             const v = e.target.value === "" ? null : Math.max(0, Math.floor(Number(e.target.value)));
             list.budget = { ...(list.budget || {}) };
             if (v === null) delete list.budget[c]; else list.budget[c] = v;
@@ -224,11 +224,11 @@ function buildSettings() {
   } else {
     const points = system.composition.points || {};
     const input = h("input", { id: "points-limit", type: "number", min: 1, max: 100000, step: 1, inputmode: "numeric", list: "points-suggested", value: list.points_limit ?? "" });
-    input.addEventListener("change", () => {
+    input.oninput = () => {
       const v = Math.floor(Number(input.value));
       list.points_limit = v > 0 ? v : null;
       changed({ editor: false, listPanel: false });
-    });
+    };
     fields.append(h("label", { class: "field" }, `Points limit (${currencyLabel(Object.keys(book.units[0]?.cost || { pts: 0 })[0] || "pts")})`, input),
       h("datalist", { id: "points-suggested" }, (points.suggested || []).map((v) => h("option", { value: v }))));
   }

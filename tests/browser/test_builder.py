@@ -141,6 +141,11 @@ def test_opr_legal_list_then_issues_appear_and_clear(page: Page):
     expect(entries(page)).to_have_count(3)
     expect(page.locator("#list-name")).to_have_value("Furnace Choir")
     expect(page.locator("#points-limit")).to_have_value("1000")
+    # ...and the home page offers to continue it.
+    page.goto(page.base + "/")
+    expect(page.locator("#drafts")).to_contain_text("Furnace Choir")
+    page.get_by_role("link", name="Furnace Choir").click()
+    expect(entries(page)).to_have_count(3)
 
 
 def test_bad_input_is_reported_in_words(page: Page):
