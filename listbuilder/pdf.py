@@ -19,13 +19,12 @@ import json
 import mimetypes
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -34,41 +33,9 @@ from listbuilder.books import BookRegistry
 from listbuilder.model import ArmyList
 from listbuilder.rosters import Roster, build_roster
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
-STATIC = ROOT / "static"
-# The only folders the renderer may read from.
-ASSET_FOLDERS: tuple[Path, ...] = (TEMPLATES / "roster", STATIC / "roster", STATIC / "fonts")
-# Paper name -> page box size in PDF points (1/72 inch), for the API and the tests.
-PAPERS: dict[str, tuple[float, float]] = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+from listbuilder.roster_html import ASSET_FOLDERS, PAPERS, STATIC, _file_url, check_paper, render_html
 
-_ENV = Environment(
-    loader=FileSystemLoader(str(TEMPLATES)),
-    autoescape=select_autoescape(["html"]),
-    # fewer whitespace-only text nodes between tags: fewer boxes for WeasyPrint to lay out
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-
-
-def _file_url(relative: str) -> str:
-    return (STATIC / relative).as_uri()
-
-
-def check_paper(paper: str) -> str:
-    if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")
-    return paper
-
-
-def render_html(roster: Roster, *, paper: str = "a4", asset_url: Callable[[str], str] | None = _file_url) -> str:
-    """The roster as an HTML document; *asset_url* maps ``static/`` paths to links.
-
-    By default the stylesheet is linked with a ``file:`` URL (served by :class:`LocalFetcher`);
-    the web preview passes Flask's static URLs so a browser loads the same stylesheet; the PDF
-    renderer passes None and applies its pre-parsed copy.
-    """
-    return _ENV.get_template("roster/roster.html").render(roster=roster, paper=check_paper(paper), asset=asset_url)
+__all__ = ["ASSET_FOLDERS", "PAPERS", "check_paper", "render_html", "render_pdf", "roster_pdf"]
 
 
 class LocalFetcher(URLFetcher):

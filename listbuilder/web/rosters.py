@@ -17,10 +17,9 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from listbuilder.model import ArmyList
-from listbuilder.pdf import PAPERS, render_html, roster_pdf
+from listbuilder.roster_html import PAPERS, render_html
 from listbuilder.rosters import build_roster, roster_text
-from listbuilder.schemas.lists import ArmyListSchema
-from listbuilder.web.api import registry
+from listbuilder.web.api import ARMY_LIST, registry
 
 blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.")
 
@@ -49,10 +48,12 @@ def _disposition(kind: str, filename: str) -> str:
 @blp.route("/pdf")
 class RosterPdf(MethodView):
     @blp.arguments(PaperQuery, location="query")
-    @blp.arguments(ArmyListSchema)
+    @blp.arguments(ARMY_LIST)
     @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.")
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """Print an army list as a PDF roster (A4 or US Letter), legal or not."""
+        from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
+
         pdf = roster_pdf(registry(), army, paper=query["paper"])
         response = Response(pdf, mimetype="application/pdf")
         response.headers["Content-Disposition"] = _disposition("attachment", download_name(army, "pdf"))
@@ -61,7 +62,7 @@ class RosterPdf(MethodView):
 
 @blp.route("/text")
 class RosterText(MethodView):
-    @blp.arguments(ArmyListSchema)
+    @blp.arguments(ARMY_LIST)
     @blp.response(200, content_type="text/plain", description="One line per unit, for forums.")
     def post(self, army: ArmyList) -> Any:
         """The roster as compact text: a header line, then one line per unit."""
@@ -71,7 +72,7 @@ class RosterText(MethodView):
 @blp.route("/html")
 class RosterHtml(MethodView):
     @blp.arguments(PaperQuery, location="query")
-    @blp.arguments(ArmyListSchema)
+    @blp.arguments(ARMY_LIST)
     @blp.response(200, content_type="text/html", description="The print preview as an HTML page.")
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
