@@ -348,3 +348,20 @@ def test_armour_hex_game_modes_and_custom_budget(page: Page):
         page.locator(f"#budget-{currency}").dispatch_event("change")
     expect_legal(page)
     expect(page.locator('.chip.currency[data-currency="ip"]')).to_contain_text("4 / 10 IP")
+
+
+# -- every book ---------------------------------------------------------------------------------------
+
+
+def test_every_unit_of_every_book_can_be_added_and_edited(page: Page, registry):
+    """No book breaks the page: each unit is added, its editor opens with one control group per
+    upgrade section, and totals come back from the API (the fixture fails on any JS error)."""
+    for book in registry.books.values():
+        open_builder(page, book.id)
+        for unit in book.units:
+            page.locator(f"#book-{unit.id} button.add").click()
+            expect(page.locator("#editor-title")).to_contain_text(unit.name)
+            expect(page.locator("#editor fieldset.section:not(.spells)")).to_have_count(len(unit.upgrades))
+        expect(entries(page)).to_have_count(len(book.units))
+        expect(page.locator('.chip[data-total="units"]')).to_contain_text(f"{len(book.units)} units")
+        page.evaluate("localStorage.clear()")
