@@ -524,30 +524,122 @@ class Preview:
 
     def strike(self, groups: list[Group], attacker: Fighter, line_a: WoundLine, pa: int, defender: Fighter,
                line_d: WoundLine, start: Dist, shooting: bool) -> tuple[Dist, Dist]:
-        """Resolve *groups* in order; returns (hits, defender positions) distributions."""
+        """Resolve *groups* in order; returns (hits, defender positions) distributions.
+
+        The state is a position on the defender's line. When a later group has Blast, its cap
+        depends on what earlier groups killed, so hits are carried along (key hits*S + position)
+        to keep the hits distribution exact.
+        """
         unit_alive, heroes_alive = self._strikers(attacker, line_a, pa)
-        state = start
-        hits = Dist.constant(0)
+        S = line_d.end + 1
         track = len(groups) > 1 and any(g.blast > 1 for g in groups[1:])
-        if track:
-            # Blast caps depend on earlier groups' kills: carry hits along with the position.
-            S = line_d.end + 1
-            joint = start.map(lambda p: p)
-            for g in groups:
-                n = g.attacks(unit_alive, heroes_alive)
-                if n <= 0:
-                    continue
-                joint = joint.bind(lambda k, g=g, n=n: self._group_outcome(g, n, defender, line_d, k % S, shooting, True).map(
-                    lambda x, k=k: (k // S + x // B) * S + x % B))
-            return joint.map(lambda k: k // S), joint.map(lambda k: k % S)
+        state: dict[int, float] = dict(start.items())
+        hits = Dist.constant(0)
         for g in groups:
             n = g.attacks(unit_alive, heroes_alive)
             if n <= 0:
                 continue
-            first = next(iter(state.items()))[0]
-            hits = hits + self._hits_only(g, n, line_d.alive(first))
-            state = state.bind(lambda p, g=g, n=n: self._group_outcome(g, n, defender, line_d, p, shooting, False))
-        return hits, state
+            if not track:
+                first = next(iter(state))
+                hits = hits + self._hits_only(g, n, line_d.alive(first))
+            state = self._apply_group(g, n, defender, line_d, state, S if track else 0, shooting)
+        ends = Dist(state)
+        if track:
+            return ends.map(lambda k: k // S), ends.map(lambda k: k % S)
+        return hits, ends
+
+    def _apply_group(self, g: Group, n: int, defender: Fighter, line: WoundLine, state: dict[int, float], S: int, shooting: bool) -> dict[int, float]:
+        """One group from every state; keys are positions, or hits*S + position when S > 0."""
+        out: dict[int, float] = {}
+        batches: dict[tuple[Any, ...], dict[int, float]] = {}
+        p6, pn = self._hit_chances(g)
+        for k, w in state.items():
+            p = k % S if S else k
+            if p >= line.end:
+                out[k] = out.get(k, 0.0) + w  # nothing left to hit
+                continue
+            blast = min(g.blast, 1 if g.single_model else line.alive(p))  # Blast(X): never more hits than models
+            target = self._target(defender, line, p, g)
+            block_plain = self._block(target, g.ap, g, shooting)
+            block_six = self._block(target, g.six_ap, g, shooting)
+            cap = line.model_end(p) if g.single_model else line.end
+            regen = self._regen_profile(defender, line, p, g)
+            if regen is None:
+                # Regeneration differs along the line (a hero without it, or 002's all-models
+                # rule): batch these states and let each wound roll for the model it reaches.
+                batches.setdefault((blast, id(target), block_plain, block_six, cap), {})[k] = w
+                continue
+            r_plain, r_six = regen
+            q_plain = (1 - block_plain) * (1 - r_plain)
+            q_six = (1 - block_six) * (1 - r_six)
+            if S:
+                dist = _group_2d(p6, pn, g.six_hits, g.six_extra, blast, q_six, q_plain, g.auto, n)
+                base = (k // S) * S
+                for x, px in dist.items():
+                    key = base + (x // B) * S + _advance(line, p, x % B, g.deadly, cap)
+                    out[key] = out.get(key, 0.0) + w * px
+            else:
+                dist = _wounds_only(_per_attack(p6, pn, g.six_hits, g.six_extra, blast, q_six, q_plain, g.auto)).repeat(n)
+                for e, pe in dist.items():
+                    key = _advance(line, p, e, g.deadly, cap)
+                    out[key] = out.get(key, 0.0) + w * pe
+        for (blast, _, block_plain, block_six, cap), sub in batches.items():
+            for key, w in self._wound_by_wound(g, n, defender, line, sub, S, p6, pn, blast, block_plain, block_six, cap).items():
+                out[key] = out.get(key, 0.0) + w
+        return out
+
+    def _wound_by_wound(self, g: Group, n: int, defender: Fighter, line: WoundLine, sub: dict[int, float], S: int,
+                        p6: float, pn: float, blast: int, block_plain: float, block_six: float, cap: int) -> dict[int, float]:
+        """Raw wounds applied one at a time to a batch of states, Regeneration model by model.
+
+        With R raw wounds, the result is sum_k P(R = k) * (state after k single-wound steps), so
+        one pass of single-wound steps serves every k. 000 Rending 6s (which ignore
+        Regeneration) are stepped first, separately.
+        """
+        kinds_differ = g.six_no_regen
+        if kinds_differ:
+            raw = _per_attack_raw(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto).repeat(n)
+            split = [((x // (B * B)) if S else 0, (x // B) % B, x % B, px) for x, px in raw.items()]
+        elif S:
+            raw = _group_2d(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto, n)
+            split = [(x // B, 0, x % B, px) for x, px in raw.items()]
+        else:
+            raw = _wounds_only(_per_attack(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto)).repeat(n)
+            split = [(0, 0, x, px) for x, px in raw.items()]
+        grouped: dict[tuple[int, int], dict[int, float]] = {}
+        for h, six, plain, px in split:
+            grouped.setdefault((h, six), {})[plain] = grouped.get((h, six), {}).get(plain, 0.0) + px
+        out: dict[int, float] = {}
+        after_six: list[dict[int, float]] = [dict(sub)]
+        for (h, six), plains in sorted(grouped.items()):
+            while len(after_six) <= six:
+                after_six.append(self._step(defender, line, g, after_six[-1], S, cap, "six"))
+            cur = after_six[six]
+            top = max(plains)
+            for k in range(top + 1):
+                weight = plains.get(k, 0.0)
+                if weight > 0.0:
+                    shift = h * S
+                    for key, w in cur.items():
+                        out[key + shift] = out.get(key + shift, 0.0) + w * weight
+                if k < top:
+                    cur = self._step(defender, line, g, cur, S, cap, "plain")
+        return out
+
+    def _step(self, defender: Fighter, line: WoundLine, g: Group, cur: dict[int, float], S: int, cap: int, kind: str) -> dict[int, float]:
+        """Every state takes one more raw wound (Regeneration rolled by the model it reaches)."""
+        nxt: dict[int, float] = {}
+        for key, w in cur.items():
+            p = key % S if S else key
+            if p >= cap:
+                nxt[key] = nxt.get(key, 0.0) + w
+                continue
+            r = self._regen_at(defender, line, p, g, kind)
+            moved = key - p + _advance(line, p, 1, g.deadly, cap)
+            if r > 0.0:
+                nxt[key] = nxt.get(key, 0.0) + w * r
+            nxt[moved] = nxt.get(moved, 0.0) + w * (1 - r)
+        return nxt
 
     def _hits_only(self, g: Group, n: int, models_alive: int) -> Dist:
         blast = min(g.blast, 1 if g.single_model else max(1, models_alive))
@@ -560,52 +652,6 @@ class Preview:
         if g.six_only:
             return SIX, 0.0
         return SIX, success_chance(g.quality, g.hit_mod) - SIX
-
-    def _group_outcome(self, g: Group, n: int, defender: Fighter, line: WoundLine, p: int, shooting: bool, with_hits: bool) -> Dist:
-        """Positions (or hits*S+position when *with_hits*) after group *g* from position p."""
-        if p >= line.end:
-            return Dist.constant(p)  # nothing left to hit (hits stay 0)
-        alive = line.alive(p)
-        blast = min(g.blast, 1 if g.single_model else alive)  # Blast(X): never more hits than models
-        target = self._target(defender, line, p, g)
-        block_plain = self._block(target, g.ap, g, shooting)
-        block_six = self._block(target, g.six_ap, g, shooting)
-        regen = self._regen_profile(defender, line, p, g)
-        p6, pn = self._hit_chances(g)
-        end_cap = line.model_end(p) if g.single_model else line.end
-        if regen is not None:
-            r_plain, r_six = regen
-            q_plain = (1 - block_plain) * (1 - r_plain)
-            q_six = (1 - block_six) * (1 - r_six)
-            per = _per_attack(p6, pn, g.six_hits, g.six_extra, blast, q_six, q_plain, g.auto)
-            if with_hits:
-                total = per.repeat(n)
-                return total.map(lambda x: (x // B) * B + _advance(line, p, x % B, g.deadly, end_cap))
-            wounds = _wounds_only(per).repeat(n)
-            return wounds.map(lambda e: _advance(line, p, e, g.deadly, end_cap))
-        # Regeneration differs along the line (a hero without it, or 002's all-models rule):
-        # count raw wounds by kind and let each one roll Regeneration on the model it reaches.
-        per = _per_attack_raw(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto)
-        total = per.repeat(n)
-        return total.bind(lambda x: self._chain(defender, line, p, g, (x // B) % B, x % B, end_cap).map(
-            (lambda q, h=x // (B * B): h * B + q) if with_hits else (lambda q: q)))
-
-    def _chain(self, defender: Fighter, line: WoundLine, p: int, g: Group, six: int, plain: int, cap: int) -> Dist:
-        """Wounds one at a time, each rolling Regeneration for the model it reaches."""
-        state: dict[int, float] = {p: 1.0}
-        for kind, count in (("six", six), ("plain", plain)):
-            for _ in range(count):
-                nxt: dict[int, float] = {}
-                for pos, w in state.items():
-                    if pos >= cap:
-                        nxt[pos] = nxt.get(pos, 0.0) + w
-                        continue
-                    r = self._regen_at(defender, line, pos, g, kind)
-                    moved = _advance(line, pos, 1, g.deadly, cap)
-                    nxt[pos] = nxt.get(pos, 0.0) + w * r
-                    nxt[moved] = nxt.get(moved, 0.0) + w * (1 - r)
-                state = nxt
-        return Dist(state)
 
     def _target(self, defender: Fighter, line: WoundLine, p: int, g: Group) -> Fighter:
         """Whose Defense blocks: the unit's until its own models are gone (000/001/002 Hero)."""
@@ -920,6 +966,16 @@ def _per_attack(p6: float, pn: float, six_hits: int, six_extra: int, blast: int,
     for e, pe in Dist.binomial(blast, q_plain).items():
         out[blast * B + e] = out.get(blast * B + e, 0.0) + pn * pe
     return Dist(out)
+
+
+@lru_cache(maxsize=4096)
+def _group_2d(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool, n: int) -> Dist:
+    """A whole group's hits * B + wounds. When every hit wounds alike, wounds given hits is a
+    binomial, which avoids a two-dimensional convolution."""
+    if abs(q_six - q_plain) < 1e-15:
+        hits = _per_attack(p6, pn, six_hits, six_extra, blast, 0.0, 0.0, auto).map(lambda x: x // B).repeat(n)
+        return Dist.mixture((ph, Dist.binomial(h, q_plain).map(lambda e, h=h: h * B + e)) for h, ph in hits.items())
+    return _per_attack(p6, pn, six_hits, six_extra, blast, q_six, q_plain, auto).repeat(n)
 
 
 @lru_cache(maxsize=8192)

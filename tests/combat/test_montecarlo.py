@@ -66,6 +66,10 @@ CASES = [
     ("shaken-autofail", "001", shooters(), unit("Shaky", 6, 4, 5), {"defender": {"shaken": True, "models_lost": 2}}),
     ("fearless-reroll", "001", shooters(attacks=2), unit("Stoic", 8, 5, 5, "Fearless"), {}),
     ("single-model-half", "002", shooters("AP(2)", attacks=2), unit("Giant", 1, 4, 4, "Tough(6)"), {"defender": {"wounds_taken": 1}}),
+    ("000-mixed-regen-rending-blast", "000", unit("Mix", 5, 4, 4, weapons=(weapon("Rifle", 2, 24, "Rending", count=5), weapon("Mortar", 1, 24, "Blast(3)", count=2))),
+     unit("Trolls", 4, 4, 4, "Tough(2)", "Regeneration", heroes=(HERO,)), {}),
+    ("001-mixed-regen-blast-sniper", "001", unit("Mix", 5, 4, 4, weapons=(weapon("Long Rifle", 1, 30, "Sniper", count=2), weapon("Mortar", 1, 24, "Blast(3)", count=3))),
+     unit("Trolls", 4, 4, 4, "Tough(2)", "Regeneration", heroes=(HERO,)), {}),
     # melee
     ("melee-basic", "000", brawlers(), INF10, {"charging": True}),
     ("000-furious-impact-fear", "000", brawlers("AP(1)", unit_rules=("Furious", "Impact(1)", "Fear")), TOUGH, {"charging": True}),
