@@ -107,3 +107,14 @@ def test_cli_preview(tmp_path, capsys):
     assert abs(out["expected"]["hits"] - 10 / 3) < 1e-9
     path.write_text(json.dumps({"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting", "range": 99}}))
     assert main(["preview", str(path)]) == 2
+
+
+def test_preview_list_combined_pair_fights_as_one(client):
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "points_limit": 2000,
+            "units": [{"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"}, {"key": "b", "unit": "cc-ash-wardens"}]}
+    res = post(client, {"system": "grimdark-future", "attacker": {"list": army, "key": "b"}, "defender": TROLLS,
+                        "situation": {"attack": "shooting", "range": 12}})
+    assert res.status_code == 200, res.get_json()
+    out = res.get_json()
+    assert out["attacker"]["models"] == 20
+    assert abs(out["expected"]["hits"] - 20 * 0.5) < 1e-9  # 20 Ash Rifles at Quality 4+
