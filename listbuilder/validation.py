@@ -42,8 +42,14 @@ class Issue:
 
 @dataclass(frozen=True)
 class ValidationReport:
+    """Every issue, the list's totals, and per entry (by key) its cost and model count.
+
+    ``entries`` lets a client show each unit's price without repeating the pricing rules.
+    """
+
     issues: tuple[Issue, ...]
     totals: Mapping[str, Any]
+    entries: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def valid(self) -> bool:
@@ -58,8 +64,11 @@ class ValidationReport:
             "valid": self.valid,
             "totals": dict(self.totals),
             "issues": [issue.as_dict() for issue in self.issues],
+            "entries": {key: dict(value) for key, value in self.entries.items()},
         }
 
     @classmethod
-    def of(cls, issues: Iterable[Issue], totals: Mapping[str, Any]) -> ValidationReport:
-        return cls(tuple(issues), totals)
+    def of(cls, issues: Iterable[Issue], totals: Mapping[str, Any], resolved: Iterable[Any] = ()) -> ValidationReport:
+        """Build a report; *resolved* entries (``listbuilder.resolve.ResolvedEntry``) fill ``entries``."""
+        entries = {r.key: {"cost": r.cost.as_dict(), "models": r.models} for r in resolved}
+        return cls(tuple(issues), totals, entries)

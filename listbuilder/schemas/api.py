@@ -158,3 +158,4 @@ class ReportOut(Schema):
     valid = fields.Boolean()
     totals = fields.Dict(metadata={"description": "pts (or each currency), units, models, limit, left"})
     issues = fields.List(fields.Nested(IssueOut))
+    entries = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "per entry key: its cost vector after upgrades and its model count"})

@@ -261,7 +261,7 @@ class AncientsHexRules(SystemRules):
             "keyword": {VP: keyword_spent, "required": self.keyword_minimum(limit)},
             "magicians": sum(1 for r in resolved if self._magic(r) > 0),
         }
-        return ValidationReport.of(issues, totals)
+        return ValidationReport.of(issues, totals, resolved)
 
     def _points(self, spent: int, limit: int) -> Iterator[Issue]:
         overage = self.composition["overage"]

@@ -386,7 +386,7 @@ class ArmourHexRules(SystemRules):
             "game_mode": budget.mode if budget else army.extra.get("game_mode"),
         })
         totals.update(self._budget_totals(spent, budget))
-        return ValidationReport.of(issues, totals)
+        return ValidationReport.of(issues, totals, resolved)
 
     # budgets ---------------------------------------------------------------------------------
 

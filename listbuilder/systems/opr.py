@@ -156,7 +156,7 @@ class OprRules(SystemRules):
             "left": {POINTS: limit - spent[POINTS]},
             "force_org": bool(force_org and self.composition.get("force_org")),
         }
-        return ValidationReport.of(issues, totals)
+        return ValidationReport.of(issues, totals, resolved)
 
     def _points(self, spent: Cost, limit: int) -> Iterator[Issue]:
         # 000/001/002 "Preparation": the army's total may not go over the agreed points.

@@ -1,7 +1,7 @@
 // The list builder page: state, list panel, totals and issues from the API, export, storage.
-import { api, ApiError, addCosts, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, saveBlob, slug } from "./util.js";
+import { api, ApiError, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, saveBlob, slug } from "./util.js";
 import { Glossary, RuleTips, ruleList, statLine, weaponTable, itemList } from "./profile.js";
-import { Editor, optionCost, setRowOrder } from "./editor.js";
+import { Editor, setRowOrder } from "./editor.js";
 import { Preview } from "./preview.js";
 
 const $ = (id) => document.getElementById(id);
@@ -264,18 +264,10 @@ function renderBook() {
 // ------------------------------------------------------------------------------------------
 // List panel
 
-/** What the book's prices add up to for one entry (shown beside it; the totals come from the API). */
+/** The entry's cost after upgrades, as the last validation report priced it. */
 function entryCost(e) {
-  const u = units.get(e.unit);
-  if (!u) return null;
-  let cost = { ...u.cost };
-  for (const r of e.upgrades) {
-    const s = sections.get(r.section);
-    const o = s && s.options.find((x) => x.id === r.option);
-    if (!o) continue;
-    cost = addCosts(cost, optionCost(o, u.id), s.affects === "unit" || s.affects === "all" ? 1 : r.count);
-  }
-  return cost;
+  const line = report && report.entries && report.entries[e.key];
+  return line ? line.cost : null;
 }
 
 function issuesByEntry() {

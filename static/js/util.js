@@ -89,11 +89,6 @@ export function formatCost(cost) {
   return parts.length ? parts.join(" + ") : "free";
 }
 
-export function addCosts(a, b, times = 1) {
-  const out = { ...a };
-  for (const [c, v] of Object.entries(b || {})) out[c] = (out[c] || 0) + v * times;
-  return out;
-}
 
 /** "Tough(3)" -> "Tough"; the glossary is keyed by the rule's name. */
 export const ruleName = (label) => String(label).replace(/\s*\(.*\)\s*$/, "").trim();

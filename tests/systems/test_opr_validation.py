@@ -448,3 +448,9 @@ def test_rules_priority_numbered_rules_stack():
 
     merged = merge_rules([RuleRef.parse(x) for x in ["Tough(3)", "Fearless", "Tough(3)", "Fearless", "AP(1)"]])
     assert [r.label for r in merged] == ["Tough(6)", "Fearless", "AP(1)"]
+
+
+def test_report_prices_each_entry(books):
+    report = check(books, "grimdark-future", [unit("a", "infantry", ("rep-any", "long-rifle", 6)), unit("h", "hero3", ("mount", "horse", 1))])
+    assert report.entries == {"a": {"cost": {"pts": 112}, "models": 10}, "h": {"cost": {"pts": 80}, "models": 1}}
+    assert report.as_dict()["entries"]["a"]["cost"] == {"pts": 112}
