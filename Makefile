@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 run: setup
-	$(VENV)/bin/gunicorn --workers 2 --bind $(HOST):$(PORT) wsgi:app
+	$(VENV)/bin/gunicorn --preload --workers 2 --bind $(HOST):$(PORT) wsgi:app
 
 # The browser tests drive Debian's chromium (not a Playwright download); CI runs as root.
 browser:
@@ -28,6 +28,8 @@ test: setup browser
 bench: setup
 	command -v wrk >/dev/null || (apt-get update && apt-get install -y --no-install-recommends wrk)
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/combat.py
+	$(PY) benchmarks/pdf.py
 
 check-books: setup
 	$(VENV)/bin/listbuilder check-books
