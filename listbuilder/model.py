@@ -33,6 +33,13 @@ class Cost:
         self._amounts: dict[str, int] = {k: int(v) for k, v in sorted((amounts or {}).items()) if v}
 
     @classmethod
+    def _from_clean(cls, amounts: dict[str, int]) -> Cost:
+        """Wrap a dict already in canonical form (sorted keys, ints); arithmetic keeps that form."""
+        cost = cls.__new__(cls)
+        cost._amounts = {k: v for k, v in amounts.items() if v}
+        return cost
+
+    @classmethod
     def of(cls, **amounts: int) -> Cost:
         return cls(amounts)
 
@@ -45,6 +52,8 @@ class Cost:
             return self
         if not self._amounts:
             return other
+        if self._amounts.keys() == other._amounts.keys():
+            return Cost._from_clean({k: v + other._amounts[k] for k, v in self._amounts.items()})
         merged = dict(self._amounts)
         for currency, amount in other._amounts.items():
             merged[currency] = merged.get(currency, 0) + amount
@@ -56,7 +65,7 @@ class Cost:
     def __mul__(self, factor: int) -> Cost:
         if factor == 1:
             return self
-        return Cost({k: v * factor for k, v in self._amounts.items()})
+        return Cost._from_clean({k: v * factor for k, v in self._amounts.items()})
 
     def __getitem__(self, currency: str) -> int:
         return self._amounts.get(currency, 0)

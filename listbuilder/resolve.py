@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from listbuilder.model import (
     AFFECTS_ALL,
@@ -38,9 +38,12 @@ from listbuilder.validation import Issue
 UPGRADE_CLAUSE = "army book upgrade section"
 
 
-@dataclass(frozen=True)
-class TakenUpgrade:
-    """An upgrade row the entry took, with the number of models (or 1) it applies to."""
+class TakenUpgrade(NamedTuple):
+    """An upgrade row the entry took, with the number of models (or 1) it applies to.
+
+    A NamedTuple rather than a frozen dataclass: validation builds one per upgrade row, and a
+    tuple is several times cheaper to make.
+    """
 
     index: int
     section: UpgradeSection
