@@ -82,10 +82,14 @@ export class Preview {
 
   async loadDefenders() {
     const id = this.bookSelect.value;
+    // Disabled while the book loads, so nobody (and no test) can pick the placeholder.
+    this.defender.disabled = true;
     this.defender.replaceChildren(h("option", { value: "" }, "Loading…"));
     try {
       const book = await this.ctx.bookCache(id);
+      if (id !== this.bookSelect.value) return; // another book was picked meanwhile
       this.defender.replaceChildren(...book.units.map((u) => h("option", { value: u.id }, u.name)));
+      this.defender.disabled = false;
     } catch (err) {
       this.defender.replaceChildren();
       this.result.replaceChildren(errorBox(err, "Could not load that army book"));
