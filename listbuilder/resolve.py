@@ -85,9 +85,6 @@ class ResolvedEntry:
         """Unit rules plus the rules its items grant (weapon rules stay on the weapons)."""
         return merge_rules([*self.rules, *(r for item in self.items for r in item.rules)])
 
-    def command_roles(self) -> Counter[str]:
-        return Counter(t.option.command for t in self.taken if t.option.command)
-
     def all_model_choices(self) -> Counter[tuple[str, str]]:
         """Upgrades bought for every model: what two combined copies must share."""
         return Counter((t.section.id, t.option.id) for t in self.taken if t.section.applies_to_all_models)

@@ -21,6 +21,17 @@ def _optional_text(value: Any, low: int, high: int) -> bool:
     return value is None or _text(value, low, high)
 
 
+def _all_fast(rows: list[Any], fast: Any) -> tuple[Any, ...] | None:
+    """Every row through a schema's fast path, or None as soon as one needs the full schema."""
+    made = []
+    for row in rows:
+        value = fast(row)
+        if value is None:
+            return None
+        made.append(value)
+    return tuple(made)
+
+
 class FastNested(fields.Nested):
     """A Nested field with a fast path for plainly well-formed input.
 
@@ -94,13 +105,10 @@ class ListEntrySchema(StrictSchema):
             return None
         if not all(_text(spell, 1, 100) for spell in spells):
             return None
-        upgrades = []
-        for row in rows:
-            made = ChosenUpgradeSchema.fast(row)
-            if made is None:
-                return None
-            upgrades.append(made)
-        return ListEntry(key, unit, name, notes, tuple(upgrades), combined_with, joined_to, tuple(spells))
+        upgrades = _all_fast(rows, ChosenUpgradeSchema.fast)
+        if upgrades is None:
+            return None
+        return ListEntry(key, unit, name, notes, upgrades, combined_with, joined_to, tuple(spells))
 
 
 class BudgetSchema(StrictSchema):
@@ -158,16 +166,11 @@ class ArmyListSchema(StrictSchema):
         rows = value.get("units")
         if type(rows) is not list or len(rows) > MAX_UNITS:
             return None
-        units = []
-        for row in rows:
-            made = ListEntrySchema.fast(row)
-            if made is None:
-                return None
-            units.append(made)
-        if len({u.key for u in units}) != len(units):
+        units = _all_fast(rows, ListEntrySchema.fast)
+        if units is None or len({u.key for u in units}) != len(units):
             return None  # duplicate keys: the schema names them
         extra = {"game_mode": game_mode} if game_mode is not None else {}
-        return ArmyList(system, book, tuple(units), limit, force_org, name, extra)
+        return ArmyList(system, book, units, limit, force_org, name, extra)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ArmyList:

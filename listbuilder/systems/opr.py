@@ -183,6 +183,7 @@ class OprRules(SystemRules):
                 continue
             where = f"{entry.path}.combined_with"
             partner = keyed.get(partner_key)
+            # 000/001/002 Combined Units: two entries, each a copy of the same (multi-model) unit.
             if partner_key == entry.key:
                 issues.append(Issue("combined.self", "an entry cannot combine with itself", where, clause))
             elif partner is None:
@@ -248,6 +249,8 @@ class OprRules(SystemRules):
                 continue
             where = f"{hero.path}.joined_to"
             target = keyed.get(target_key)
+            # 000/001/002 Hero: only heroes join, into one other unit that is not a hero;
+            # 001/002 add: a multi-model unit, heroes up to Tough(6), no other hero there.
             if not hero.unit.is_hero:
                 yield Issue("join.not_hero", f"{hero.name} is not a hero; only heroes join other units", where, clause)
             elif target_key == hero.key:
