@@ -127,6 +127,17 @@ def test_hostile_names_print_as_text_and_fetch_nothing(registry):
         assert fetcher.local_path(url) is not None, url
 
 
+def test_page_header_cuts_a_long_title_to_one_line(registry):
+    # A margin box cannot wrap: the full title is in the heading, the header has its first 59
+    # characters and an ellipsis, so it never runs under "Legal list".
+    army = ember({"key": "a", "unit": "crossbowmen"}, name=LONG_NAME)
+    pages = pdf_pages(render_pdf(build_roster(registry, parse_list(army))))
+    assert squash(LONG_NAME) in squash(pages[0])
+    later = squash(pages[-1])
+    assert squash(LONG_NAME) not in later
+    assert squash(LONG_NAME[:59] + "…") in later
+
+
 @pytest.mark.parametrize("url", [
     "file:///etc/passwd",
     "http://127.0.0.1:9/x.css",
