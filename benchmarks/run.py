@@ -53,20 +53,33 @@ def median_time(fn, runs: int, before=None) -> float:
     return statistics.median(samples)
 
 
+def large_lists() -> list[tuple[str, dict]]:
+    """Every legal 2000-point golden list of 14 or more entries (the issue asks for about 15):
+    Grimdark Future with force organisation on (14 entries: four pairs, four joined heroes)
+    and Age of Fantasy (15 entries)."""
+    found = []
+    for path in sorted((ROOT / "tests" / "golden").glob("*/*.json")):
+        case = json.loads(path.read_text())
+        army = case["list"]
+        if case["valid"] and army.get("points_limit") == 2000 and len(army["units"]) >= 14:
+            found.append((f"{path.parent.name}/{path.stem}", army))
+    return found
+
+
 def bench_validation(registry) -> None:
-    payload = benchmark_list(registry)
-    army = parse_list(payload)
-    report = validate_list(registry, army)
-    for _ in range(200):
-        validate_list(registry, army)
-    forget = registry.books[army.book].resolution_memo.clear
-    cold = median_time(lambda: validate_list(registry, army), 3000, before=forget)
-    warm = median_time(lambda: validate_list(registry, army), 3000)
-    with_parse = median_time(lambda: validate_list(registry, parse_list(payload)), 3000)
-    print(f"validate {len(army.units)} units / {report.totals['pts']} pts (valid={report.valid}):")
-    print(f"  core, nothing memoised  {cold * 1e6:8.1f} us   (target <= 200 us: ratio {cold * 1e6 / 200:.2f})")
-    print(f"  core, entries memoised  {warm * 1e6:8.1f} us   (ratio {warm * 1e6 / 200:.2f}; the web builder's case: most entries unchanged)")
-    print(f"  parse + validate        {with_parse * 1e6:8.1f} us")
+    for name, payload in large_lists():
+        army = parse_list(payload)
+        report = validate_list(registry, army)
+        for _ in range(200):
+            validate_list(registry, army)
+        forget = registry.books[army.book].resolution_memo.clear
+        cold = median_time(lambda: validate_list(registry, army), 3000, before=forget)
+        warm = median_time(lambda: validate_list(registry, army), 3000)
+        with_parse = median_time(lambda: validate_list(registry, parse_list(payload)), 3000, before=forget)
+        print(f"validate {name}: {len(army.units)} entries / {report.totals['pts']} pts (valid={report.valid}):")
+        print(f"  core, nothing memoised  {cold * 1e6:8.1f} us   (target <= 200 us: ratio {cold * 1e6 / 200:.2f})")
+        print(f"  core, entries memoised  {warm * 1e6:8.1f} us   (ratio {warm * 1e6 / 200:.2f}; the web builder's case: most entries unchanged)")
+        print(f"  parse + validate        {with_parse * 1e6:8.1f} us   (nothing memoised)")
 
 
 def bench_startup() -> None:

@@ -89,6 +89,16 @@ class Cost:
         return dict(self._amounts)
 
     @staticmethod
+    def weighted_total(base: Cost, parts: Iterable[tuple[Cost, int]]) -> Cost:
+        """``base + sum(cost * factor)`` in one pass: a unit's price is its base cost plus each
+        upgrade row's cost times the models it covers, and validation prices every entry."""
+        merged = dict(base._amounts)
+        for cost, factor in parts:
+            for currency, amount in cost._amounts.items():
+                merged[currency] = merged.get(currency, 0) + amount * factor
+        return Cost(merged) if merged.keys() != base._amounts.keys() else Cost._from_clean(merged)
+
+    @staticmethod
     def total(costs: Iterable[Cost]) -> Cost:
         merged: dict[str, int] = {}
         for cost in costs:
@@ -124,8 +134,9 @@ class RuleRef:
         param = match.group("param")
         return cls(match.group("name"), param if param not in (None, "") else None)
 
-    @property
+    @cached_property
     def rating(self) -> int | None:
+        """The parameter as a number, or None (kept: validation asks for it on every merge)."""
         if self.param is None:
             return None
         try:
@@ -357,6 +368,22 @@ class Unit:
     def tough(self) -> int:
         return rule_rating(self.rules, "Tough", default=1)
 
+    @cached_property
+    def gear_counts(self) -> Mapping[str, int]:
+        """How many of each weapon and item the unit starts with, by name."""
+        counts: dict[str, int] = {}
+        for gear in (*self.weapons, *self.items):
+            counts[gear.name] = counts.get(gear.name, 0) + gear.count
+        return counts
+
+    @cached_property
+    def weapons_by_name(self) -> Mapping[str, Weapon]:
+        return {w.name: w for w in self.weapons}
+
+    @cached_property
+    def items_by_name(self) -> Mapping[str, Item]:
+        return {i.name: i for i in self.items}
+
     def stat(self, name: str, default: Any = None) -> Any:
         return self.stats.get(name, default)
 
@@ -388,6 +415,11 @@ class ArmyBook:
 
     def sections_of(self, unit: Unit) -> tuple[UpgradeSection, ...]:
         return tuple(self.sections[s] for s in unit.upgrades if s in self.sections)
+
+    @cached_property
+    def offers(self) -> Mapping[str, Mapping[tuple[str, str], tuple[UpgradeSection, UpgradeOption]]]:
+        """Per unit id, every ``(section id, option id)`` it may buy: one lookup per list row."""
+        return {u.id: {(s.id, o.id): (s, o) for s in self.sections_of(u) for o in s.options} for u in self.units}
 
     @cached_property
     def mandatory_sections(self) -> Mapping[str, tuple[UpgradeSection, ...]]:

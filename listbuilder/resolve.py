@@ -8,8 +8,7 @@ upgrades is computed in exactly one place.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -51,18 +50,94 @@ class TakenUpgrade(NamedTuple):
     models: int
 
 
+class Resolution:
+    """A unit with one sequence of upgrade rows applied: final gear, rules, cost, and the
+    upgrade rules the rows break (paths relative to the entry, ``.upgrades[1].count``).
+
+    It depends only on the book, the unit id and the rows, so the book's memo shares one
+    Resolution between every entry (and every request) that makes the same choice. The views
+    validation rarely needs (final weapon and item profiles, all rules, all-model choices) are
+    built on first use and then kept with it.
+    """
+
+    __slots__ = ("unit", "rules", "cost", "taken", "issues", "_gear", "_weapons", "_items", "_all_rules", "_all_model_choices")
+
+    def __init__(self, unit: Unit, gear: _Gear, cost: Cost, taken: tuple[TakenUpgrade, ...], issues: tuple[Issue, ...]):
+        self.unit = unit
+        self.rules: tuple[RuleRef, ...] = gear.rules
+        self.cost = cost
+        self.taken = taken
+        self.issues = issues
+        self._gear = gear
+        # Built on first use (plain slots rather than cached_property, whose lock costs more
+        # than the work for a list of fifteen entries).
+        self._weapons: tuple[Weapon, ...] | None = None
+        self._items: tuple[Item, ...] | None = None
+        self._all_rules: tuple[RuleRef, ...] | None = None
+        self._all_model_choices: tuple[tuple[str, str], ...] | None = None
+
+    @property
+    def weapons(self) -> tuple[Weapon, ...]:
+        if self._weapons is None:
+            self._weapons = self._gear.weapons()
+        return self._weapons
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        if self._items is None:
+            self._items = self._gear.items()
+        return self._items
+
+    @property
+    def all_rules(self) -> tuple[RuleRef, ...]:
+        """Unit rules plus the rules its items grant (weapon rules stay on the weapons)."""
+        if self._all_rules is None:
+            self._all_rules = merge_rules([*self.rules, *(r for item in self.items for r in item.rules)])
+        return self._all_rules
+
+    @property
+    def all_model_choices(self) -> tuple[tuple[str, str], ...]:
+        """Upgrades bought for every model, sorted: what two combined copies must share."""
+        if self._all_model_choices is None:
+            self._all_model_choices = tuple(sorted((t.section.id, t.option.id) for t in self.taken if t.section.affects == AFFECTS_ALL))
+        return self._all_model_choices
+
+
 @dataclass(frozen=True)
 class ResolvedEntry:
     """A list entry with its unit, final gear, rules and cost after upgrades."""
 
     index: int
     entry: ListEntry
-    unit: Unit
-    weapons: tuple[Weapon, ...]
-    items: tuple[Item, ...]
-    rules: tuple[RuleRef, ...]
-    cost: Cost
-    taken: tuple[TakenUpgrade, ...]
+    resolution: Resolution
+
+    @property
+    def unit(self) -> Unit:
+        return self.resolution.unit
+
+    @property
+    def weapons(self) -> tuple[Weapon, ...]:
+        return self.resolution.weapons
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return self.resolution.items
+
+    @property
+    def rules(self) -> tuple[RuleRef, ...]:
+        return self.resolution.rules
+
+    @property
+    def cost(self) -> Cost:
+        return self.resolution.cost
+
+    @property
+    def taken(self) -> tuple[TakenUpgrade, ...]:
+        return self.resolution.taken
+
+    @property
+    def all_rules(self) -> tuple[RuleRef, ...]:
+        return self.resolution.all_rules
 
     @property
     def key(self) -> str:
@@ -74,20 +149,14 @@ class ResolvedEntry:
 
     @property
     def models(self) -> int:
-        return self.unit.size
+        return self.resolution.unit.size
 
     @property
     def name(self) -> str:
-        return self.entry.name or self.unit.name
+        return self.entry.name or self.resolution.unit.name
 
-    @property
-    def all_rules(self) -> tuple[RuleRef, ...]:
-        """Unit rules plus the rules its items grant (weapon rules stay on the weapons)."""
-        return merge_rules([*self.rules, *(r for item in self.items for r in item.rules)])
-
-    def all_model_choices(self) -> Counter[tuple[str, str]]:
-        """Upgrades bought for every model: what two combined copies must share."""
-        return Counter((t.section.id, t.option.id) for t in self.taken if t.section.applies_to_all_models)
+    def all_model_choices(self) -> tuple[tuple[str, str], ...]:
+        return self.resolution.all_model_choices
 
 
 def resolve_entry(book: ArmyBook, entry: ListEntry, index: int) -> tuple[ResolvedEntry | None, list[Issue]]:
@@ -106,172 +175,198 @@ def resolve_entry(book: ArmyBook, entry: ListEntry, index: int) -> tuple[Resolve
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
         memo[key] = found
-    unit, weapons, items, rules, cost, taken, relative = found
+    if isinstance(found, Resolution):
+        if not found.issues:
+            return ResolvedEntry(index, entry, found), []
+        relative, resolved = found.issues, ResolvedEntry(index, entry, found)
+    else:
+        relative, resolved = found, None
     path = f"units[{index}]"
-    issues = [replace(i, path=path + i.path) for i in relative]
-    if unit is None:
-        return None, issues
-    return ResolvedEntry(index, entry, unit, weapons, items, rules, cost, taken), issues
+    return resolved, [replace(i, path=path + i.path) for i in relative]
 
 
 _MEMO_SIZE = 4096
 
+# Sections priced once for the whole unit; the others cost per affected model.
+_PRICED_ONCE = frozenset((AFFECTS_UNIT, AFFECTS_ALL))
 
-def _resolve(book: ArmyBook, entry: ListEntry) -> tuple[Any, ...]:
-    """Resolution with issue paths relative to the entry (``.upgrades[1].count``)."""
-    path = ""
+
+def _resolve(book: ArmyBook, entry: ListEntry) -> Resolution | tuple[Issue, ...]:
+    """The entry's Resolution, or the issues of an entry whose unit the book does not have."""
     unit = book.unit(entry.unit)
     if unit is None:
-        issue = Issue("book.unknown_unit", f"{book.name} has no unit {entry.unit!r}", ".unit", f"{book.name} army book")
-        return None, (), (), (), Cost(), (), (issue,)
-    state = _Gear(unit)
+        return (Issue("book.unknown_unit", f"{book.name} has no unit {entry.unit!r}", ".unit", f"{book.name} army book"),)
+    offers = book.offers[unit.id]
+    gear = _Gear(unit)
     issues: list[Issue] = []
     taken: list[TakenUpgrade] = []
-    cost = unit.cost
+    priced: list[tuple[Cost, int]] = []
+    needs_others = False
     for k, choice in enumerate(entry.upgrades):
-        row = f"{path}.upgrades[{k}]"
-        found = _find(book, unit, choice, row, issues)
+        found = offers.get((choice.section, choice.option))
         if found is None:
+            issues.append(_not_offered(book, unit, choice, k))
             continue
         section, option = found
-        models = _models_affected(section, choice, unit, state, row, issues)
-        if models is None:
+        models = _models_affected(section, choice, unit, gear, k, issues)
+        if models is None or not gear.apply(section, option, models, k, issues):
             continue
-        if not state.apply(section, option, models, row, issues):
-            continue
-        cost = cost + option.cost_for(unit.id) * (1 if section.affects in (AFFECTS_UNIT, AFFECTS_ALL) else models)
+        priced.append((option.cost_for(unit.id), 1 if section.affects in _PRICED_ONCE else models))
         taken.append(TakenUpgrade(k, section, option, models))
+        needs_others = needs_others or bool(option.requires)
     if taken or book.mandatory_sections[unit.id]:
-        issues.extend(_selection_bounds(book, unit, taken, path))
-    if any(t.option.requires for t in taken):
-        issues.extend(_requirements(taken, path))
-    return unit, state.weapons(), state.items(), state.rules, cost, tuple(taken), tuple(issues)
+        issues.extend(_selection_bounds(book, unit, taken))
+    if needs_others:
+        issues.extend(_requirements(taken))
+    return Resolution(unit, gear, Cost.weighted_total(unit.cost, priced), tuple(taken), tuple(issues))
 
 
-def _find(book: ArmyBook, unit: Unit, choice: ChosenUpgrade, row: str, issues: list[Issue]) -> tuple[UpgradeSection, UpgradeOption] | None:
+def _not_offered(book: ArmyBook, unit: Unit, choice: ChosenUpgrade, k: int) -> Issue:
+    """Why a row names no option this unit may buy (the slow path of the offers lookup)."""
+    row = f".upgrades[{k}]"
     section = book.sections.get(choice.section)
     if section is None:
-        issues.append(Issue("upgrade.unknown_section", f"{book.name} has no upgrade section {choice.section!r}", f"{row}.section", UPGRADE_CLAUSE))
-        return None
+        return Issue("upgrade.unknown_section", f"{book.name} has no upgrade section {choice.section!r}", f"{row}.section", UPGRADE_CLAUSE)
     if section.id not in unit.upgrades:
-        issues.append(Issue("upgrade.not_offered", f"{unit.name} is not offered “{section.label}”", f"{row}.section", UPGRADE_CLAUSE))
-        return None
-    option = section.option(choice.option)
-    if option is None:
-        issues.append(Issue("upgrade.unknown_option", f"“{section.label}” has no option {choice.option!r}", f"{row}.option", UPGRADE_CLAUSE))
-        return None
-    return section, option
+        return Issue("upgrade.not_offered", f"{unit.name} is not offered “{section.label}”", f"{row}.section", UPGRADE_CLAUSE)
+    return Issue("upgrade.unknown_option", f"“{section.label}” has no option {choice.option!r}", f"{row}.option", UPGRADE_CLAUSE)
 
 
-def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit, state: _Gear, row: str, issues: list[Issue]) -> int | None:
+def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit, gear: _Gear, k: int, issues: list[Issue]) -> int | None:
     """How many models this row upgrades; None (with an issue) when the count is impossible."""
-    clause = f"{UPGRADE_CLAUSE}: {section.label}"
-    if section.affects in (AFFECTS_UNIT, AFFECTS_ONE):
-        limit = 1
-    elif section.affects == AFFECTS_ALL:
+    affects = section.affects
+    if affects == AFFECTS_ALL:
         # "all models" sections are bought once and change every copy of the replaced gear
         # (or every model, for upgrades).
         if choice.count != 1:
-            issues.append(Issue("upgrade.count", f"“{section.label}” is bought once for the whole unit (count {choice.count})", f"{row}.count", clause))
+            issues.append(Issue("upgrade.count", f"“{section.label}” is bought once for the whole unit (count {choice.count})", f".upgrades[{k}].count", _clause(section)))
             return None
-        return state.count(section.replaces[0]) if section.replaces else unit.size
-    elif section.affects == AFFECTS_UP_TO:
+        return gear.count(section.replaces[0]) if section.replaces else unit.size
+    if affects == AFFECTS_UNIT or affects == AFFECTS_ONE:
+        limit = 1
+    elif affects == AFFECTS_UP_TO:
         limit = min(section.affects_count or 1, unit.size)
     else:  # AFFECTS_ANY
         limit = unit.size
     if choice.count > limit:
-        issues.append(Issue("upgrade.count", f"“{section.label}” allows {limit} model(s), asked for {choice.count}", f"{row}.count", clause, data={"allowed": limit, "asked": choice.count}))
+        issues.append(Issue("upgrade.count", f"“{section.label}” allows {limit} model(s), asked for {choice.count}", f".upgrades[{k}].count", _clause(section), data={"allowed": limit, "asked": choice.count}))
         return None
     return choice.count
 
 
-def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade], path: str) -> Iterator[Issue]:
-    """Section select bounds: options per application, models per section, mandatory picks."""
-    by_section: dict[str, list[TakenUpgrade]] = {}
+def _clause(section: UpgradeSection) -> str:
+    return f"{UPGRADE_CLAUSE}: {section.label}"
+
+
+def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> Iterator[Issue]:
+    """Section select bounds: options per application, models per section, mandatory picks.
+
+    Messages are only built for a bound that is broken: a legal entry costs a few set and
+    sum operations per section it touched.
+    """
+    rows_of: dict[str, tuple[UpgradeSection, list[TakenUpgrade]]] = {}
     for t in taken:
-        by_section.setdefault(t.section.id, []).append(t)
-    sections = {t.section.id: t.section for t in taken}
-    for section in book.mandatory_sections[unit.id]:
-        sections.setdefault(section.id, section)
-    for section in sections.values():
-        rows = by_section.get(section.id, [])
-        clause = f"{UPGRADE_CLAUSE}: {section.label}"
-        distinct = {t.option.id for t in rows}
-        where = f"{path}.upgrades[{rows[-1].index}]" if rows else f"{path}.upgrades"
-        if section.affects in (AFFECTS_UNIT, AFFECTS_ALL, AFFECTS_ONE):
-            repeated = [t for t in rows if sum(r.option.id == t.option.id for r in rows) > 1]
-            if repeated:
-                yield Issue("upgrade.select", f"“{section.label}”: option {repeated[-1].option.id!r} taken more than once", f"{path}.upgrades[{repeated[-1].index}]", clause)
-            if section.pick_max is not None and len(distinct) > section.pick_max:
-                yield Issue("upgrade.select", f"“{section.label}” allows {section.pick_max} option(s), {len(distinct)} taken", where, clause, data={"allowed": section.pick_max, "taken": len(distinct)})
+        found = rows_of.get(t.section.id)
+        if found is None:
+            rows_of[t.section.id] = (t.section, [t])
         else:
+            found[1].append(t)
+    for section in book.mandatory_sections[unit.id]:
+        rows_of.setdefault(section.id, (section, []))
+    for section, rows in rows_of.values():
+        if len(rows) == 1 and section.pick_min <= 1 and (section.pick_max is None or section.pick_max >= 1):
+            continue  # one row that passed its count check breaks no bound of its section
+        distinct = {t.option.id for t in rows}
+        where = f".upgrades[{rows[-1].index}]" if rows else ".upgrades"
+        if section.affects in _PICKED_PER_UNIT:
+            if len(distinct) < len(rows):
+                last = [t for t in rows if sum(r.option.id == t.option.id for r in rows) > 1][-1]
+                yield Issue("upgrade.select", f"“{section.label}”: option {last.option.id!r} taken more than once", f".upgrades[{last.index}]", _clause(section))
+            if section.pick_max is not None and len(distinct) > section.pick_max:
+                yield Issue("upgrade.select", f"“{section.label}” allows {section.pick_max} option(s), {len(distinct)} taken", where, _clause(section), data={"allowed": section.pick_max, "taken": len(distinct)})
+        elif rows:
             cap = min(section.affects_count or unit.size, unit.size) if section.affects == AFFECTS_UP_TO else unit.size
             per_model = section.pick_max if section.pick_max is not None else len(section.options)
             total = sum(t.models for t in rows)
             if total > cap * per_model:
-                yield Issue("upgrade.select", f"“{section.label}” allows {cap * per_model} in all, {total} taken", where, clause, data={"allowed": cap * per_model, "taken": total})
-            for option_id in distinct:
-                option_total = sum(t.models for t in rows if t.option.id == option_id)
-                if option_total > cap:
-                    yield Issue("upgrade.count", f"“{section.label}”: {option_id!r} on {option_total} models, at most {cap}", where, clause, data={"allowed": cap, "asked": option_total})
+                yield Issue("upgrade.select", f"“{section.label}” allows {cap * per_model} in all, {total} taken", where, _clause(section), data={"allowed": cap * per_model, "taken": total})
+            if total > cap:  # only then can one option be on more models than the cap
+                for option_id in distinct:
+                    option_total = sum(t.models for t in rows if t.option.id == option_id)
+                    if option_total > cap:
+                        yield Issue("upgrade.count", f"“{section.label}”: {option_id!r} on {option_total} models, at most {cap}", where, _clause(section), data={"allowed": cap, "asked": option_total})
         if len(distinct) < section.pick_min:
-            yield Issue("upgrade.required", f"{unit.name} must choose {section.pick_min} option(s) from “{section.label}”", where, clause, data={"required": section.pick_min, "taken": len(distinct)})
+            yield Issue("upgrade.required", f"{unit.name} must choose {section.pick_min} option(s) from “{section.label}”", where, _clause(section), data={"required": section.pick_min, "taken": len(distinct)})
 
 
-def _requirements(taken: list[TakenUpgrade], path: str) -> Iterator[Issue]:
+# Sections whose options are chosen once for the unit (not per model).
+_PICKED_PER_UNIT = frozenset((AFFECTS_UNIT, AFFECTS_ALL, AFFECTS_ONE))
+
+
+def _requirements(taken: list[TakenUpgrade]) -> Iterator[Issue]:
     """Options that need another option bought first (e.g. an elite-only item)."""
     have = {f"{t.section.id}/{t.option.id}" for t in taken}
     for t in taken:
         for needed in t.option.requires:
             if needed not in have:
-                yield Issue("upgrade.requires", f"“{t.option.label}” needs {needed!r} on the same unit", f"{path}.upgrades[{t.index}]", f"{UPGRADE_CLAUSE}: {t.section.label}", data={"requires": needed})
+                yield Issue("upgrade.requires", f"“{t.option.label}” needs {needed!r} on the same unit", f".upgrades[{t.index}]", _clause(t.section), data={"requires": needed})
 
 
 class _Gear:
-    """Mutable working copy of a unit's gear while upgrades are applied in order."""
+    """Mutable working copy of a unit's gear while upgrades are applied in order.
+
+    Starts from the unit's own gear counts (computed once per unit) and records only what
+    the rows change; the final profiles are built when someone asks for them.
+    """
 
     def __init__(self, unit: Unit):
-        self._weapons: dict[str, Weapon] = {w.name: w for w in unit.weapons}
-        self._items: dict[str, Item] = {i.name: i for i in unit.items}
-        self._counts: dict[str, int] = {}
-        for gear in (*unit.weapons, *unit.items):
-            self._counts[gear.name] = self._counts.get(gear.name, 0) + gear.count
-        self._original = dict(self._counts)
+        self.unit = unit
+        self._counts: dict[str, int] = dict(unit.gear_counts)
+        self._gained_weapons: dict[str, Weapon] = {}
+        self._gained_items: dict[str, Item] = {}
         self.rules: tuple[RuleRef, ...] = unit.rules
 
     def count(self, name: str) -> int:
         return self._counts.get(name, 0)
 
-    def apply(self, section: UpgradeSection, option: UpgradeOption, models: int, row: str, issues: list[Issue]) -> bool:
+    def apply(self, section: UpgradeSection, option: UpgradeOption, models: int, k: int, issues: list[Issue]) -> bool:
         """Apply one upgrade row; False (with an issue) when it replaces more than is left."""
+        counts = self._counts
         for name in section.replaces:
             # Replacing no more than the unit still has, counting earlier replacements.
-            left = self.count(name)
+            left = counts.get(name, 0)
             if left < models or left == 0:
                 issues.append(Issue(
                     "upgrade.replace_exceeds",
                     f"“{section.label}” replaces {models} {name}, but only {left} left "
-                    f"({self._original.get(name, 0)} in the unit before upgrades)",
-                    row, f"{UPGRADE_CLAUSE}: {section.label}",
+                    f"({self.unit.gear_counts.get(name, 0)} in the unit before upgrades)",
+                    f".upgrades[{k}]", _clause(section),
                     data={"gear": name, "left": left, "asked": models},
                 ))
                 return False
         for name in section.replaces:
-            self._counts[name] -= models
+            counts[name] -= models
         per = 1 if section.affects == AFFECTS_UNIT else models
         gains = option.gains
         for weapon in gains.weapons:
-            self._weapons.setdefault(weapon.name, weapon)
-            self._counts[weapon.name] = self._counts.get(weapon.name, 0) + weapon.count * per
+            if weapon.name not in counts:
+                self._gained_weapons[weapon.name] = weapon
+            counts[weapon.name] = counts.get(weapon.name, 0) + weapon.count * per
         for item in gains.items:
-            self._items.setdefault(item.name, item)
-            self._counts[item.name] = self._counts.get(item.name, 0) + item.count * per
+            if item.name not in counts:
+                self._gained_items[item.name] = item
+            counts[item.name] = counts.get(item.name, 0) + item.count * per
         if gains.rules:
             self.rules = merge_rules([*self.rules, *gains.rules])
         return True
 
     def weapons(self) -> tuple[Weapon, ...]:
-        return tuple(w if w.count == self._counts[n] else w.with_count(self._counts[n]) for n, w in self._weapons.items() if self._counts[n] > 0)
+        return _with_counts({**self.unit.weapons_by_name, **self._gained_weapons}, self._counts)
 
     def items(self) -> tuple[Item, ...]:
-        return tuple(i if i.count == self._counts[n] else i.with_count(self._counts[n]) for n, i in self._items.items() if self._counts[n] > 0)
+        return _with_counts({**self.unit.items_by_name, **self._gained_items}, self._counts)
+
+
+def _with_counts(gear: Mapping[str, Any], counts: Mapping[str, int]) -> tuple[Any, ...]:
+    """Each piece of gear the unit still has, with its final count."""
+    return tuple(g if g.count == counts[n] else g.with_count(counts[n]) for n, g in gear.items() if counts[n] > 0)

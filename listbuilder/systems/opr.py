@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from listbuilder.model import ArmyBook, ArmyList, Cost, rule_rating
@@ -27,23 +26,22 @@ from listbuilder.validation import Issue, ValidationReport
 POINTS = "pts"
 
 
-@dataclass(frozen=True)
 class TableUnit:
-    """What is deployed as one unit: a single entry or a combined pair (joined heroes apart)."""
+    """What is deployed as one unit: a single entry or a combined pair (joined heroes apart).
 
-    members: tuple[ResolvedEntry, ...]
+    Its cost and size are summed once here, since every force-organisation check reads them.
+    """
+
+    __slots__ = ("members", "cost", "models")
+
+    def __init__(self, members: tuple[ResolvedEntry, ...]):
+        self.members = members
+        self.cost: Cost = members[0].cost if len(members) == 1 else Cost.total(m.cost for m in members)
+        self.models: int = sum(m.models for m in members)
 
     @property
     def unit_id(self) -> str:
         return self.members[0].unit.id
-
-    @property
-    def models(self) -> int:
-        return sum(m.models for m in self.members)
-
-    @property
-    def cost(self) -> Cost:
-        return Cost.total(m.cost for m in self.members)
 
     @property
     def is_hero(self) -> bool:
@@ -52,6 +50,10 @@ class TableUnit:
     @property
     def path(self) -> str:
         return self.members[0].path
+
+
+def _first_index(table_unit: TableUnit) -> int:
+    return table_unit.members[0].index
 
 
 class OprRules(SystemRules):
@@ -140,10 +142,11 @@ class OprRules(SystemRules):
         limit = army.points_limit or self.default_points()
         spent = self.spent(resolved)
         issues.extend(self._points(spent, limit))
-        table_units, pair_issues = self._combine(army, resolved)
+        keyed = self.by_key(resolved)
+        table_units, pair_issues = self._combine(army, resolved, keyed)
         issues.extend(pair_issues)
         issues.extend(self._command_groups(table_units))
-        issues.extend(self._joins(army, resolved, table_units))
+        issues.extend(self._joins(resolved, keyed, table_units))
         force_org = army.force_org if army.force_org is not None else self.force_org_default()
         if force_org:
             issues.extend(self._force_org(table_units, limit))
@@ -167,12 +170,10 @@ class OprRules(SystemRules):
                 data={"limit": limit, "spent": spent[POINTS], "over": spent[POINTS] - limit},
             )
 
-    def _combine(self, army: ArmyList, resolved: list[ResolvedEntry]) -> tuple[list[TableUnit], list[Issue]]:
+    def _combine(self, army: ArmyList, resolved: list[ResolvedEntry], keyed: Mapping[str, ResolvedEntry]) -> tuple[list[TableUnit], list[Issue]]:
         """Pair the combined entries; every entry not in a legal pair stands alone."""
         rules = self.composition["combined"]
         clause = rules["clause"]
-        keyed = self.by_key(resolved)
-        index_of = {e.key: i for i, e in enumerate(army.units)}
         issues: list[Issue] = []
         edges: list[tuple[ResolvedEntry, ResolvedEntry]] = []
         declared: set[frozenset[str]] = set()
@@ -181,18 +182,17 @@ class OprRules(SystemRules):
             partner_key = entry.entry.combined_with
             if partner_key is None:
                 continue
-            where = f"{entry.path}.combined_with"
             partner = keyed.get(partner_key)
             # 000/001/002 Combined Units: two entries, each a copy of the same (multi-model) unit.
             if partner_key == entry.key:
-                issues.append(Issue("combined.self", "an entry cannot combine with itself", where, clause))
+                issues.append(Issue("combined.self", "an entry cannot combine with itself", f"{entry.path}.combined_with", clause))
             elif partner is None:
-                known = partner_key in index_of
-                issues.append(Issue("combined.unknown_key", f"no valid entry with key {partner_key!r}" + (" (its unit is unknown)" if known else ""), where, clause))
+                known = any(e.key == partner_key for e in army.units)
+                issues.append(Issue("combined.unknown_key", f"no valid entry with key {partner_key!r}" + (" (its unit is unknown)" if known else ""), f"{entry.path}.combined_with", clause))
             elif partner.unit.id != entry.unit.id:
-                issues.append(Issue("combined.different_unit", f"{entry.unit.name} cannot combine with {partner.unit.name}: only copies of the same unit combine", where, clause))
+                issues.append(Issue("combined.different_unit", f"{entry.unit.name} cannot combine with {partner.unit.name}: only copies of the same unit combine", f"{entry.path}.combined_with", clause))
             elif rules["multi_model_only"] and not entry.unit.is_multi_model:
-                issues.append(Issue("combined.single_model", f"{entry.unit.name} is a single model; only multi-model units combine", where, clause))
+                issues.append(Issue("combined.single_model", f"{entry.unit.name} is a single model; only multi-model units combine", f"{entry.path}.combined_with", clause))
             else:
                 pair = frozenset((entry.key, partner.key))
                 if pair in declared:
@@ -200,8 +200,13 @@ class OprRules(SystemRules):
                 else:
                     declared.add(pair)
                     edges.append((entry, partner))
-        degree = Counter(k for a, b in edges for k in (a.key, b.key))
-        pairs: list[tuple[ResolvedEntry, ResolvedEntry]] = []
+        degree: dict[str, int] = {}
+        for a, b in edges:
+            degree[a.key] = degree.get(a.key, 0) + 1
+            degree[b.key] = degree.get(b.key, 0) + 1
+        sizes = rules.get("formation_sizes")
+        table_units: list[TableUnit] = []
+        paired: set[str] = set()
         for a, b in edges:
             # "A unit in at most one pair": a pair both copies name wins over a third claim.
             crowded = degree[a.key] > 1 or degree[b.key] > 1
@@ -209,38 +214,35 @@ class OprRules(SystemRules):
                 taken = b if degree[b.key] > 1 else a
                 issues.append(Issue("combined.conflict", f"{taken.name} ({taken.key}) is already in another combined pair", f"{a.path}.combined_with", clause))
                 continue
-            pairs.append((a, b))
+            table_units.append(TableUnit((a, b) if a.index < b.index else (b, a)))
+            paired.update((a.key, b.key))
             # "...as long as upgrades that apply to all models are bought for both."
             if a.all_model_choices() != b.all_model_choices():
                 issues.append(Issue("combined.upgrades_differ", f"{a.name} and {b.name} must share the same all-model upgrades", f"{a.path}.upgrades", clause))
             # 002 "Regiments": a combined unit must still make a legal formation.
-            sizes = rules.get("formation_sizes")
             if sizes and a.models + b.models not in sizes:
-                issues.append(Issue("combined.formation", f"{a.models + b.models} models is not a regiment formation ({sizes})", f"{a.path}.combined_with", rules["clause"], data={"models": a.models + b.models, "sizes": sizes}))
-        paired = {r.key for pair in pairs for r in pair}
-        table_units = [TableUnit(tuple(sorted(pair, key=lambda r: r.index))) for pair in pairs]
+                issues.append(Issue("combined.formation", f"{a.models + b.models} models is not a regiment formation ({sizes})", f"{a.path}.combined_with", clause, data={"models": a.models + b.models, "sizes": sizes}))
         table_units += [TableUnit((r,)) for r in resolved if r.key not in paired]
-        table_units.sort(key=lambda t: t.members[0].index)
+        table_units.sort(key=_first_index)
         return table_units, issues
 
     def _command_groups(self, table_units: list[TableUnit]) -> Iterator[Issue]:
         # 000 "Command Groups" / 002 "COMMAND GROUPS": one of each per unit, even combined.
         clause = self.composition["command_groups"]["clause"]
         for table_unit in table_units:
-            seen: Counter[str] = Counter()
+            seen: dict[str, int] = {}
             for member in table_unit.members:
                 for taken in member.taken:
                     role = taken.option.command
                     if role is None:
                         continue
-                    seen[role] += taken.models
+                    seen[role] = seen.get(role, 0) + taken.models
                     if seen[role] > 1:
                         yield Issue("upgrade.command_group", f"{member.name}: a unit (combined or not) holds at most one {role}", f"{member.path}.upgrades[{taken.index}]", clause, data={"role": role})
 
-    def _joins(self, army: ArmyList, resolved: list[ResolvedEntry], table_units: list[TableUnit]) -> Iterator[Issue]:
+    def _joins(self, resolved: list[ResolvedEntry], keyed: Mapping[str, ResolvedEntry], table_units: list[TableUnit]) -> Iterator[Issue]:
         rules = self.composition["heroes_join"]
         clause = rules["clause"]
-        keyed = self.by_key(resolved)
         group_of = {m.key: t for t in table_units for m in t.members}
         heroes_in: Counter[int] = Counter()
         for hero in resolved:
