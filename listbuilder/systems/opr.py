@@ -21,7 +21,7 @@ from typing import Any
 from listbuilder.model import ArmyBook, ArmyList, Cost, rule_rating
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.base import SystemRules
-from listbuilder.validation import Issue, ValidationReport
+from listbuilder.validation import WARNING, Issue, ValidationReport
 
 POINTS = "pts"
 
@@ -60,6 +60,8 @@ class OprRules(SystemRules):
     family = "opr"
     ISSUE_CODES: Mapping[str, str] = {
         "points.over_limit": "The list costs more points than the agreed limit.",
+        "spells.unknown": "A spell id on an entry is not a spell of the army book.",
+        "spells.not_caster": "Spells are listed for an entry without the system's casting rule (they would never be cast).",
         "combined.unknown_key": "combined_with names a key that is not in the list.",
         "combined.self": "An entry is combined with itself.",
         "combined.different_unit": "Only two copies of the same unit may combine.",
@@ -150,6 +152,7 @@ class OprRules(SystemRules):
         force_org = army.force_org if army.force_org is not None else self.force_org_default()
         if force_org:
             issues.extend(self._force_org(table_units, limit))
+        issues.extend(self._chosen_spells(resolved, book))
         totals = {
             POINTS: spent[POINTS],
             "units": len(army.units),
@@ -225,6 +228,24 @@ class OprRules(SystemRules):
         table_units += [TableUnit((r,)) for r in resolved if r.key not in paired]
         table_units.sort(key=_first_index)
         return table_units, issues
+
+    def _chosen_spells(self, resolved: list[ResolvedEntry], book: ArmyBook) -> Iterator[Issue]:
+        """Spells listed on an entry: in OPR they only choose what the roster prints, since a
+        caster may cast any spell of its army, but they must exist and belong to a caster."""
+        rule = self.composition.get("spellcasting_rule") or "Caster"
+        # 000 Wizard(X) / 001, 002 Caster(X): a caster picks each spell from its army's list.
+        clause = f"{self.system.rulebook[:3]} {rule}(X)"
+        known: set[str] | None = None
+        for entry in resolved:
+            if not entry.entry.spells:
+                continue
+            if known is None:
+                known = {s.id for s in (*self.system.spells, *book.spells)}
+            for i, spell in enumerate(entry.entry.spells):
+                if spell not in known:
+                    yield Issue("spells.unknown", f"{book.name} has no spell {spell!r}", f"{entry.path}.spells[{i}]", clause)
+            if not any(r.name == rule for r in entry.all_rules):
+                yield Issue("spells.not_caster", f"{entry.name} has no {rule}(X) rule, so it casts none of the listed spells", f"{entry.path}.spells", clause, WARNING)
 
     def _command_groups(self, table_units: list[TableUnit]) -> Iterator[Issue]:
         # 000 "Command Groups" / 002 "COMMAND GROUPS": one of each per unit, even combined.

@@ -6,6 +6,7 @@ these tests depend only on each system's composition data, not on the published 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 from listbuilder.books import load_book
 from listbuilder.lists import parse_list, validate_list
+from tests.conftest import GOLDEN
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 OPR = ["age-of-fantasy", "grimdark-future", "age-of-fantasy-regiments"]
@@ -454,3 +456,33 @@ def test_report_prices_each_entry(books):
     report = check(books, "grimdark-future", [unit("a", "infantry", ("rep-any", "long-rifle", 6)), unit("h", "hero3", ("mount", "horse", 1))])
     assert report.entries == {"a": {"cost": {"pts": 112}, "models": 10}, "h": {"cost": {"pts": 80}, "models": 1}}
     assert report.as_dict()["entries"]["a"]["cost"] == {"pts": 112}
+
+
+# -- spells --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("system", OPR)
+def test_caster_spells_listed_must_exist_and_belong_to_a_caster(books, system):
+    # 000 Wizard(X) / 001, 002 Caster(X): a caster casts spells from its army's list, so an
+    # entry's spells only choose what its roster prints; they must be real and on a caster.
+    rule = "Wizard" if system == "age-of-fantasy" else "Caster"
+    book = books.books[f"drill-book-{system}"]
+    assert not book.spells and not books.systems[system].spells, "the drill book has no spells"
+    report = check(books, system, [unit("a", "infantry", spells=["fireball"])], force_org=False)
+    assert codes(report) == {"spells.unknown": 1, "spells.not_caster": 1}
+    unknown, not_caster = sorted(report.issues, key=lambda i: i.code, reverse=True)
+    assert unknown.path == "units[0].spells[0]" and unknown.severity == "error"
+    assert not_caster.path == "units[0].spells" and not_caster.severity == "warning"
+    assert unknown.clause == f"{books.systems[system].rulebook[:3]} {rule}(X)"
+
+
+def test_caster_spells_of_the_book_on_a_caster_are_legal(registry):
+    # The legal golden lists that list spells for their casters get no spell issue at all.
+    with_spells = 0
+    for system in OPR:
+        for path in sorted((GOLDEN / system).glob("legal-*.json")):
+            army = json.loads(path.read_text())["list"]
+            if any(u.get("spells") for u in army["units"]):
+                with_spells += 1
+                report = validate_list(registry, parse_list(army))
+                assert not [i for i in report.issues if i.code.startswith("spells.")], path.name
+    assert with_spells >= 2
