@@ -24,6 +24,7 @@ docs/combat.md.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -150,6 +151,37 @@ class SideState:
 
 
 @dataclass(frozen=True)
+class Pick:
+    """Which defender model the attacker's Sniper/Takedown groups go at (``situation.pick``).
+
+    000/001 Sniper and 002 Takedown let the attacker choose the model; the usual choice is a
+    joined hero, whom the other weapons only reach last. The default is the next model in the
+    wound order, so a preview without a pick reads as it always did.
+    """
+
+    hero: int | str | None = None  # a joined hero: index into the defender's heroes, or its name
+    model: int = 0  # otherwise: place among the models still standing, in wound order (0 = next)
+    where: str = "situation.pick"  # the request field to blame for a pick that names no model
+
+    @classmethod
+    def of(cls, raw: Any) -> Pick:
+        """The request's forms: absent/"next", "hero", {"hero": index or name}, {"model": n}."""
+        if raw is None or raw == "next":
+            return cls()
+        if raw == "hero":
+            return cls(hero=0)
+        if isinstance(raw, Mapping) and len(raw) == 1 and "hero" in raw:
+            return cls(hero=raw["hero"], where="situation.pick.hero")
+        if isinstance(raw, Mapping) and len(raw) == 1 and isinstance(raw.get("model"), int):
+            return cls(model=raw["model"], where="situation.pick.model")
+        raise PreviewError("situation.pick", 'pick is "next", "hero", {"hero": index or name} or {"model": place}')
+
+    @property
+    def is_default(self) -> bool:
+        return self.hero is None and self.model == 0
+
+
+@dataclass(frozen=True)
 class Situation:
     """How the fight happens; built from the request's ``situation`` after its schema."""
 
@@ -163,6 +195,7 @@ class Situation:
     attacker: SideState = SideState()
     defender: SideState = SideState()
     weapons: tuple[str, ...] | None = None
+    pick: Pick = Pick()
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Situation:
@@ -182,6 +215,7 @@ class Situation:
             attacker=side(data.get("attacker")),
             defender=side(data.get("defender")),
             weapons=tuple(weapons) if weapons else None,
+            pick=Pick.of(data.get("pick")),
         )
 
     @property
@@ -240,6 +274,69 @@ class Group:
         return max(0, copies * self.per_copy - self.minus)
 
 
+# --------------------------------------------------------------------------------------------
+# Where a side can end up
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """The states a side can end an attack in, as integer keys.
+
+    Normally that is a position on the side's one wound line (key = position). After a
+    Sniper/Takedown pick, the picked model may be left with any number of wounds, which no
+    single position can express; each of those outcomes gets its own line, and the lines share
+    one key space (key = the line's offset + position). Every reader of a result goes through
+    :meth:`locate`, so the rest of the engine works on (line, position) pairs either way.
+    """
+
+    lines: tuple[WoundLine, ...]
+    offsets: tuple[int, ...]
+    dealt: tuple[int, ...]  # wounds this attack dealt, minus the position, on each line
+    alive_before: int  # models standing before this attack
+
+    @classmethod
+    def one_line(cls, line: WoundLine, start: int) -> Outcomes:
+        return cls((line,), (0,), (-start,), line.alive(start))
+
+    @classmethod
+    def of(cls, lines: list[WoundLine], dealt: list[int], alive_before: int) -> Outcomes:
+        offsets, total = [], 0
+        for line in lines:
+            offsets.append(total)
+            total += line.end + 1
+        return cls(tuple(lines), tuple(offsets), tuple(dealt), alive_before)
+
+    @property
+    def untouched(self) -> int:
+        """The key of the state the attack found the side in (no wounds dealt)."""
+        return self.offsets[0] - self.dealt[0]
+
+    def key(self, index: int, p: int) -> int:
+        return self.offsets[index] + p
+
+    def line_index(self, key: int) -> int:
+        return bisect_right(self.offsets, key) - 1
+
+    def locate(self, key: int) -> tuple[WoundLine, int]:
+        """The line and position a key stands for."""
+        if len(self.lines) == 1:
+            return self.lines[0], key
+        i = self.line_index(key)
+        return self.lines[i], key - self.offsets[i]
+
+    def wounds(self, key: int) -> int:
+        i = self.line_index(key)
+        return self.dealt[i] + key - self.offsets[i]
+
+    def killed(self, key: int) -> int:
+        line, p = self.locate(key)
+        return self.alive_before - line.alive(p)
+
+    def destroyed(self, key: int) -> bool:
+        line, p = self.locate(key)
+        return p >= line.end
+
+
 def _rating(rules: Iterable[RuleRef], name: str) -> int:
     return rule_rating(rules, name, 0)
 
@@ -278,6 +375,11 @@ class Preview:
         self.start_a = self._start(self.line_a, situation.attacker, "attacker")
         self.start_d = self._start(self.line_d, situation.defender, "defender")
         self._check()
+        self.pick_at = self._pick_at()  # where the picked model stands on the defender's line
+        self.picked: int | None = None  # pick_at while a pick moves shots off the wound order
+        self.pick_ends: tuple[int, ...] = ()  # per outcome line: where the picked model falls
+        self.out_d = Outcomes.one_line(self.line_d, self.start_d)
+        self._alone_cache: dict[int, Fighter] = {}
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -311,6 +413,42 @@ class Preview:
                     if rule.name not in self.d.modelled and rule.name not in _NO_COMBAT_EFFECT and rule.name not in seen:
                         seen.add(rule.name)
                         self.notes.append(f"{rule.name}: not modelled in previews for {self.d.name}; ignored")
+
+    def _pick_at(self) -> int:
+        """Where on the defender's line the picked model stands (the next model by default).
+
+        000/001 Sniper, 002 Takedown: the attacker may pick any model of the target unit.
+        """
+        pick, line = self.sit.pick, self.line_d
+        first = line.model_at(self.start_d)
+        if pick.hero is not None:
+            index = self._hero_index(pick)
+            standing = [j for j in range(max(first, line.unit_models), line.models) if line.hero_index[j - line.unit_models] == index]
+            if not standing:
+                raise PreviewError(pick.where, f"{self.dfn.heroes[index].name} is already lost (situation.defender.models_lost)")
+            spot = standing[0]
+        else:
+            if isinstance(pick.model, bool) or not isinstance(pick.model, int) or pick.model < 0:
+                raise PreviewError(pick.where, "a model's place is a whole number, 0 for the next model to take wounds")
+            spot = first + pick.model
+            if spot >= line.models:
+                raise PreviewError(pick.where, f"{self.dfn.name} has {line.models - first} model(s) standing: places 0 to {line.models - first - 1} (0 = the next to take wounds)")
+        return spot
+
+    def _hero_index(self, pick: Pick) -> int:
+        """The joined hero a pick names, by index or by name."""
+        heroes = self.dfn.heroes
+        if not heroes:
+            raise PreviewError(pick.where, f"{self.dfn.name} has no joined hero to pick")
+        if isinstance(pick.hero, str):
+            names = [h.name for h in heroes]
+            found = [i for i, name in enumerate(names) if name.casefold() == pick.hero.casefold()]
+            if not found:
+                raise PreviewError(pick.where, f"{self.dfn.name} has no joined hero {pick.hero!r}; it has {names}")
+            return found[0]
+        if isinstance(pick.hero, bool) or not isinstance(pick.hero, int) or not 0 <= pick.hero < len(heroes):
+            raise PreviewError(pick.where, f"{self.dfn.name} has {len(heroes)} joined hero(es): index 0 to {len(heroes) - 1}, or a name")
+        return pick.hero
 
     # -- conditions ----------------------------------------------------------------------
 
@@ -513,6 +651,139 @@ class Preview:
                 minus = 0  # the Counter reduction comes off the unit's total once
         return groups
 
+    # -- the pick (000/001 Sniper, 002 Takedown) --------------------------------------------
+
+    def _use_pick(self, groups: list[Group]) -> None:
+        """Turn the pick on for this attack, or note that no weapon in it can use a pick.
+
+        A pick of the next model changes nothing but is still reported; any other model gets
+        its own outcome lines (see :class:`Outcomes`).
+        """
+        if self.sit.pick.is_default:
+            return
+        if not any(g.single_model for g in groups):
+            rule = "Sniper" if self.d.sniper else "Takedown"
+            self.notes.append(f"pick: no {rule} weapon attacks here, so every hit follows the wound order; ignored")
+            return
+        m = self.pick_at
+        if m == self.line_d.model_at(self.start_d):
+            self.pick_ends = (self.line_d.ends[m],)
+            return
+        tough = self.line_d.tough[m]
+        built = [self._line_with(m, tough - w) for w in range(tough)] + [self._line_with(m, 0)]
+        self.picked = m
+        self.pick_ends = tuple(end for _, end in built)
+        self.out_d = Outcomes.of([line for line, _ in built], list(range(tough)) + [tough], self.line_d.alive(self.start_d))
+
+    def _pick_report(self, ends: Dist) -> dict[str, Any]:
+        """Who was picked and the chance this attack left it dead (the reason to pick it)."""
+        if not self.pick_ends:
+            return {}
+        where, m = self.out_d, self.pick_at
+        dead = 0.0
+        for k, w in ends.items():
+            _, p = where.locate(k)
+            if p >= self.pick_ends[where.line_index(k)]:
+                dead += w
+        owner = self._owner(self.dfn, self.line_d, m)
+        return {"pick": {"name": owner.name, "hero": m >= self.line_d.unit_models,
+                         "place": m - self.line_d.model_at(self.start_d), "p_killed": dead}}
+
+    def _line_with(self, m: int, left_on_m: int) -> tuple[WoundLine, int]:
+        """The defender's line at its start, but with model m left with *left_on_m* wounds to
+        take; and the position at which m falls on it.
+
+        Models already gone go first as zero-wound entries, counted with the unit's own models,
+        so the line still knows the starting size and which members stand. Then the unit's
+        models, most-wounded first, then the heroes, most-wounded first (000/001/002 Tough:
+        wounds go on the most-wounded tough model; heroes are assigned wounds last, even if
+        wounded).
+        """
+        line, start = self.line_d, self.start_d
+        current = line.model_at(start)
+        left = [0] * current + [line.model_end(start) - start] + list(line.tough[current + 1:])
+        left[m] = left_on_m
+        taken = [line.tough[i] - left[i] for i in range(line.models)]
+        gone = [i for i in range(line.models) if left[i] == 0]
+        unit = sorted((i for i in range(line.unit_models) if left[i]), key=lambda i: -taken[i])
+        heroes = sorted((i for i in range(line.unit_models, line.models) if left[i]), key=lambda i: -taken[i])
+        order = gone + unit + heroes
+        built = WoundLine(tuple(left[i] for i in order), len(gone) + len(unit),
+                          tuple(line.hero_index[i - line.unit_models] for i in heroes))
+        return built, built.ends[order.index(m)]
+
+    def _strike_defender(self, groups: list[Group], pa: int, shooting: bool) -> tuple[Dist, Dist]:
+        """The attacker (at pa) strikes the defender from its start: (hits, keys of ``self.out_d``)."""
+        if self.picked is None:
+            return self.strike(groups, self.att, self.line_a, pa, self.dfn, self.line_d, Dist.constant(self.start_d), shooting)
+        return self._strike_at_pick(groups, pa, shooting)
+
+    def _strike_at_pick(self, groups: list[Group], pa: int, shooting: bool) -> tuple[Dist, Dist]:
+        """The attack with a picked model.
+
+        The Sniper/Takedown groups go first, at the picked model alone. Then, for each number
+        of wounds they left on it (or with it gone), the other groups hit the unit in the usual
+        wound order, and the results are mixed with their weights. Hits of the two steps are
+        independent once the state between them is known, so their sum is a convolution.
+        """
+        out = self.out_d
+        unit_alive, heroes_alive = self._strikers(self.att, self.line_a, pa)
+        first: dict[int, dict[int, float]] = {}  # outcome key -> {hits so far: weight}
+        singles = [g for g in groups if g.single_model]
+        for (h, key), w in self._pick_groups(singles, unit_alive, heroes_alive, shooting).items():
+            by_hits = first.setdefault(key, {})
+            by_hits[h] = by_hits.get(h, 0.0) + w
+        rest = [g for g in groups if not g.single_model]
+        hits_mix: list[tuple[float, Dist]] = []
+        ends: dict[int, float] = {}
+        for key, by_hits in first.items():
+            weight = sum(by_hits.values())
+            line, p = out.locate(key)
+            rest_hits, rest_ends = self.strike(rest, self.att, self.line_a, pa, self.dfn, line, Dist.constant(p), shooting)
+            hits_mix.append((weight, Dist({h: w / weight for h, w in by_hits.items()}) + rest_hits))
+            for q, wq in rest_ends.items():
+                ends[key - p + q] = ends.get(key - p + q, 0.0) + weight * wq
+        return Dist.mixture(hits_mix), Dist(ends)
+
+    def _pick_groups(self, singles: list[Group], unit_alive: int, heroes_alive: tuple[int, ...], shooting: bool) -> dict[tuple[int, int], float]:
+        """(hits, outcome key) after the Sniper/Takedown groups.
+
+        000/001 Sniper, 002 Takedown: the picked model as a unit of 1 - its own one-model line,
+        so Blast makes one hit, Deadly stops at its last wound and nothing carries over. Once
+        it has fallen, a later such group picks the next model in the wound order, as it would
+        without a pick.
+        """
+        out, m = self.out_d, self.picked
+        assert m is not None
+        tough = self.line_d.tough[m]
+        alone = self._alone(self._owner(self.dfn, self.line_d, m))
+        own = WoundLine((tough,), 1)
+        gone_i = len(out.lines) - 1
+        without = out.lines[gone_i]
+        s_own, s_without = tough + 1, without.end + 1
+        on_model: dict[int, float] = {0: 1.0}  # hits * s_own + wounds on the picked model
+        gone: dict[int, float] = {}  # hits * s_without + position on the line without it
+        for g in singles:
+            n = g.attacks(unit_alive, heroes_alive)
+            if n <= 0:
+                continue
+            if gone:
+                gone = self._apply_group(g, n, self.dfn, without, gone, s_without, shooting)
+            still: dict[int, float] = {}
+            for k, w in self._apply_group(g, n, alone, own, on_model, s_own, shooting).items():
+                h, wounds = divmod(k, s_own)
+                if wounds >= tough:
+                    gone[h * s_without] = gone.get(h * s_without, 0.0) + w
+                else:
+                    still[k] = still.get(k, 0.0) + w
+            on_model = still
+        result: dict[tuple[int, int], float] = {}
+        for states, s, line_of in ((on_model, s_own, lambda p: out.key(p, 0)), (gone, s_without, lambda p: out.key(gone_i, p))):
+            for k, w in states.items():
+                h, p = divmod(k, s)
+                result[(h, line_of(p))] = result.get((h, line_of(p)), 0.0) + w
+        return result
+
     # -- dice ------------------------------------------------------------------------------
 
     def _strikers(self, fighter: Fighter, line: WoundLine, p: int) -> tuple[int, tuple[int, ...]]:
@@ -559,11 +830,18 @@ class Preview:
                 out[k] = out.get(k, 0.0) + w  # nothing left to hit
                 continue
             blast = min(g.blast, 1 if g.single_model else line.alive(p))  # Blast(X): never more hits than models
-            target = self._target(defender, line, p, g)
+            if g.single_model:
+                # 000/001 Sniper, 002 Takedown: resolved as a unit of 1, so the model blocks with
+                # its own Defense and rolls its own Regeneration (interpretation 8)
+                target = self._alone(self._owner(defender, line, line.model_at(p)))
+                regen: tuple[float, float] | None = (self._regen_roll(target.has("Regeneration"), g, "plain"),
+                                                     self._regen_roll(target.has("Regeneration"), g, "six"))
+            else:
+                target = self._target(defender, line, p, g)
+                regen = self._regen_profile(defender, line, p, g)
             block_plain = self._block(target, g.ap, g, shooting)
             block_six = self._block(target, g.six_ap, g, shooting)
             cap = line.model_end(p) if g.single_model else line.end
-            regen = self._regen_profile(defender, line, p, g)
             if regen is None:
                 # Regeneration differs along the line (a hero without it, or 002's all-models
                 # rule): batch these states and let each wound roll for the model it reaches.
@@ -673,17 +951,32 @@ class Preview:
             block = (block - SIX) + SIX * block  # re-roll unmodified 6s (001 Poison, 002 Bane); a die is re-rolled once
         return block
 
+    @staticmethod
+    def _owner(defender: Fighter, line: WoundLine, model: int) -> Fighter:
+        """The profile of the model at a place on the line: the unit's, or a joined hero's."""
+        return defender if model < line.unit_models else defender.heroes[line.hero_index[model - line.unit_models]]
+
+    def _alone(self, owner: Fighter) -> Fighter:
+        """One model of this profile as a unit of 1 of its own (how Sniper/Takedown see it)."""
+        alone = self._alone_cache.get(id(owner))
+        if alone is None:
+            alone = self._alone_cache[id(owner)] = owner if owner.models == 1 and not owner.heroes else replace(owner, models=1, heroes=())
+        return alone
+
     def _regen_has(self, defender: Fighter, line: WoundLine, pos: int) -> bool:
         if self.d.regeneration_all_models:
             # 002 Regeneration: only when all models (of those left) have it
             members = ([defender] if line.unit_alive(pos) > 0 else []) + [defender.heroes[i] for i in line.heroes_alive(pos)]
             return bool(members) and all(m.has("Regeneration") for m in members)
-        model = line.model_at(pos)
-        owner = defender if model < line.unit_models else defender.heroes[line.hero_index[model - line.unit_models]]
-        return owner.has("Regeneration")  # 000/001 Regeneration: the model taking the wound rolls
+        return self._owner(defender, line, line.model_at(pos)).has("Regeneration")  # 000/001 Regeneration: the model taking the wound rolls
 
     def _regen_at(self, defender: Fighter, line: WoundLine, pos: int, g: Group, kind: str) -> float:
-        if not self._regen_has(defender, line, pos) or g.no_regen or (kind == "six" and g.six_no_regen):
+        return self._regen_roll(self._regen_has(defender, line, pos), g, kind)
+
+    @staticmethod
+    def _regen_roll(has: bool, g: Group, kind: str) -> float:
+        """Chance one wound of this kind ("plain"/"six") is ignored by a model with or without Regeneration."""
+        if not has or g.no_regen or (kind == "six" and g.six_no_regen):
             return 0.0
         return success_chance(5, g.regen_mod)  # Regeneration: each wound is ignored on 5+
 
@@ -757,13 +1050,13 @@ class Preview:
     def run(self) -> dict[str, Any]:
         return self._melee() if self.sit.melee else self._shooting()
 
-    def _result(self, hits: Dist, start: int, ends: Dist, line: WoundLine) -> dict[str, Any]:
-        wounds = ends.map(lambda p: p - start)
-        killed = ends.map(lambda p: line.alive(start) - line.alive(p))
+    def _result(self, hits: Dist, ends: Dist, where: Outcomes) -> dict[str, Any]:
+        wounds = ends.map(where.wounds)
+        killed = ends.map(where.killed)
         return {
             "expected": {"hits": hits.mean, "wounds": wounds.mean, "models_killed": killed.mean},
             "distributions": {"hits": hits.as_dict(), "wounds": wounds.as_dict(), "models_killed": killed.as_dict()},
-            "p_destroyed": ends.p(line.end),
+            "p_destroyed": sum(w for k, w in ends.items() if where.destroyed(k)),
         }
 
     def _shooting(self) -> dict[str, Any]:
@@ -774,15 +1067,19 @@ class Preview:
                 raise PreviewError("attacker", f"{self.att.name} has no ranged weapon to shoot with")
             reach = max(self._reach(w) for w in ranged)
             raise PreviewError("situation.range", f'{self.sit.range}" is beyond every weapon of {self.att.name} (longest {reach}")')
-        hits, ends = self.strike(groups, self.att, self.line_a, self.start_a, self.dfn, self.line_d, Dist.constant(self.start_d), True)
-        out = self._result(hits, self.start_d, ends, self.line_d)
+        self._use_pick(groups)
+        hits, ends = self._strike_defender(groups, self.start_a, True)
+        where = self.out_d
+        out = self._result(hits, ends, where)
         test = fail = 0.0
-        for p, w in ends.items():
+        for k, w in ends.items():
+            line, p = where.locate(k)
             # Morale: a unit left at half strength or less by wounds tests (not if destroyed)
-            if p > self.start_d and p < self.line_d.end and self._half_or_less(self.dfn, self.line_d, p):
+            if where.wounds(k) > 0 and p < line.end and self._half_or_less(self.dfn, line, p):
                 test += w
-                fail += w * self._morale_fail(self.dfn, self.line_d, p, self.sit.defender)
-        out["consequences"] = {"morale": {"p_test": test, f"p_{self.d.shaken.lower()}": fail, "p_rout": 0.0, "state_on_fail": self.d.shaken}}
+                fail += w * self._morale_fail(self.dfn, line, p, self.sit.defender)
+        out["consequences"] = {"morale": {"p_test": test, f"p_{self.d.shaken.lower()}": fail, "p_rout": 0.0, "state_on_fail": self.d.shaken},
+                               **self._pick_report(ends)}
         out["notes"] = self.notes + [f"groups: {', '.join(g.label for g in groups)}"]
         return out
 
@@ -793,6 +1090,9 @@ class Preview:
         groups.sort(key=lambda g: g.order)
         if not [g for g in groups if not g.label.endswith("Impact")]:
             raise PreviewError("attacker", f"{self.att.name} has no melee weapon to fight with")
+        self._use_pick(groups)
+        where = self.out_d
+        untouched = where.untouched
         counter_first = d.counter and sit.charging and self._charged()
         back_groups = self._attack_groups(self.dfn, striking_back=True, counter="without" if counter_first else "all") if sit.strike_back else []
         counter_groups = self._attack_groups(self.dfn, striking_back=True, counter="only") if counter_first else []
@@ -810,7 +1110,7 @@ class Preview:
         back_cache: dict[tuple[int, int], tuple[Dist, Dist]] = {}
         for pa0, w0 in base.items():
             if pa0 >= self.line_a.end:
-                joint[(pa0, pa0, self.start_d)] = joint.get((pa0, pa0, self.start_d), 0.0) + w0
+                joint[(pa0, pa0, untouched)] = joint.get((pa0, pa0, untouched), 0.0) + w0
                 hits_mix.append((w0, Dist.constant(0)))
                 continue
             if counter_groups:
@@ -819,22 +1119,23 @@ class Preview:
                 after_counter = Dist.constant(pa0)
             for pa1, w1 in after_counter.items():
                 if pa1 >= self.line_a.end:
-                    joint[(pa0, pa1, self.start_d)] = joint.get((pa0, pa1, self.start_d), 0.0) + w0 * w1
+                    joint[(pa0, pa1, untouched)] = joint.get((pa0, pa1, untouched), 0.0) + w0 * w1
                     hits_mix.append((w0 * w1, Dist.constant(0)))
                     continue
                 key = self._strikers(self.att, self.line_a, pa1)
                 if key not in strike_cache:
-                    strike_cache[key] = self.strike(groups, self.att, self.line_a, pa1, self.dfn, self.line_d, Dist.constant(self.start_d), False)  # type: ignore[index]
+                    strike_cache[key] = self._strike_defender(groups, pa1, False)  # type: ignore[index]
                 hits, ends_d = strike_cache[key]  # type: ignore[index]
                 hits_mix.append((w0 * w1, hits))
                 for pd, w2 in ends_d.items():
                     weight = w0 * w1 * w2
-                    if pd >= self.line_d.end or not back_groups:
+                    if where.destroyed(pd) or not back_groups:
                         joint[(pa0, pa1, pd)] = joint.get((pa0, pa1, pd), 0.0) + weight
                         continue
-                    bkey = (self._strikers(self.dfn, self.line_d, pd), pa1)
+                    line_d, p_d = where.locate(pd)
+                    bkey = (self._strikers(self.dfn, line_d, p_d), pa1)
                     if bkey not in back_cache:
-                        back_cache[bkey] = self.strike(back_groups, self.dfn, self.line_d, pd, self.att, self.line_a, Dist.constant(pa1), False)  # type: ignore[index]
+                        back_cache[bkey] = self.strike(back_groups, self.dfn, line_d, p_d, self.att, self.line_a, Dist.constant(pa1), False)  # type: ignore[index]
                     bhits, ends_a = back_cache[bkey]  # type: ignore[index]
                     back_hits_mix.append((weight, bhits))
                     for pa2, w3 in ends_a.items():
@@ -842,20 +1143,21 @@ class Preview:
         hits = Dist.mixture(hits_mix)
         ends_d = Dist(_marginal(joint, lambda k: k[2]))
         ends_a = Dist(_marginal(joint, lambda k: k[1]))
-        out = self._result(hits, self.start_d, ends_d, self.line_d)
-        back = self._result(Dist.mixture(back_hits_mix) if back_hits_mix else Dist.constant(0), self.start_a, ends_a, self.line_a)
-        out["consequences"] = self._melee_consequences(joint, back)
+        out = self._result(hits, ends_d, where)
+        back = self._result(Dist.mixture(back_hits_mix) if back_hits_mix else Dist.constant(0), ends_a, Outcomes.one_line(self.line_a, self.start_a))
+        out["consequences"] = {**self._melee_consequences(joint, back), **self._pick_report(ends_d)}
         groups_all = counter_groups + groups + back_groups
         out["notes"] = self.notes + [f"groups: {', '.join(g.label for g in groups_all)}"]
         return out
 
     def _melee_consequences(self, joint: dict[tuple[int, int, int], float], back: dict[str, Any]) -> dict[str, Any]:
         """Who wins the melee (wounds caused plus bonuses) and what the loser's test does."""
-        d = self.d
-        la, ld = self.line_a, self.line_d
+        d, where = self.d, self.out_d
+        la = self.line_a
         a_wins = d_wins = tie = 0.0
         fate = {side: {"p_test": 0.0, "p_shaken": 0.0, "p_rout": 0.0} for side in ("attacker", "defender")}
-        for (pa0, pa, pd), w in joint.items():
+        for (pa0, pa, key_d), w in joint.items():
+            ld, pd = where.locate(key_d)
             a_dead, d_dead = pa >= la.end, pd >= ld.end
             if d_dead or a_dead:
                 # 001: a unit destroyed in melee always counts as having lost (000/002 agree:
@@ -867,7 +1169,7 @@ class Preview:
                 else:
                     tie += w
                 continue
-            caused_a = Dist.constant(pd - self.start_d) + self._melee_bonus(self.att, la, pa)
+            caused_a = Dist.constant(where.wounds(key_d)) + self._melee_bonus(self.att, la, pa)
             caused_d = Dist.constant(pa - pa0) + self._melee_bonus(self.dfn, ld, pd)
             diff = caused_a + caused_d.map(lambda v: -v)
             p_a = sum(q for v, q in diff.items() if v > 0)
@@ -890,7 +1192,7 @@ class Preview:
         for side in fate:
             fate[side][label] = fate[side].pop("p_shaken")
             fate[side]["state_on_fail"] = d.shaken  # type: ignore[assignment]
-        p_d_destroyed = sum(w for k, w in joint.items() if k[2] >= ld.end)
+        p_d_destroyed = sum(w for k, w in joint.items() if where.destroyed(k[2]))
         return {
             "melee": {"p_attacker_wins": a_wins, "p_defender_wins": d_wins, "p_tie": tie},
             "morale": fate,

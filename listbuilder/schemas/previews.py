@@ -79,6 +79,29 @@ class SideStateSchema(StrictSchema):
     moved = fields.Boolean(load_default=False, metadata={"description": "moved in its last activation (001 Entrenched)"})
 
 
+class PickField(fields.Field):
+    """``situation.pick``: which defender model Sniper (000/001) or Takedown (002) attacks go at.
+
+    ``"next"`` (the default: the next model in the wound order), ``"hero"`` (the first joined
+    hero), ``{"hero": index or name}`` or ``{"model": place}`` (0 = the next model to take
+    wounds, counting the models still standing in wound order, heroes last). The engine checks
+    that the named model exists; this field checks the shape.
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if value in ("next", "hero"):
+            return value
+        if not isinstance(value, dict) or len(value) != 1 or not {"hero", "model"} >= set(value):
+            raise ValidationError('not a pick: "next", "hero", {"hero": index or name} or {"model": place}')
+        (key, inner), = value.items()
+        whole = isinstance(inner, int) and not isinstance(inner, bool) and 0 <= inner <= 10000
+        if key == "model" and not whole:
+            raise ValidationError({"model": ["not a place from 0 (the next model) to 10000"]})
+        if key == "hero" and not (whole or (isinstance(inner, str) and 1 <= len(inner) <= 100)):
+            raise ValidationError({"hero": ["not a hero index from 0 or a hero's name"]})
+        return dict(value)
+
+
 class OprSituationSchema(StrictSchema):
     """How an OPR-family attack happens. Top-level state keys describe the defender."""
 
@@ -96,6 +119,7 @@ class OprSituationSchema(StrictSchema):
     models_lost = fields.Integer(strict=True, load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
     wounds_taken = fields.Integer(strict=True, load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.wounds_taken"})
     weapons = fields.List(fields.String(validate=_ID), load_default=None, allow_none=True, metadata={"description": "only these attacker weapons fight (default: all that can)"})
+    pick = PickField(load_default="next", metadata={"description": 'Sniper/Takedown target: "next" (default), "hero", {"hero": index or name} or {"model": place in wound order, 0 = next}'})
 
     def load(self, data: Any, **kw: Any) -> Any:  # type: ignore[override]
         """Fold the defender shortcuts into ``defender`` (giving both is an error)."""
