@@ -78,6 +78,10 @@ class Unit:
             return None
         return max(pool, key=lambda m: m.damage)
 
+    def in_wound_order(self) -> list[Model]:
+        """The standing models in the order wounds reach them: most-wounded first, heroes last."""
+        return sorted(self.regulars(), key=lambda m: -m.damage) + sorted(self.heroes(), key=lambda m: -m.damage)
+
     def half_or_less(self) -> bool:
         if self.start == 1:
             return 2 * self.hp() <= self.models[0].tough
@@ -101,6 +105,19 @@ class Sim:
     def __init__(self, code: str, att: Fighter, dfn: Fighter, sit: Situation, seed: int = 1):
         self.code, self.att_f, self.dfn_f, self.sit = code, att, dfn, sit
         self.rng = random.Random(seed)
+        self.chosen: Model | None = None  # the model situation.pick names, this attack
+
+    def choose(self, enemy: Unit) -> Model:
+        """The model Sniper/Takedown shots go at, named by situation.pick before any die is rolled."""
+        pick = self.sit.pick
+        if pick.hero is None:
+            return enemy.in_wound_order()[pick.model]
+        heroes = list(enemy.f.heroes)
+        if isinstance(pick.hero, str):
+            wanted = heroes[[h.name.lower() for h in heroes].index(pick.hero.lower())]
+        else:
+            wanted = heroes[pick.hero]
+        return next(m for m in enemy.alive() if m.hero and m.member is wanted)
 
     def all_have(self, f: Fighter, name: str) -> bool:
         return _h(f.rules, name) and all(_h(h.rules, name) for h in f.heroes)
@@ -263,9 +280,18 @@ class Sim:
             regen_mod -= 1
         no_regen = code == "002" and (rend or _h(rules, "Bane") or _h(rules, "Unstoppable"))
         deadly = max(1, _r(rules, "Deadly"))
-        # which Defense: the unit's while any regular model stands (Hero)
+        # the picked model (Sniper/Takedown): the chosen one while it stands, else the next in order
+        picked = None
+        if single:
+            chosen = None if striking_back else self.chosen
+            picked = chosen if chosen is not None and not chosen.dead else target.next_target()
+        # which Defense: a picked model alone is a unit of 1 and uses its own; otherwise the
+        # unit's while any regular model stands (Hero)
         regs = target.regulars()
-        defender_profile = target.f if regs or not target.heroes() else target.heroes()[0].member
+        if picked is not None:
+            defender_profile = picked.member
+        else:
+            defender_profile = target.f if regs or not target.heroes() else target.heroes()[0].member
         defense = defender_profile.defense
         if code == "000" and not melee and _h(defender_profile.rules, "Artillery"):
             defense = 2
@@ -280,12 +306,13 @@ class Sim:
         raw = [("six", wounded(six_ap)) for _ in range(six_hits)] + [("plain", wounded(ap)) for _ in range(plain_hits)]
         wounds_list = [kind for kind, hit in raw if hit]
         before = target.hp()
-        picked = target.next_target() if single else None
         for kind in wounds_list:
             model = picked if single else target.next_target()
             if model is None or model.dead:
                 break
-            if self.regen(target, model) and not no_regen and not (code == "000" and rend and kind == "six"):
+            # a picked model as a unit of 1 has Regeneration if it has it itself (002's "all models" too)
+            has_regen = _h(model.member.rules, "Regeneration") if single else self.regen(target, model)
+            if has_regen and not no_regen and not (code == "000" and rend and kind == "six"):
                 ok, _ = test_roll(rng, 5, regen_mod)
                 if ok:
                     continue
@@ -341,6 +368,8 @@ class Sim:
 
     def attack(self, side: Unit, enemy: Unit, striking_back: bool, counter: str = "all") -> tuple[int, int]:
         groups = self.weapon_groups(side, enemy, striking_back, counter)
+        if not striking_back and enemy.alive():
+            self.chosen = self.choose(enemy)
         groups.sort(key=self.group_order)
         hits = wounds = 0
         deadly_and_snipers = [g for g in groups if self.group_order(g) < 3]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from listbuilder.cli import main
 
@@ -118,3 +119,36 @@ def test_preview_list_combined_pair_fights_as_one(client):
     out = res.get_json()
     assert out["attacker"]["models"] == 20
     assert abs(out["expected"]["hits"] - 20 * 0.5) < 1e-9  # 20 Ash Rifles at Quality 4+
+
+
+PATHFINDERS = {"book": "gf-cinder-covenant", "unit": "cc-pathfinders"}  # 5 Long Rifles with Sniper
+
+
+def test_001_sniper_picks_the_joined_hero_through_the_api(client):
+    body = {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": {"list": GF_LIST, "key": "wardens"},
+            "situation": {"attack": "shooting", "range": 24, "pick": "hero"}}
+    res = post(client, body)
+    assert res.status_code == 200, res.get_json()
+    out = res.get_json()
+    # 001 Sniper: 5 shots at Q2+ on the High Cantor alone, who blocks with its own 4+ and dies to 3 wounds
+    a = 5 / 6 * 1 / 2
+    dead = sum(math.comb(5, k) * a**k * (1 - a) ** (5 - k) for k in range(3, 6))
+    assert out["situation"]["pick"] == "hero"
+    assert out["consequences"]["pick"]["name"] == "High Cantor"
+    assert abs(out["consequences"]["pick"]["p_killed"] - dead) < 1e-9
+    assert abs(out["expected"]["models_killed"] - dead) < 1e-9 and out["p_destroyed"] == 0
+    by_name = post(client, {**body, "situation": {**body["situation"], "pick": {"hero": "high cantor"}}}).get_json()
+    assert by_name["consequences"]["pick"] == out["consequences"]["pick"]
+
+
+def test_bad_picks_are_422_naming_the_field(client):
+    shoot = {"attack": "shooting", "range": 24}
+    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": "hero"}})
+    assert res.status_code == 422 and "situation.pick" in res.get_json()["errors"]
+    assert "no joined hero" in res.get_json()["errors"]["situation.pick"][0]
+    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": {"model": 3}}})
+    assert res.status_code == 422 and "situation.pick.model" in res.get_json()["errors"]
+    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": {"model": -1}}})
+    assert res.status_code == 422 and "situation.pick.model" in res.get_json()["errors"]
+    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": "captain"}})
+    assert res.status_code == 422 and "situation.pick" in res.get_json()["errors"]

@@ -10,7 +10,7 @@ import zlib
 
 import pytest
 
-from listbuilder.combat.opr import preview_fighters
+from listbuilder.combat.opr import Pick, preview_fighters
 from tests.combat.helpers import DIALECT, situation, unit, weapon
 from tests.combat.montecarlo import Sim
 
@@ -21,6 +21,9 @@ TOUGH = unit("Brutes", 5, 4, 4, "Tough(3)", weapons=(weapon("Claws", 2, 0, "AP(1
 REGEN = unit("Trolls", 3, 4, 4, "Tough(3)", "Regeneration", weapons=(weapon("Club", 2, 0, count=3),))
 HERO = unit("Captain", 1, 3, 3, "Hero", "Tough(3)", "Fearless", weapons=(weapon("Blade", 3, 0, "AP(1)"),))
 ESCORT = unit("Guards", 5, 4, 5, "Regeneration", weapons=(weapon("Spear", 1, 0, count=5),), heroes=(HERO,))
+BEARER = unit("Bearer", 1, 4, 4, "Hero", "Tough(2)", "Regeneration", weapons=(weapon("Staff", 1, 0),))
+RETINUE = unit("Retinue", 4, 4, 5, "Tough(2)", weapons=(weapon("Halberd", 1, 0, count=4),), heroes=(HERO, BEARER))
+SNIPERS = unit("Mix", 5, 4, 4, weapons=(weapon("Long Rifle", 2, 30, "Sniper", count=2), weapon("Rifle", 2, 24, "AP(1)", count=5)))
 
 
 def shooters(*labels: str, attacks: int = 1, count: int = 10, rng: int = 24, q: int = 4, unit_rules: tuple[str, ...] = ()) -> object:
@@ -70,6 +73,18 @@ CASES = [
      unit("Trolls", 4, 4, 4, "Tough(2)", "Regeneration", heroes=(HERO,)), {}),
     ("001-mixed-regen-blast-sniper", "001", unit("Mix", 5, 4, 4, weapons=(weapon("Long Rifle", 1, 30, "Sniper", count=2), weapon("Mortar", 1, 24, "Blast(3)", count=3))),
      unit("Trolls", 4, 4, 4, "Tough(2)", "Regeneration", heroes=(HERO,)), {}),
+    # situation.pick: Sniper/Takedown at a chosen model, then the other groups on the rest
+    ("001-sniper-joined-hero", "001", SNIPERS, ESCORT, {"pick": Pick(hero=0)}),
+    ("000-sniper-second-hero-by-name", "000", SNIPERS, RETINUE, {"pick": Pick(hero="bearer")}),
+    ("002-takedown-deadly-hero", "002", unit("Hunters", 3, 4, 4, weapons=(weapon("Harpoon", 2, 24, "Takedown", "Deadly(2)", count=3), weapon("Bow", 1, 24, count=3))),
+     unit("Trolls", 4, 4, 4, "Tough(2)", "Regeneration", heroes=(HERO,)), {"pick": Pick(hero=0)}),
+    ("002-takedown-next-model-own-regen", "002", shooters("Takedown", "AP(1)", count=4), unit("Trolls", 4, 4, 4, "Tough(2)", "Regeneration", heroes=(HERO,)), {}),
+    ("001-sniper-wounded-tough", "001", SNIPERS, TOUGH, {"defender": {"models_lost": 1, "wounds_taken": 2}}),
+    ("000-sniper-fresh-beside-wounded", "000", SNIPERS, TOUGH, {"defender": {"wounds_taken": 1}, "pick": Pick(model=3)}),
+    ("001-two-sniper-groups-hero-then-next", "001", unit("Team", 2, 4, 4, weapons=(weapon("Long Rifle", 3, 30, "Sniper", "AP(2)"), weapon("Marksman Rifle", 3, 30, "Sniper", "AP(2)"), weapon("Rifle", 2, 24, count=2))),
+     unit("Pair", 2, 4, 4, "Tough(2)", heroes=(HERO,)), {"pick": Pick(hero=0)}),
+    ("melee-002-takedown-hero", "002", unit("Duelists", 5, 4, 4, weapons=(weapon("Rapier", 2, 0, "Takedown", "Deadly(2)", count=2), weapon("Sword", 1, 0, count=5))),
+     ESCORT, {"charging": True, "pick": Pick(hero=0)}),
     # melee
     ("melee-basic", "000", brawlers(), INF10, {"charging": True}),
     ("000-furious-impact-fear", "000", brawlers("AP(1)", unit_rules=("Furious", "Impact(1)", "Fear")), TOUGH, {"charging": True}),

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from listbuilder.combat import PreviewError
-from listbuilder.combat.opr import Preview, _advance, preview_fighters
+from listbuilder.combat.opr import Pick, Preview, _advance, preview_fighters
 from listbuilder.combat.profiles import wound_line
 from listbuilder.dice import Dist
 from tests.combat.helpers import DIALECT, situation, unit, weapon
@@ -214,6 +214,144 @@ def test_sniper_one_model_as_a_unit_of_one():
 def test_002_takedown_one_model():
     r = run("002", gun("Takedown", attacks=20), target(2, models=5, tough=3))
     assert r["distributions"]["models_killed"]["at_least"].get("2", 0.0) == 0.0
+
+
+# -- situation.pick: the model Sniper/Takedown goes at -----------------------------------------
+
+def escort(hero, models=5, defense=5, *labels, tough=None):
+    """A unit of plain models with one joined hero."""
+    extra = (f"Tough({tough})",) if tough else ()
+    return unit("Guards", models, 5, defense, *labels, *extra, weapons=(weapon("Spear", 1, 0, count=models),), heroes=(hero,))
+
+
+def test_001_sniper_picks_the_joined_hero():
+    # 001 Sniper: Q2+, the picked model resolved as a unit of 1 -> the hero blocks with its own 3+
+    # (not the unit's 5+): each shot wounds 5/6 x 2/6; Tough(3) dies to all three
+    hero = unit("Captain", 1, 3, 3, "Hero", "Tough(3)")
+    r = run("001", gun("Sniper", attacks=3, q=5), escort(hero), pick=Pick(hero=0))
+    a = 5 / 6 * 2 / 6
+    assert approx(r["expected"]["wounds"], 3 * a)
+    assert approx(r["p_destroyed"], 0.0) and approx(r["expected"]["models_killed"], a**3)
+    assert approx(r["consequences"]["pick"]["p_killed"], a**3)
+    assert r["consequences"]["pick"]["name"] == "Captain" and r["consequences"]["pick"]["hero"] is True
+    # without a pick the shots go at the next model in the wound order, a 5+ guard
+    r = run("001", gun("Sniper", attacks=3, q=5), escort(hero))
+    assert approx(r["expected"]["models_killed"], 1 - (1 - 5 / 6 * 4 / 6) ** 3) and "pick" not in r["consequences"]
+
+
+def test_000_sniper_picks_a_hero_by_name():
+    first = unit("Captain", 1, 3, 6, "Hero", "Tough(3)")
+    second = unit("Bearer", 1, 4, 6, "Hero")
+    guards = unit("Guards", 3, 5, 6, weapons=(weapon("Spear", 1, 0, count=3),), heroes=(first, second))
+    r = run("000", gun("Sniper", attacks=1), guards, pick=Pick(hero="bearer"))
+    assert approx(r["consequences"]["pick"]["p_killed"], 5 / 6 * 5 / 6)  # 000 Sniper: Q2+, the Bearer's own 6+
+    assert r["consequences"]["pick"]["name"] == "Bearer" and r["consequences"]["pick"]["place"] == 4
+
+
+def test_000_tough_sniped_hero_keeps_its_wounds_and_is_still_assigned_wounds_last():
+    # 000 Sniper: one shot at a Tough(3) hero; 000 Tough: the other weapon's wounds go on the
+    # plain model first, heroes last even when wounded. Every die wounds with a = 5/6 x 5/6.
+    hero = unit("Captain", 1, 3, 6, "Hero", "Tough(3)")
+    att = unit("Mixed", 1, 2, 5, weapons=(weapon("Long Rifle", 1, 24, "Sniper"), weapon("Gun", 4, 24)))
+    r = run("000", att, escort(hero, models=1, defense=6), pick=Pick(hero=0))
+    a = 25 / 36
+    gun_at_least = {k: sum(math.comb(4, j) * a**j * (1 - a) ** (4 - j) for j in range(k, 5)) for k in range(5)}
+    hero_dead = a * gun_at_least[3] + (1 - a) * gun_at_least[4]  # the guard soaks the first gun wound
+    assert approx(r["consequences"]["pick"]["p_killed"], hero_dead)
+    assert approx(r["p_destroyed"], hero_dead)
+    assert approx(r["expected"]["models_killed"], gun_at_least[1] + hero_dead)
+
+
+def test_001_tough_picked_model_becomes_the_most_wounded():
+    # 001 Tough: wounds go on the tough model with most wounds. The next model has 1 wound; a
+    # Deadly(2) sniper shot puts 2 on a fresh one, which then takes the gun's wound and dies.
+    att = unit("Mixed", 1, 2, 5, weapons=(weapon("Long Rifle", 1, 24, "Sniper", "Deadly(2)"), weapon("Gun", 1, 24)))
+    r = run("001", att, target(6, models=2, tough=3), defender={"wounds_taken": 1}, pick=Pick(model=1))
+    a = 25 / 36
+    assert approx(r["expected"]["models_killed"], a * a)
+    assert approx(r["expected"]["wounds"], 2 * a + a)
+    # without the pick the sniper fills the wounded model (1 + 2: dead), and the gun's wound
+    # goes on the next one, or on the wounded model if the sniper missed
+    r = run("001", att, target(6, models=2, tough=3), defender={"wounds_taken": 1})
+    assert approx(r["expected"]["models_killed"], a)
+    assert approx(r["expected"]["wounds"], 2 * a + a)
+
+
+def test_002_takedown_blast_and_deadly_stop_at_the_picked_hero():
+    # 002 Takedown: the picked hero as a unit of 1 - Blast(3) makes 1 hit, Deadly(3) stops at Tough(2)
+    hero = unit("Captain", 1, 3, 6, "Hero", "Tough(2)")
+    r = run("002", gun("Takedown", "Blast(3)", "Deadly(3)", attacks=2), escort(hero, models=3), pick=Pick(hero=0))
+    dead = 1 - (1 - 0.5 * 5 / 6) ** 2
+    assert approx(r["expected"]["hits"], 2 * 0.5)
+    assert approx(r["expected"]["wounds"], 2 * dead) and approx(r["expected"]["models_killed"], dead)
+    assert r["distributions"]["models_killed"]["at_least"].get("2", 0.0) == 0.0
+
+
+def test_002_takedown_hero_rolls_its_own_regeneration():
+    # 002 Regeneration needs all models of the unit; the picked hero alone is a unit of 1 that has it
+    hero = unit("Shaman", 1, 3, 6, "Hero", "Regeneration")
+    r = run("002", gun("Takedown", attacks=1), escort(hero), pick=Pick(hero=0))
+    assert approx(r["consequences"]["pick"]["p_killed"], 0.5 * 5 / 6 * 2 / 3)
+
+
+def test_002_takedown_next_model_rolls_its_own_regeneration():
+    # the default pick is a unit of 1 too: a troll without its hero has Regeneration
+    hero = unit("Chief", 1, 3, 6, "Hero")
+    r = run("002", gun("Takedown", attacks=1), escort(hero, 5, 6, "Regeneration"))
+    assert approx(r["expected"]["models_killed"], 0.5 * 5 / 6 * 2 / 3)
+
+
+def test_001_sniped_hero_leaves_the_unit_at_half_strength():
+    # Morale: the hero's death leaves 1 of 2 models -> test, on the guard's Quality 5+ (the
+    # hero is gone); without the pick the guard dies and the hero tests on its 3+.
+    hero = unit("Captain", 1, 3, 6, "Hero")
+    r = run("001", gun("Sniper", attacks=1), escort(hero, models=1, defense=6), pick=Pick(hero=0))
+    kill = 5 / 6 * 5 / 6
+    assert approx(r["consequences"]["morale"]["p_test"], kill)
+    assert approx(r["consequences"]["morale"]["p_shaken"], kill * 4 / 6)
+    r = run("001", gun("Sniper", attacks=1), escort(hero, models=1, defense=6))
+    assert approx(r["consequences"]["morale"]["p_shaken"], kill * 2 / 6)
+
+
+def test_002_takedown_pick_in_melee_and_the_hero_no_longer_strikes_back():
+    # 002 Takedown in melee: the picked hero dies (1 wound at 4+ vs 6+) and cannot strike back
+    hero = unit("Captain", 1, 3, 6, "Hero", weapons=(weapon("Blade", 6, 0),))
+    att = unit("Duelist", 1, 4, 6, "Tough(50)", weapons=(weapon("Rapier", 1, 0, "Takedown"),))
+    r = run("002", att, escort(hero, models=1, defense=6), attack="melee", charging=True, pick=Pick(hero=0))
+    kill = 0.5 * 5 / 6
+    back = r["consequences"]["strike_back"]["expected"]["hits"]
+    assert approx(back, (1 - kill) * 6 * 4 / 6 + 2 / 6)  # hero: 6 attacks at 3+; guard: 1 at 5+
+
+
+def test_pick_without_sniper_or_takedown_is_a_note():
+    hero = unit("Captain", 1, 3, 6, "Hero")
+    r = run("001", gun(), escort(hero), pick=Pick(hero=0))
+    assert any(n.startswith("pick: no Sniper weapon") for n in r["notes"]) and "pick" not in r["consequences"]
+
+
+@pytest.mark.parametrize("pick, field", [
+    (Pick(hero=0), "situation.pick"),
+    (Pick(hero=0, where="situation.pick.hero"), "situation.pick.hero"),
+    (Pick(model=40, where="situation.pick.model"), "situation.pick.model"),
+])
+def test_pick_of_a_model_the_defender_lacks_is_refused(pick, field):
+    with pytest.raises(PreviewError) as err:
+        run("001", gun("Sniper"), target(5), pick=pick)
+    assert err.value.field == field
+
+
+def test_pick_of_a_lost_hero_or_unknown_name_is_refused():
+    hero = unit("Captain", 1, 3, 6, "Hero")
+    with pytest.raises(PreviewError) as err:
+        run("001", gun("Sniper"), escort(hero), pick=Pick(hero="Banner", where="situation.pick.hero"))
+    assert err.value.field == "situation.pick.hero" and "Captain" in err.value.message
+    with pytest.raises(PreviewError) as err:
+        run("001", gun("Sniper"), escort(hero), pick=Pick(hero=0), defender={"models_lost": 6})
+    assert err.value.field == "situation.defender.models_lost"  # nobody left at all
+    lost = unit("Guards", 2, 5, 5, weapons=(weapon("Spear", 1, 0, count=2),), heroes=(hero, unit("Bearer", 1, 4, 6, "Hero")))
+    with pytest.raises(PreviewError) as err:
+        run("000", gun("Sniper"), lost, pick=Pick(hero=0), defender={"models_lost": 3})
+    assert err.value.field == "situation.pick" and "already lost" in err.value.message
 
 
 # -- charge rules ---------------------------------------------------------------------------
