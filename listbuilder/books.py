@@ -18,6 +18,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -214,9 +215,16 @@ def _with_source(obj: Any, path: Path) -> Any:
     return obj
 
 
+@cache
+def _schema(schema_cls: type) -> Any:
+    """One instance per schema class: building one also builds every nested schema, which
+    costs more than loading a small book, and books of a family share their schemas."""
+    return schema_cls()
+
+
 def _apply_schema(schema_cls: type, data: dict[str, Any], path: Path, text: str, problems: list[BookProblem]) -> Any:
     try:
-        return schema_cls().load(data)
+        return _schema(schema_cls).load(data)
     except ValidationError as exc:
         for where, message in flatten_messages(exc.messages):
             problems.append(BookProblem(_show(path), where, message, _line_of(text, _split_path(where))))
