@@ -449,6 +449,11 @@ class GameSystem:
     source: str = ""
 
 
+def spell_chart(system: GameSystem, book: ArmyBook) -> dict[str, Spell]:
+    """Every spell a list of this book may name, by id: the system's chart, then the book's own."""
+    return {s.id: s for s in (*system.spells, *book.spells)}
+
+
 # --------------------------------------------------------------------------------------------
 # Army lists (what a player submits)
 

@@ -99,7 +99,7 @@ class Resolution:
     def all_model_choices(self) -> tuple[tuple[str, str], ...]:
         """Upgrades bought for every model, sorted: what two combined copies must share."""
         if self._all_model_choices is None:
-            self._all_model_choices = tuple(sorted((t.section.id, t.option.id) for t in self.taken if t.section.affects == AFFECTS_ALL))
+            self._all_model_choices = tuple(sorted((t.section.id, t.option.id) for t in self.taken if t.section.applies_to_all_models))
         return self._all_model_choices
 
 
@@ -176,11 +176,11 @@ def resolve_entry(book: ArmyBook, entry: ListEntry, index: int) -> tuple[Resolve
             memo.clear()
         memo[key] = found
     if isinstance(found, Resolution):
-        if not found.issues:
-            return ResolvedEntry(index, entry, found), []
-        relative, resolved = found.issues, ResolvedEntry(index, entry, found)
+        resolved, relative = ResolvedEntry(index, entry, found), found.issues
     else:
-        relative, resolved = found, None
+        resolved, relative = None, found
+    if not relative:
+        return resolved, []
     path = f"units[{index}]"
     return resolved, [replace(i, path=path + i.path) for i in relative]
 

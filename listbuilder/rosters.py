@@ -20,7 +20,7 @@ from typing import Any
 
 from listbuilder.books import BookRegistry
 from listbuilder.lists import book_for
-from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating
+from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.validation import ERROR
 
@@ -395,7 +395,7 @@ def _spell_value(sheet: FamilySheet, casters: set[str]) -> tuple[str, str]:
 
 def _spells_of(entry: ResolvedEntry, book: ArmyBook, system: GameSystem, casters: set[str]) -> list[Spell]:
     """The spells an entry takes: the ones it chose, or every spell open to a caster."""
-    known = {s.id: s for s in (*system.spells, *book.spells)}
+    known = spell_chart(system, book)
     if entry.entry.spells:
         return [known[s] for s in entry.entry.spells if s in known]
     if not any(r.name in casters for r in entry.all_rules):

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from listbuilder.book_checks import labelled_rules
-from listbuilder.model import ArmyBook, ArmyList, Spell, Unit, has_rule, rule_rating
+from listbuilder.model import ArmyBook, ArmyList, Unit, has_rule, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.base import SystemRules
 from listbuilder.validation import ERROR, WARNING, Issue, ValidationReport
@@ -102,13 +102,9 @@ class AncientsHexRules(SystemRules):
         rule = self.composition["keyword"]
         return keyword_required(limit, rule["minimum"], rule["per_points"])
 
-    def spells_of(self, book: ArmyBook) -> dict[str, Spell]:
-        """The spell chart of the system plus the book's own spells, by id."""
-        return {s.id: s for s in (*self.system.spells, *book.spells)}
-
     def known_roles(self, book: ArmyBook) -> set[str]:
         """Every user named by a limited spell (necromancer, summoner, ...)."""
-        return {role for spell in self.spells_of(book).values() for role in spell.limited_to}
+        return {role for spell in spell_chart(self.system, book).values() for role in spell.limited_to}
 
     def describe(self) -> dict[str, Any]:
         points = self.composition["points"]
@@ -301,7 +297,7 @@ class AncientsHexRules(SystemRules):
         return rule_rating(entry.all_rules, self.composition["magician_rule"], 0)
 
     def _spells(self, resolved: list[ResolvedEntry], book: ArmyBook) -> Iterator[Issue]:
-        chart = self.spells_of(book)
+        chart = spell_chart(self.system, book)
         for entry in resolved:
             chosen = entry.entry.spells
             if not chosen:

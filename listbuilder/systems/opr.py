@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from listbuilder.model import ArmyBook, ArmyList, Cost, rule_rating
+from listbuilder.model import ArmyBook, ArmyList, Cost, Spell, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.base import SystemRules
 from listbuilder.validation import WARNING, Issue, ValidationReport
@@ -235,12 +235,12 @@ class OprRules(SystemRules):
         rule = self.composition.get("spellcasting_rule") or "Caster"
         # 000 Wizard(X) / 001, 002 Caster(X): a caster picks each spell from its army's list.
         clause = f"{self.system.rulebook[:3]} {rule}(X)"
-        known: set[str] | None = None
+        known: dict[str, Spell] | None = None
         for entry in resolved:
             if not entry.entry.spells:
                 continue
             if known is None:
-                known = {s.id for s in (*self.system.spells, *book.spells)}
+                known = spell_chart(self.system, book)
             for i, spell in enumerate(entry.entry.spells):
                 if spell not in known:
                     yield Issue("spells.unknown", f"{book.name} has no spell {spell!r}", f"{entry.path}.spells[{i}]", clause)
