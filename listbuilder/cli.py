@@ -107,29 +107,29 @@ def cmd_text(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from listbuilder.roster_html import PAPERS  # the paper sizes the renderer knows
+
     parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
+    books = argparse.ArgumentParser(add_help=False)  # the option every list command shares
+    books.add_argument("--books", default=None, help="army book folder (default: army_books/)")
     check = sub.add_parser("check-books", help="load every army book and report problems")
     check.add_argument("folder", nargs="?", default=None)
     check.set_defaults(func=cmd_check_books)
-    validate = sub.add_parser("validate", help="validate an army list (JSON file, or - for stdin)")
+    validate = sub.add_parser("validate", parents=[books], help="validate an army list (JSON file, or - for stdin)")
     validate.add_argument("list")
     validate.add_argument("--json", action="store_true", help="print the report as JSON")
-    validate.add_argument("--books", default=None, help="army book folder (default: army_books/)")
     validate.set_defaults(func=cmd_validate)
-    prev = sub.add_parser("preview", help="preview a combat (request JSON file, or - for stdin)")
+    prev = sub.add_parser("preview", parents=[books], help="preview a combat (request JSON file, or - for stdin)")
     prev.add_argument("request")
-    prev.add_argument("--books", default=None, help="army book folder (default: army_books/)")
     prev.set_defaults(func=cmd_preview)
-    pdf = sub.add_parser("pdf", help="print an army list as a PDF roster (legal or not)")
+    pdf = sub.add_parser("pdf", parents=[books], help="print an army list as a PDF roster (legal or not)")
     pdf.add_argument("list")
     pdf.add_argument("-o", "--output", default="roster.pdf", help="PDF file to write (default: roster.pdf)")
-    pdf.add_argument("--paper", choices=["a4", "letter"], default="a4")
-    pdf.add_argument("--books", default=None, help="army book folder (default: army_books/)")
+    pdf.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     pdf.set_defaults(func=cmd_pdf)
-    text = sub.add_parser("text", help="print an army list as compact text, one unit per line")
+    text = sub.add_parser("text", parents=[books], help="print an army list as compact text, one unit per line")
     text.add_argument("list")
-    text.add_argument("--books", default=None, help="army book folder (default: army_books/)")
     text.set_defaults(func=cmd_text)
     return parser
 
