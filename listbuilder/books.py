@@ -188,7 +188,7 @@ def _load_system(path: Path, problems: list[BookProblem]) -> GameSystem | None:
             if mentioned not in system.glossary:
                 local.append(BookProblem(_show(path), f"rules[{name}].mentions", f"mentions unknown rule {mentioned!r}"))
     problems.extend(local)
-    return None if local else _with_source(system, path)
+    return None if local else _with_source(system, path, text)
 
 
 def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem]) -> ArmyBook | None:
@@ -207,11 +207,13 @@ def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: lis
     if book.system != system.id:
         local.append(BookProblem(_show(path), "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
     problems.extend(local)
-    return None if local else _with_source(book, path)
+    return None if local else _with_source(book, path, text)
 
 
-def _with_source(obj: Any, path: Path) -> Any:
+def _with_source(obj: Any, path: Path, text: str) -> Any:
+    """Record where a loaded system or book came from, and a digest of its text."""
     object.__setattr__(obj, "source", _show(path))
+    object.__setattr__(obj, "digest", hashlib.sha256(text.encode("utf-8")).hexdigest())
     return obj
 
 

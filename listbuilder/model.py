@@ -404,6 +404,9 @@ class ArmyBook:
     spells: tuple[Spell, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
+    # SHA-256 of the file the book was read from (set by the loader): saved lists and
+    # verification codes record it, so a changed book is noticed.
+    digest: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_units_by_id", {u.id: u for u in self.units})
@@ -447,6 +450,7 @@ class GameSystem:
     spells: tuple[Spell, ...] = ()
     notes: tuple[str, ...] = ()
     source: str = ""
+    digest: str = ""  # SHA-256 of the system file, as ArmyBook.digest
 
 
 def spell_chart(system: GameSystem, book: ArmyBook) -> dict[str, Spell]:

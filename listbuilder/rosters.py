@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from listbuilder.books import BookRegistry
+from listbuilder.deployment import count_totals, deployment_groups
 from listbuilder.lists import book_for
 from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
@@ -130,9 +131,7 @@ class Roster:
     book_version: str
     faction: str
     budget: tuple[BudgetLine, ...]
-    entries: int
-    table_units: int
-    models: int
+    counts: Mapping[str, int]
     valid: bool
     issues: tuple[IssueLine, ...]
     blocks: tuple[UnitBlock, ...]
@@ -296,9 +295,10 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     definitions = _Definitions(book, system, sheet)
     casters = _caster_rules(system, sheet)
 
-    groups = _table_units(resolved)
+    groups = deployment_groups(resolved)
     blocks = []
-    for number, (members, heroes) in enumerate(groups, start=1):
+    for number, group in enumerate(groups, start=1):
+        members, heroes = group.members, group.heroes
         main = _profile(members, book, system, sheet, casters)
         hero_profiles = tuple(_profile((h,), book, system, sheet, casters) for h in heroes)
         cost = Cost.total(m.cost for m in (*members, *heroes))
@@ -325,9 +325,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         book_version=book.version,
         faction=book.faction,
         budget=budget,
-        entries=len(army.units),
-        table_units=len(blocks),
-        models=sum(r.models for r in resolved),
+        counts=count_totals(army, resolved, groups),
         valid=report.valid,
         issues=tuple(IssueLine(i.severity, i.message, i.path, i.clause) for i in report.issues),
         blocks=tuple(blocks),
@@ -343,42 +341,6 @@ _LIMIT_TOTALS = ("limit", "budget")
 
 def format_cost(cost: Cost) -> str:
     return " · ".join(f"{amount} {currency}" for currency, amount in cost.amounts.items()) or "free"
-
-
-def _table_units(resolved: list[ResolvedEntry]) -> list[tuple[tuple[ResolvedEntry, ...], tuple[ResolvedEntry, ...]]]:
-    """Group entries as they deploy: combined pairs merge, joined heroes ride with their unit.
-
-    Only links that can be drawn are drawn (the partner exists, is the same unit, is not
-    already paired; the hero's unit exists and is not itself joined elsewhere). Whether a link
-    is *legal* is the validator's business, and the banner shows its verdict; an illegal link
-    that can still be drawn is printed as the player wrote it.
-    """
-    keyed = {r.key: r for r in resolved}
-    partner: dict[str, str] = {}
-    for r in resolved:
-        other = keyed.get(r.entry.combined_with or "")
-        if other is None or other.key == r.key or other.unit.id != r.unit.id:
-            continue
-        if r.key in partner or other.key in partner:
-            continue
-        partner[r.key], partner[other.key] = other.key, r.key
-    host: dict[str, str] = {}
-    for r in resolved:
-        target = keyed.get(r.entry.joined_to or "")
-        if target is None or target.key == r.key or target.entry.joined_to in keyed or r.key in partner:
-            continue
-        host[r.key] = target.key
-    groups: list[tuple[tuple[ResolvedEntry, ...], tuple[ResolvedEntry, ...]]] = []
-    placed: set[str] = set()
-    for r in resolved:
-        if r.key in placed or r.key in host:
-            continue
-        members = (r, keyed[partner[r.key]]) if r.key in partner else (r,)
-        member_keys = {m.key for m in members}
-        heroes = tuple(h for h in resolved if host.get(h.key) in member_keys)
-        placed |= member_keys | {h.key for h in heroes}
-        groups.append((members, heroes))
-    return groups
 
 
 def _caster_rules(system: GameSystem, sheet: FamilySheet) -> set[str]:
@@ -612,7 +574,7 @@ def roster_text(roster: Roster) -> str:
     budget = ", ".join(f"{b.spent}/{b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in roster.budget)
     lines = [
         f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
-        f" · {roster.table_units} units, {roster.models} models",
+        f" · {roster.counts['units']} units, {roster.counts['activations']} activations, {roster.counts['models']} models",
     ]
     if not roster.valid:
         errors = [i.message for i in roster.issues if i.severity == ERROR]

@@ -26,6 +26,7 @@ from typing import Any
 
 from listbuilder.book_checks import labelled_rules
 from listbuilder.model import ArmyBook, ArmyList, Unit, has_rule, rule_rating, spell_chart
+from listbuilder.deployment import count_totals
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.base import SystemRules
 from listbuilder.validation import ERROR, WARNING, Issue, ValidationReport
@@ -248,8 +249,7 @@ class AncientsHexRules(SystemRules):
         overage = self.composition["overage"]
         totals = {
             VP: spent,
-            "units": len(army.units),
-            "figures": sum(r.models for r in resolved),
+            **count_totals(army, resolved),
             "limit": {VP: limit},
             "left": {VP: limit - spent},
             "legal_up_to": {VP: limit + overage["allowance"]},

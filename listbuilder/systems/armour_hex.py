@@ -40,6 +40,7 @@ from listbuilder.model import (
     UpgradeSection,
     Weapon,
 )
+from listbuilder.deployment import count_totals
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.base import SystemRules
 from listbuilder.validation import ERROR, Issue, ValidationReport
@@ -379,8 +380,7 @@ class ArmourHexRules(SystemRules):
         issues.extend(self._huge(resolved))
         totals: dict[str, Any] = {c: spent[c] for c in self.currencies}
         totals.update({
-            "units": len(army.units),
-            "models": sum(r.models for r in resolved),
+            **count_totals(army, resolved),
             "elites": elites,
             "huge": [r.unit.id for r in resolved if r.unit.stat("size_class") == HUGE],
             "game_mode": budget.mode if budget else army.extra.get("game_mode"),

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from listbuilder.model import ArmyBook, ArmyList, Cost, Spell, rule_rating, spell_chart
+from listbuilder.deployment import count_totals
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.base import SystemRules
 from listbuilder.validation import WARNING, Issue, ValidationReport
@@ -155,9 +156,7 @@ class OprRules(SystemRules):
         issues.extend(self._chosen_spells(resolved, book))
         totals = {
             POINTS: spent[POINTS],
-            "units": len(army.units),
-            "models": sum(r.models for r in resolved),
-            "table_units": len(table_units),
+            **count_totals(army, resolved),
             "limit": {POINTS: limit},
             "left": {POINTS: limit - spent[POINTS]},
             "force_org": bool(force_org and self.composition.get("force_org")),

@@ -399,8 +399,8 @@ function renderTotals(err) {
       h("strong", {}, `${t[c] ?? 0}`), limit[c] !== undefined ? ` / ${limit[c]}` : "", ` ${currencyLabel(c)}`,
       left[c] !== undefined ? h("span", { class: "left" }, over ? ` · ${-left[c]} over` : ` · ${left[c]} left`) : null));
   }
-  for (const k of ["units", "models", "figures"]) if (t[k] !== undefined) chips.push(h("span", { class: "chip", dataset: { total: k } }, h("strong", {}, String(t[k])), ` ${k}`));
-  const shown = new Set([...currencies, "limit", "budget", "left", "units", "models", "figures"]);
+  for (const k of ["units", "activations", "models"]) if (t[k] !== undefined) chips.push(h("span", { class: "chip", dataset: { total: k } }, h("strong", {}, String(t[k])), ` ${k}`));
+  const shown = new Set([...currencies, "limit", "budget", "left", "units", "activations", "models"]);
   const more = Object.entries(t).filter(([k]) => !shown.has(k)).map(([k, v]) => `${humanize(k)}: ${describe(v)}`);
   if (more.length) chips.push(h("span", { class: "chip more" }, more.join(" · ")));
   box.replaceChildren(...chips);

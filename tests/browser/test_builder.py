@@ -198,7 +198,7 @@ def test_hex_legal_list_then_issues_appear_and_clear(page: Page):
     build_fjordhold(page)
     expect_legal(page)
     expect(page.locator('.chip.currency[data-currency="vp"]')).to_contain_text("/ 400 VP")
-    expect(page.locator('.chip[data-total="figures"]')).to_be_visible()
+    expect(page.locator('.chip[data-total="models"]')).to_be_visible()
 
     # More than 5 over 400 is an error; back under clears it.
     for _ in range(3):

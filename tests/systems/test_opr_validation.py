@@ -258,7 +258,7 @@ def test_combined_units_a_pair_both_copies_name_wins(books):
     report = check(books, "grimdark-future", crowd)
     assert codes(report) == {"combined.conflict": 1}
     assert report.issues[0].path == "units[2].combined_with"
-    assert report.totals["table_units"] == 2
+    assert report.totals["activations"] == 2
 
 
 def test_combined_units_unknown_key_and_self(books):
@@ -269,7 +269,7 @@ def test_combined_units_unknown_key_and_self(books):
 
 def test_combined_units_declared_from_both_sides_is_one_pair(books):
     report = check(books, "grimdark-future", [unit("a", "squad", combined_with="b"), unit("b", "squad", combined_with="a")])
-    assert report.valid and report.totals["table_units"] == 1
+    assert report.valid and report.totals["activations"] == 1
 
 
 def test_regiments_combined_unit_must_be_a_formation(books):
@@ -359,7 +359,7 @@ def test_force_organisation_worked_example_at_2000(books, registry):
     at_limit = heroes(4) + [unit(f"i{i}", "infantry") for i in range(3)] + [unit("s", "squad"), unit("e", "elite", ), unit("b", "beast")]
     report = check(books, "grimdark-future", at_limit)
     assert report.valid, report.as_dict()
-    assert report.totals["table_units"] == 10
+    assert report.totals["activations"] == 10
 
 
 def test_force_organisation_one_hero_per_500(books):

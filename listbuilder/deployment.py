@@ -1,0 +1,85 @@
+"""How a list stands on the table: combined pairs merged, joined heroes inside their unit.
+
+One definition of "what deploys together" for every place that counts or prints units: the
+validation totals, the printed roster and the builder (which reads the totals). The three
+counts have one vocabulary everywhere:
+
+- ``units``: entries in the list, as the player added them;
+- ``activations``: what deploys and activates on the table (a combined pair once, a joined
+  hero or attachment inside the unit it joined);
+- ``models``: every model of every entry.
+
+Only links that can be drawn are drawn (the partner exists, is the same unit, is not already
+paired; the host exists and is not itself joined elsewhere). Whether a link is *legal* is the
+validator's business; an illegal link that can still be drawn is grouped as the player wrote it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from listbuilder.model import ArmyList
+from listbuilder.resolve import ResolvedEntry
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """One activation: its members (one entry, or a combined pair) and the heroes riding with it."""
+
+    members: tuple[ResolvedEntry, ...]
+    heroes: tuple[ResolvedEntry, ...] = ()
+
+    @property
+    def entries(self) -> tuple[ResolvedEntry, ...]:
+        return (*self.members, *self.heroes)
+
+    @property
+    def models(self) -> int:
+        return sum(e.models for e in self.entries)
+
+
+def deployment_groups(resolved: Sequence[ResolvedEntry]) -> list[Deployment]:
+    """Group resolved entries as they deploy, in list order of each group's first member."""
+    keyed = {r.key: r for r in resolved}
+    partner: dict[str, str] = {}
+    for r in resolved:
+        other = keyed.get(r.entry.combined_with or "")
+        if other is None or other.key == r.key or other.unit.id != r.unit.id:
+            continue
+        if r.key in partner or other.key in partner:
+            continue
+        partner[r.key], partner[other.key] = other.key, r.key
+    host: dict[str, str] = {}
+    for r in resolved:
+        target = keyed.get(r.entry.joined_to or "")
+        if target is None or target.key == r.key or target.entry.joined_to in keyed or r.key in partner:
+            continue
+        host[r.key] = target.key
+    riders: dict[str, list[ResolvedEntry]] = {}
+    for r in resolved:
+        if r.key in host:
+            riders.setdefault(host[r.key], []).append(r)
+    groups: list[Deployment] = []
+    placed: set[str] = set()
+    for r in resolved:
+        if r.key in placed or r.key in host:
+            continue
+        members = (r, keyed[partner[r.key]]) if r.key in partner else (r,)
+        heroes = tuple(h for m in members for h in riders.get(m.key, ()))
+        heroes = tuple(sorted(heroes, key=lambda h: h.index))
+        placed.update(m.key for m in members)
+        groups.append(Deployment(members, heroes))
+    return groups
+
+
+def count_totals(army: ArmyList, resolved: Sequence[ResolvedEntry], groups: Sequence[Deployment] | None = None) -> dict[str, Any]:
+    """``units``, ``activations`` and ``models`` of a list, as every report and sheet labels them."""
+    if groups is None:
+        groups = deployment_groups(resolved)
+    return {
+        "units": len(army.units),
+        "activations": len(groups),
+        "models": sum(r.models for r in resolved),
+    }
