@@ -48,6 +48,9 @@ class BookRegistry:
     systems: Mapping[str, GameSystem]
     books: Mapping[str, ArmyBook]
     rules: Mapping[str, SystemRules] = field(default_factory=dict)
+    # The text each system and book was read from, by its digest: saved lists keep a copy, so
+    # a list saved against an older book can be checked against that book again later.
+    texts: Mapping[str, str] = field(default_factory=dict)
 
     def books_of(self, system_id: str) -> list[ArmyBook]:
         return [b for b in self.books.values() if b.system == system_id]
@@ -74,10 +77,11 @@ def load_registry(folder: Path | str | None = None) -> BookRegistry:
     systems: dict[str, GameSystem] = {}
     books: dict[str, ArmyBook] = {}
     rules: dict[str, SystemRules] = {}
+    texts: dict[str, str] = {}
     if not root.is_dir():
         raise BookLoadError([BookProblem(str(root), "", "army book folder not found")])
     for system_dir in sorted(p for p in root.iterdir() if p.is_dir()):
-        system = _load_system(system_dir / SYSTEM_FILE, problems)
+        system = _load_system(system_dir / SYSTEM_FILE, problems, texts)
         if system is None:
             continue
         if system.id != system_dir.name:
@@ -88,7 +92,7 @@ def load_registry(folder: Path | str | None = None) -> BookRegistry:
         for path in sorted(system_dir.glob("*.yaml")):
             if path.name == SYSTEM_FILE:
                 continue
-            book = _load_book(path, system, rules[system.id], problems)
+            book = _load_book(path, system, rules[system.id], problems, texts)
             if book is None:
                 continue
             if book.id in books:
@@ -97,13 +101,33 @@ def load_registry(folder: Path | str | None = None) -> BookRegistry:
             books[book.id] = book
     if problems:
         raise BookLoadError(problems)
-    return BookRegistry(systems=systems, books=books, rules=rules)
+    return BookRegistry(systems=systems, books=books, rules=rules, texts=texts)
 
 
 def load_book(path: Path | str, system: GameSystem, rules: SystemRules | None = None) -> ArmyBook:
     """Load one book file for *system* (tests and tools); raises BookLoadError."""
     problems: list[BookProblem] = []
-    book = _load_book(Path(path), system, rules or rules_for(system), problems)
+    book = _load_book(Path(path), system, rules or rules_for(system), problems, {})
+    if book is None:
+        raise BookLoadError(problems)
+    return book
+
+
+def load_system_text(text: str, *, source: str = "<text>") -> GameSystem:
+    """A game system from the text of a ``_system.yaml`` kept elsewhere (a saved list's copy of
+    the system it was checked against); *source* names it in errors. Raises BookLoadError."""
+    problems: list[BookProblem] = []
+    system = _system_from_text(text, source, problems)
+    if system is None:
+        raise BookLoadError(problems)
+    return system
+
+
+def load_book_text(text: str, system: GameSystem, rules: SystemRules | None = None, *, source: str = "<text>") -> ArmyBook:
+    """An army book from its YAML text rather than a file: the same schema and checks as
+    :func:`load_registry`, for books kept in the database. Raises BookLoadError."""
+    problems: list[BookProblem] = []
+    book = _book_from_text(text, source, system, rules or rules_for(system), problems)
     if book is None:
         raise BookLoadError(problems)
     return book
@@ -116,24 +140,27 @@ def _show(path: Path) -> str:
         return str(path)
 
 
-def _read_yaml(path: Path, problems: list[BookProblem]) -> tuple[Any, str] | None:
+def _read_text(path: Path, problems: list[BookProblem]) -> str | None:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(BookProblem(_show(path), "", f"cannot read file: {exc}"))
         return None
+
+
+def _read_yaml(text: str, where: str, problems: list[BookProblem]) -> dict[str, Any] | None:
     try:
         data = _parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         reason = getattr(exc, "problem", None) or str(exc)
-        problems.append(BookProblem(_show(path), "", f"not valid YAML: {reason}", line))
+        problems.append(BookProblem(where, "", f"not valid YAML: {reason}", line))
         return None
     if not isinstance(data, dict):
-        problems.append(BookProblem(_show(path), "", "the file must hold a mapping at the top level", 1))
+        problems.append(BookProblem(where, "", "the file must hold a mapping at the top level", 1))
         return None
-    return data, text
+    return data
 
 
 def _parse_yaml(text: str) -> Any:
@@ -145,7 +172,7 @@ def _parse_yaml(text: str) -> Any:
     Without a writable cache folder the data is simply parsed every time.
     """
     folder = cache_folder()
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digest = text_digest(text)
     cached = folder / f"{digest}.json" if folder is not None else None
     if cached is not None:
         try:
@@ -166,55 +193,74 @@ def _parse_yaml(text: str) -> Any:
     return data
 
 
-def _load_system(path: Path, problems: list[BookProblem]) -> GameSystem | None:
+def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str]) -> GameSystem | None:
     if not path.is_file():
         problems.append(BookProblem(_show(path), "", "system file missing"))
         return None
-    read = _read_yaml(path, problems)
-    if read is None:
+    text = _read_text(path, problems)
+    system = _system_from_text(text, _show(path), problems) if text is not None else None
+    if system is not None:
+        texts[system.digest] = text  # type: ignore[index]
+    return system
+
+
+def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> GameSystem | None:
+    data = _read_yaml(text, where, problems)
+    if data is None:
         return None
-    data, text = read
     family = data.get("family")
     if family not in FAMILY_SCHEMAS:
-        problems.append(BookProblem(_show(path), "family", f"unknown rules family {family!r}; known: {sorted(FAMILY_SCHEMAS)}", _line_of(text, ["family"])))
+        problems.append(BookProblem(where, "family", f"unknown rules family {family!r}; known: {sorted(FAMILY_SCHEMAS)}", _line_of(text, ["family"])))
         return None
     system_schema, _ = FAMILY_SCHEMAS[family]
-    system = _apply_schema(system_schema, data, path, text, problems)
+    system = _apply_schema(system_schema, data, where, text, problems)
     if system is None:
         return None
     local: list[BookProblem] = []
     for name, rule in system.glossary.items():
         for mentioned in rule.mentions:
             if mentioned not in system.glossary:
-                local.append(BookProblem(_show(path), f"rules[{name}].mentions", f"mentions unknown rule {mentioned!r}"))
+                local.append(BookProblem(where, f"rules[{name}].mentions", f"mentions unknown rule {mentioned!r}"))
     problems.extend(local)
-    return None if local else _with_source(system, path, text)
+    return None if local else _with_source(system, where, text)
 
 
-def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem]) -> ArmyBook | None:
-    read = _read_yaml(path, problems)
-    if read is None:
+def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], texts: dict[str, str]) -> ArmyBook | None:
+    text = _read_text(path, problems)
+    book = _book_from_text(text, _show(path), system, rules, problems) if text is not None else None
+    if book is not None:
+        texts[book.digest] = text  # type: ignore[index]
+    return book
+
+
+def _book_from_text(text: str, where: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem]) -> ArmyBook | None:
+    data = _read_yaml(text, where, problems)
+    if data is None:
         return None
-    data, text = read
     _, book_schema = FAMILY_SCHEMAS[system.family]
-    book = _apply_schema(book_schema, data, path, text, problems)
+    book = _apply_schema(book_schema, data, where, text, problems)
     if book is None:
         return None
     local = [
-        BookProblem(_show(path), where, message, _line_of(text, _split_path(where)))
-        for where, message in [*check_references(book, system), *rules.check_book(book)]
+        BookProblem(where, at, message, _line_of(text, _split_path(at)))
+        for at, message in [*check_references(book, system), *rules.check_book(book)]
     ]
     if book.system != system.id:
-        local.append(BookProblem(_show(path), "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
+        local.append(BookProblem(where, "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
     problems.extend(local)
-    return None if local else _with_source(book, path, text)
+    return None if local else _with_source(book, where, text)
 
 
-def _with_source(obj: Any, path: Path, text: str) -> Any:
+def _with_source(obj: Any, where: str, text: str) -> Any:
     """Record where a loaded system or book came from, and a digest of its text."""
-    object.__setattr__(obj, "source", _show(path))
-    object.__setattr__(obj, "digest", hashlib.sha256(text.encode("utf-8")).hexdigest())
+    object.__setattr__(obj, "source", where)
+    object.__setattr__(obj, "digest", text_digest(text))
     return obj
+
+
+def text_digest(text: str) -> str:
+    """SHA-256 of a book or system file's text: its ``digest`` and the key its copy is kept under."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @cache
@@ -224,12 +270,12 @@ def _schema(schema_cls: type) -> Any:
     return schema_cls()
 
 
-def _apply_schema(schema_cls: type, data: dict[str, Any], path: Path, text: str, problems: list[BookProblem]) -> Any:
+def _apply_schema(schema_cls: type, data: dict[str, Any], where: str, text: str, problems: list[BookProblem]) -> Any:
     try:
         return _schema(schema_cls).load(data)
     except ValidationError as exc:
-        for where, message in flatten_messages(exc.messages):
-            problems.append(BookProblem(_show(path), where, message, _line_of(text, _split_path(where))))
+        for at, message in flatten_messages(exc.messages):
+            problems.append(BookProblem(where, at, message, _line_of(text, _split_path(at))))
         return None
 
 

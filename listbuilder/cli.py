@@ -5,6 +5,8 @@
     listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
     listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter)
     listbuilder text LIST.json              the roster as one line per unit, for forums
+    listbuilder db upgrade                  apply the saved-list database's migrations (DATABASE_URL)
+    listbuilder db current                  print the migration the database is at
 """
 
 from __future__ import annotations
@@ -106,6 +108,31 @@ def cmd_text(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_db(args: argparse.Namespace) -> int:
+    import os
+
+    from flask import Flask
+
+    from listbuilder.store import Database
+    from listbuilder.store.database import head_revision
+    from listbuilder.web.saved import database_url
+
+    instance = Flask("listbuilder.web").instance_path  # the app's instance folder, as create_app sees it
+    try:
+        db = Database(database_url(args.url or os.environ.get("LISTBUILDER_DATABASE_URL"), instance))
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    try:
+        if args.db_command == "upgrade":
+            applied = db.upgrade()
+            print(f"{db!r}: " + (f"applied {', '.join(applied)}" if applied else f"already at {head_revision()}"))
+        else:
+            print(f"{db!r}: at {db.revision() or 'no migration (empty database)'}; newest is {head_revision()}")
+    finally:
+        db.dispose()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from listbuilder.roster_html import PAPERS  # the paper sizes the renderer knows
 
@@ -131,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     text = sub.add_parser("text", parents=[books], help="print an army list as compact text, one unit per line")
     text.add_argument("list")
     text.set_defaults(func=cmd_text)
+    db = sub.add_parser("db", help="the database of saved lists")
+    db.add_argument("db_command", choices=["upgrade", "current"], help="upgrade: apply migrations; current: show where it is")
+    db.add_argument("--url", default=None, help="database URL (default: $DATABASE_URL, else SQLite in instance/)")
+    db.set_defaults(func=cmd_db)
     return parser
 
 

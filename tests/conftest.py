@@ -19,10 +19,11 @@ def registry() -> BookRegistry:
 
 
 @pytest.fixture(scope="session")
-def app(registry):
+def app(registry, tmp_path_factory):
     from listbuilder.web import create_app
 
-    return create_app({"TESTING": True, "REGISTRY": registry})
+    database = tmp_path_factory.mktemp("db") / "app.sqlite3"
+    return create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{database}"})
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""Flask application factory: config, army books loaded once, API, pages, error shape."""
+"""Flask application factory: config, army books loaded once, database, API, pages, error shape."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from listbuilder.books import load_registry
-from listbuilder.web import api, docs, errors, pages, previews, rosters
+from listbuilder.web import api, docs, errors, list_pages, pages, previews, rosters, saved
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL=docs.SWAGGER_ASSETS_URL,
+        DATABASE_URL=None,  # see saved.init_app: else $DATABASE_URL, else SQLite in the instance folder
     )
     app.config.from_prefixed_env("LISTBUILDER")
     if test_config:
@@ -35,12 +36,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     registry = app.config.get("REGISTRY") or load_registry(app.config.get("BOOKS_FOLDER"))
     app.extensions[api.REGISTRY_KEY] = registry
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep payloads in schema order
+    saved.init_app(app)
 
     rest = Api(app, spec_kwargs={"info": {"description": "Build and validate army lists, print rosters, preview combats."}})
     rest.register_blueprint(api.blp)
     rest.register_blueprint(rosters.blp)
     rest.register_blueprint(previews.blp)
+    rest.register_blueprint(saved.blp)
+    saved.register_security(rest)
     docs.init_app(app)
     pages.init_app(app)
+    list_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     return app

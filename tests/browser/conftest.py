@@ -24,10 +24,11 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
-def live_server(registry):
+def live_server(registry, tmp_path_factory):
     from listbuilder.web import create_app
 
-    app = create_app({"REGISTRY": registry})
+    database = tmp_path_factory.mktemp("db") / "browser.sqlite3"
+    app = create_app({"REGISTRY": registry, "DATABASE_URL": f"sqlite:///{database}"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

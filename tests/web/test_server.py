@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -23,12 +24,13 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    database = tmp_path_factory.mktemp("db") / "server.sqlite3"
     proc = subprocess.Popen(
         [str(gunicorn), "--workers", "1", "--bind", f"127.0.0.1:{port}", "wsgi:app"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "DATABASE_URL": f"sqlite:///{database}"},
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -1,0 +1,170 @@
+"""Saved lists checked against the rules: the edge between the store, the army books and validation.
+
+The store keeps each version as a canonical document plus the digests of the book and system
+it was checked against. This module turns a version back into an ArmyList and validates it
+against the books served now; when a book or system has changed since the save, it also
+re-loads the book as it was (from the text the store kept, through the one YAML loader) and
+validates against that, so a reader sees both answers. The web API, the pages and (later)
+tournament events call these functions; none of them talks SQL.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from listbuilder.books import BookLoadError, BookRegistry, load_book_text, load_system_text
+from listbuilder.canonical import canonical_json, rules_version, verification_code
+from listbuilder.list_diff import ListDiff, diff_lists
+from listbuilder.lists import ListError, book_for, parse_list
+from listbuilder.model import ArmyBook, ArmyList, Cost
+from listbuilder.store import texts as stored_texts
+from listbuilder.store.database import Database
+from listbuilder.store.lists import RulesUsed, SavedVersion
+from listbuilder.systems import SystemRules, rules_for
+from listbuilder.validation import ValidationReport
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A system's rules object and one of its books: what a list is validated against."""
+
+    rules: SystemRules
+    book: ArmyBook
+
+    @property
+    def version(self) -> str:
+        return rules_version(self.book, self.rules.system)
+
+    def validate(self, army: ArmyList) -> ValidationReport:
+        return self.rules.validate(army, self.book)
+
+
+def to_save(registry: BookRegistry, army: ArmyList) -> tuple[str, RulesUsed, ValidationReport]:
+    """What the store needs to save *army*: its canonical JSON and the rules it is checked
+    against (with their files' text), plus the report. Raises ListError (unknown ids)."""
+    system_rules, book = book_for(registry, army)
+    system = system_rules.system
+    texts = {d: registry.texts[d] for d in (book.digest, system.digest) if d in registry.texts}
+    used = RulesUsed(system.id, book.id, book.version, book.digest, system.digest, rules_version(book, system), texts)
+    return canonical_json(army), used, system_rules.validate(army, book)
+
+
+@dataclass(frozen=True)
+class CheckedVersion:
+    """A saved version validated against the books served now and, if they changed, as saved."""
+
+    version: SavedVersion
+    army: ArmyList
+    report: ValidationReport | None         # against the books served now; None if the book is gone
+    current_rules_version: str | None
+    report_when_saved: ValidationReport | None  # only when the rules changed since (None if unreadable)
+
+    @property
+    def book_changed(self) -> bool:
+        return self.current_rules_version != self.version.rules_version
+
+    @property
+    def verification_code(self) -> str:
+        """The code a roster printed now shows (under the saved rules if the book is gone)."""
+        return verification_code(self.army, self.current_rules_version or self.version.rules_version)
+
+    @property
+    def verification_code_when_saved(self) -> str:
+        return verification_code(self.army, self.version.rules_version)
+
+
+def check_version(db: Database, registry: BookRegistry, version: SavedVersion) -> CheckedVersion:
+    """Validate a saved version now and, when its book or system changed, as it was saved.
+    Raises ListError if the stored document no longer parses (a format change)."""
+    army = parse_list(version.document)
+    current = current_rules(registry, version)
+    report = current.validate(army) if current is not None else None
+    now = current.version if current is not None else None
+    then = None
+    if now != version.rules_version:
+        saved = rules_when_saved(db, registry, version)
+        then = saved.validate(army) if saved is not None else None
+    return CheckedVersion(version, army, report, now, then)
+
+
+def current_rules(registry: BookRegistry, version: SavedVersion) -> Rules | None:
+    """The rules and book with the saved ids that this server has now, if any."""
+    system_rules = registry.rules.get(version.system_id)
+    book = registry.books.get(version.book_id)
+    if system_rules is None or book is None or book.system != version.system_id:
+        return None
+    return Rules(system_rules, book)
+
+
+_SNAPSHOTS: OrderedDict[tuple[str, str], Rules | None] = OrderedDict()
+_SNAPSHOTS_LOCK = threading.Lock()
+SNAPSHOT_CACHE_SIZE = 16
+
+
+def rules_when_saved(db: Database, registry: BookRegistry, version: SavedVersion) -> Rules | None:
+    """The book and system exactly as *version* was saved against them, re-loaded from their
+    stored text (kept per process, since loading a book costs milliseconds). None when the
+    text was not kept or no longer loads under today's book format."""
+    current = current_rules(registry, version)
+    if current is not None and current.version == version.rules_version:
+        return current
+    key = (version.system_digest, version.book_digest)
+    with _SNAPSHOTS_LOCK:
+        if key in _SNAPSHOTS:
+            _SNAPSHOTS.move_to_end(key)
+            return _SNAPSHOTS[key]
+    found = _load_snapshot(db, registry, version)
+    with _SNAPSHOTS_LOCK:
+        _SNAPSHOTS[key] = found
+        while len(_SNAPSHOTS) > SNAPSHOT_CACHE_SIZE:
+            _SNAPSHOTS.popitem(last=False)
+    return found
+
+
+def _load_snapshot(db: Database, registry: BookRegistry, version: SavedVersion) -> Rules | None:
+    wanted = [version.system_digest, version.book_digest]
+    texts = {d: registry.texts[d] for d in wanted if d in registry.texts}
+    texts.update(stored_texts.read_texts(db, [d for d in wanted if d not in texts]))
+    if not all(d in texts for d in wanted):
+        return None
+    try:
+        system = load_system_text(texts[version.system_digest], source=f"{version.system_id} as saved")
+        system_rules = rules_for(system)
+        book = load_book_text(texts[version.book_digest], system, system_rules, source=f"{version.book_id} as saved")
+    except BookLoadError:
+        return None
+    return Rules(system_rules, book)
+
+
+def pricing_rules(db: Database, registry: BookRegistry, version: SavedVersion) -> Rules | None:
+    """The rules a version is priced and printed with: today's book if the server still has
+    it, else the book as it was saved."""
+    return current_rules(registry, version) or rules_when_saved(db, registry, version)
+
+
+def registry_for(db: Database, registry: BookRegistry, version: SavedVersion) -> BookRegistry:
+    """A registry holding the book a saved version prints with (see :func:`pricing_rules`).
+    Raises ListError when neither today's book nor the saved copy can be had."""
+    if current_rules(registry, version) is not None:
+        return registry
+    found = rules_when_saved(db, registry, version)
+    if found is None:
+        raise ListError("unknown_book", f"army book {version.book_id!r} is no longer served and its saved copy cannot be loaded", {"book": ["unknown"]})
+    system = found.rules.system
+    return BookRegistry(systems={system.id: system}, books={found.book.id: found.book}, rules={system.id: found.rules})
+
+
+def diff_versions(db: Database, registry: BookRegistry, before: SavedVersion, after: SavedVersion) -> ListDiff:
+    """What changed from *before* to *after*, both priced by :func:`pricing_rules` (so when
+    the book still exists, only the list's changes move the points)."""
+    sides = []
+    for version in (before, after):
+        army = parse_list(version.document)
+        rules = pricing_rules(db, registry, version)
+        report = rules.validate(army) if rules is not None else None
+        costs = {key: Cost(entry["cost"]) for key, entry in (report.entries if report is not None else {}).items()}
+        sides.append((army, costs, rules.book if rules is not None else None))
+    (old, old_costs, old_book), (new, new_costs, new_book) = sides
+    return diff_lists(old, new, costs_before=old_costs, costs_after=new_costs, book_before=old_book, book_after=new_book)

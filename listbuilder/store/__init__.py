@@ -1,0 +1,21 @@
+"""The only code that talks to the database: saved lists, and the book texts they were checked against.
+
+One module per concern, sharing one engine (``database.py``) and one migration chain
+(``migrations/versions``)::
+
+    database.py   Database(url): engine, reading()/writing() transactions, upgrade()
+    tokens.py     random ids and edit tokens; tokens kept only as SHA-256, compared in constant time
+    texts.py      keep_texts / read_texts: book and system files by digest, stored once
+    lists.py      create_list, save_version, check_editable, lock_list, delete_list, copy_list,
+                  read_list, read_version, list_versions_of
+    errors.py     StoreError and its subclasses, each with the HTTP status it maps to
+
+The core never imports the store; the web layer and the CLI do. Saved data is never rewritten
+in place: a save adds a version.
+"""
+
+from __future__ import annotations
+
+from listbuilder.store.database import Database, default_url
+
+__all__ = ["Database", "default_url"]

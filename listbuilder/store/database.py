@@ -1,0 +1,163 @@
+"""The connection to the database: one engine per process, transactions, and migrations.
+
+Two backends, one code path (SQLAlchemy Core):
+
+- SQLite (the default, a file in the instance folder) in WAL mode, so readers never wait for a
+  writer, with ``synchronous=FULL`` so a save acknowledged to a client is on disk before the
+  answer leaves (a killed process or machine loses nothing it acknowledged). Write
+  transactions start with ``BEGIN IMMEDIATE``: they queue for the one write lock up front
+  instead of failing halfway when two try to upgrade a read lock at once.
+- PostgreSQL through psycopg 3 (``postgresql+psycopg://``), for several workers and machines.
+
+Migrations (Alembic, ``listbuilder/store/migrations``) run in one write transaction: on
+PostgreSQL under a transaction-level advisory lock, on SQLite under the write lock, so when
+several gunicorn workers start together one migrates and the others find it done.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, MetaData, create_engine, event, text
+from sqlalchemy.engine import make_url
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+DEFAULT_FILE = "listbuilder.sqlite3"
+BUSY_TIMEOUT_MS = 10_000           # how long a SQLite writer waits for the write lock
+MIGRATION_LOCK_KEY = 0x6C62_0001   # pg_advisory_xact_lock key: "lb" + 1
+
+# Table definitions of every concern (lists.py, texts.py, later events and imported books)
+# share this metadata; constraint names are fixed so later migrations can refer to them.
+metadata = MetaData(naming_convention={
+    "pk": "pk_%(table_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "ix": "ix_%(table_name)s_%(column_0_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+})
+
+
+def default_url(instance_folder: str | Path) -> str:
+    """SQLite in the Flask instance folder: nothing to install or configure."""
+    return f"sqlite:///{Path(instance_folder).resolve() / DEFAULT_FILE}"
+
+
+def normalise_url(url: str) -> str:
+    """``postgres://`` and ``postgresql://`` (as hosting platforms hand them out) use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def as_utc(value: dt.datetime) -> dt.datetime:
+    """SQLite hands timestamps back without a zone; they were written in UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.timezone.utc)
+
+
+class Database:
+    """One engine and its connection pool; ``reading()`` and ``writing()`` give transactions."""
+
+    def __init__(self, url: str):
+        self.url = normalise_url(url)
+        parsed = make_url(self.url)
+        self.backend = parsed.get_backend_name()
+        if self.backend not in ("sqlite", "postgresql"):
+            raise ValueError(f"DATABASE_URL must be sqlite:///<file> or postgresql://…, not {self.backend}://")
+        if self.backend == "sqlite":
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(self.url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            _sqlite_setup(self.engine)
+        else:
+            self.engine = create_engine(self.url, pool_size=5, max_overflow=5)
+
+    def __repr__(self) -> str:
+        return f"Database({make_url(self.url).render_as_string(hide_password=True)!r})"
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A transaction for reads: one consistent view of the data, no write lock."""
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A transaction that writes; committed when the block ends, rolled back on error."""
+        with self.engine.connect().execution_options(sqlite_begin="IMMEDIATE") as conn, conn.begin():
+            yield conn
+
+    def upgrade(self) -> list[str]:
+        """Bring the schema to the newest migration; returns the revisions applied (none when
+        it was already current). Safe when several processes start at once."""
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+
+        config = alembic_config()
+        with self.writing() as conn:
+            if self.backend == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            before = set(MigrationContext.configure(conn).get_current_heads())
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+            after = MigrationContext.configure(conn).get_current_heads()
+        return [revision for revision in after if revision not in before]
+
+    def revision(self) -> str | None:
+        """The migration the database is at (None for an empty database)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.reading() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def dispose(self) -> None:
+        """Close pooled connections (before gunicorn forks workers from a preloaded app)."""
+        self.engine.dispose()
+
+
+def alembic_config() -> Any:
+    """Alembic's configuration, pointing at the migrations shipped inside the package."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    return config
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None, "no migrations shipped"
+    return head
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    """WAL, full sync and foreign keys on every connection; we issue BEGIN ourselves.
+
+    Python's sqlite3 module would otherwise begin transactions lazily in its own way; taking
+    over (SQLAlchemy's documented recipe) lets writers use BEGIN IMMEDIATE.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")

@@ -1,0 +1,301 @@
+"""Saved army lists: every save a new version row, edits guarded by a hashed token and a version.
+
+Tables::
+
+    saved_lists     id, token_hash, created_at, head (number of the current version),
+                    locked_at, deleted_at
+    list_versions   (list_id, number) -> the canonical list document, the book and system it
+                    was checked against (ids, digests, rules_version), saved_at
+
+A version row is written once and never changed. ``head`` moves forward by compare-and-set
+(``UPDATE … WHERE head = :expected``) in the same transaction that inserts the new version,
+so of two saves made from the same version exactly one wins and the other is told it is
+stale; the primary key on ``(list_id, number)`` would refuse a second version N even if that
+check were bypassed. Locking and deleting go through the same row, so a save cannot slip in
+after a lock. Deleting removes the versions and keeps a tombstone, so the id answers "gone".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Column, Connection, DateTime, ForeignKey, Integer, PrimaryKeyConstraint, Row, String, Table, Text, and_, delete,
+    insert, select, update,
+)
+
+from listbuilder.store.database import Database, as_utc, metadata, utcnow
+from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong
+from listbuilder.store.texts import keep_texts
+from listbuilder.store.tokens import hash_token, new_id, new_token, token_matches
+
+saved_lists = Table(
+    "saved_lists", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("head", Integer, nullable=False),
+    Column("locked_at", DateTime(timezone=True), nullable=True),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
+)
+
+list_versions = Table(
+    "list_versions", metadata,
+    Column("list_id", String(32), ForeignKey("saved_lists.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("document", Text, nullable=False),
+    Column("system_id", String(100), nullable=False),
+    Column("book_id", String(100), nullable=False),
+    Column("book_version", String(100), nullable=False),
+    Column("book_digest", String(64), nullable=False),
+    Column("system_digest", String(64), nullable=False),
+    Column("rules_version", String(16), nullable=False),
+    Column("saved_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("list_id", "number"),
+)
+
+
+@dataclass(frozen=True)
+class RulesUsed:
+    """The book and system a version was checked against, and their files' text by digest."""
+
+    system_id: str
+    book_id: str
+    book_version: str
+    book_digest: str
+    system_digest: str
+    rules_version: str
+    texts: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class SavedVersion:
+    """One saved version: the list as canonical JSON and the rules it was saved under."""
+
+    list_id: str
+    number: int
+    document_json: str
+    system_id: str
+    book_id: str
+    book_version: str
+    book_digest: str
+    system_digest: str
+    rules_version: str
+    saved_at: dt.datetime
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return json.loads(self.document_json)
+
+
+@dataclass(frozen=True)
+class SavedList:
+    """A saved list as it stands: its current version and whether it is locked."""
+
+    id: str
+    created_at: dt.datetime
+    locked_at: dt.datetime | None
+    current: SavedVersion
+
+    @property
+    def version(self) -> int:
+        return self.current.number
+
+    @property
+    def updated_at(self) -> dt.datetime:
+        return self.current.saved_at
+
+    @property
+    def locked(self) -> bool:
+        return self.locked_at is not None
+
+
+@dataclass(frozen=True)
+class NewList:
+    """A list just created: the edit token exists only here, the store keeps its hash."""
+
+    saved: SavedList
+    token: str
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def create_list(db: Database, document_json: str, rules: RulesUsed) -> NewList:
+    """Save a new list as version 1 under a fresh random id and edit token."""
+    list_id, token, now = new_id(), new_token(), utcnow()
+    with db.writing() as conn:
+        conn.execute(insert(saved_lists).values(id=list_id, token_hash=hash_token(token), created_at=now, head=1))
+        keep_texts(conn, rules.texts)
+        version = _insert_version(conn, list_id, 1, document_json, rules, now)
+    return NewList(SavedList(list_id, now, None, version), token)
+
+
+def save_version(db: Database, list_id: str, token: str | None, expected: int | None, document_json: str, rules: RulesUsed) -> SavedList:
+    """Save a new version of a list the caller holds the token of.
+
+    *expected* is the version the caller last read (None: save over whatever is current).
+    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked, StaleVersion.
+    """
+    now = utcnow()
+    with db.writing() as conn:
+        row = _editable(conn, list_id, token)
+        if expected is not None and row.head != expected:
+            raise _stale(list_id, row.head, expected)
+        moved = conn.execute(
+            update(saved_lists)
+            .where(saved_lists.c.id == list_id, saved_lists.c.head == row.head, saved_lists.c.locked_at.is_(None), saved_lists.c.deleted_at.is_(None))
+            .values(head=row.head + 1)
+        )
+        if moved.rowcount != 1:  # PostgreSQL: another save, lock or delete committed meanwhile
+            row = _editable(conn, list_id, token)
+            raise _stale(list_id, row.head, expected if expected is not None else row.head - 1)
+        keep_texts(conn, rules.texts)
+        version = _insert_version(conn, list_id, row.head + 1, document_json, rules, now)
+        return SavedList(list_id, as_utc(row.created_at), None, version)
+
+
+def check_editable(db: Database, list_id: str, token: str | None) -> None:
+    """Raise what a save with *token* would raise before versions are compared: ListNotFound,
+    ListGone, TokenMissing, TokenWrong, ListLocked. Returns quietly if a save could go ahead."""
+    with db.reading() as conn:
+        _editable(conn, list_id, token)
+
+
+def lock_list(db: Database, list_id: str, token: str | None, expected: int | None = None) -> SavedList:
+    """Freeze a list: no more saves or deletion; its id and history stay readable. Locking a
+    locked list changes nothing. *expected* (optional) must be the current version.
+    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, StaleVersion."""
+    with db.writing() as conn:
+        row = _owned(conn, list_id, token)
+        if expected is not None and row.head != expected:
+            raise _stale(list_id, row.head, expected)
+        if row.locked_at is None:
+            conn.execute(update(saved_lists).where(saved_lists.c.id == list_id, saved_lists.c.locked_at.is_(None)).values(locked_at=utcnow()))
+    return read_list(db, list_id)
+
+
+def delete_list(db: Database, list_id: str, token: str | None) -> None:
+    """Delete every version of a list; its id then answers ListGone.
+    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked."""
+    with db.writing() as conn:
+        _editable(conn, list_id, token)
+        conn.execute(delete(list_versions).where(list_versions.c.list_id == list_id))
+        conn.execute(update(saved_lists).where(saved_lists.c.id == list_id).values(deleted_at=utcnow()))
+
+
+def copy_list(db: Database, list_id: str, number: int | None = None) -> NewList:
+    """A new list (new id and token) whose version 1 is *list_id*'s version *number*
+    (default: current), with the same rules record. Raises ListNotFound, ListGone."""
+    source = read_version(db, list_id, number) if number is not None else read_list(db, list_id).current
+    list_id, token, now = new_id(), new_token(), utcnow()
+    with db.writing() as conn:
+        conn.execute(insert(saved_lists).values(id=list_id, token_hash=hash_token(token), created_at=now, head=1))
+        version = _insert_version(conn, list_id, 1, source.document_json, _rules_of(source), now)
+    return NewList(SavedList(list_id, now, None, version), token)
+
+
+def _insert_version(conn: Connection, list_id: str, number: int, document_json: str, rules: RulesUsed, now: dt.datetime) -> SavedVersion:
+    values = {
+        "list_id": list_id, "number": number, "document": document_json, "system_id": rules.system_id,
+        "book_id": rules.book_id, "book_version": rules.book_version, "book_digest": rules.book_digest,
+        "system_digest": rules.system_digest, "rules_version": rules.rules_version, "saved_at": now,
+    }
+    conn.execute(insert(list_versions).values(**values))
+    return _version({**values, "document_json": document_json})
+
+
+def _rules_of(version: SavedVersion) -> RulesUsed:
+    return RulesUsed(version.system_id, version.book_id, version.book_version, version.book_digest, version.system_digest, version.rules_version, {})
+
+
+def _stale(list_id: str, current: int, expected: int) -> StaleVersion:
+    return StaleVersion(list_id, f"the list is at version {current}; this change was made to version {expected}", current)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_list(db: Database, list_id: str) -> SavedList:
+    """The list and its current version. Raises ListNotFound, ListGone."""
+    query = (
+        select(saved_lists.c.created_at, saved_lists.c.locked_at, saved_lists.c.deleted_at, *_VERSION_COLUMNS)
+        .select_from(saved_lists.outerjoin(list_versions, and_(list_versions.c.list_id == saved_lists.c.id, list_versions.c.number == saved_lists.c.head)))
+        .where(saved_lists.c.id == list_id)
+    )
+    with db.reading() as conn:
+        row = conn.execute(query).mappings().first()
+    if row is None:
+        raise _not_found(list_id)
+    if row["deleted_at"] is not None:
+        raise ListGone(list_id, f"saved list {list_id!r} was deleted")
+    locked = as_utc(row["locked_at"]) if row["locked_at"] is not None else None
+    return SavedList(list_id, as_utc(row["created_at"]), locked, _version(row))
+
+
+def read_version(db: Database, list_id: str, number: int) -> SavedVersion:
+    """One version of a list. Raises ListNotFound (no such list or version), ListGone."""
+    with db.reading() as conn:
+        _existing(conn, list_id)
+        row = conn.execute(select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id, list_versions.c.number == number)).mappings().first()
+    if row is None:
+        raise ListNotFound(list_id, f"saved list {list_id!r} has no version {number}")
+    return _version(row)
+
+
+def list_versions_of(db: Database, list_id: str) -> list[SavedVersion]:
+    """Every version of a list, oldest first. Raises ListNotFound, ListGone."""
+    with db.reading() as conn:
+        _existing(conn, list_id)
+        rows = conn.execute(select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id).order_by(list_versions.c.number)).mappings().all()
+    return [_version(row) for row in rows]
+
+
+_VERSION_COLUMNS = (
+    list_versions.c.list_id, list_versions.c.number, list_versions.c.document.label("document_json"), list_versions.c.system_id,
+    list_versions.c.book_id, list_versions.c.book_version, list_versions.c.book_digest, list_versions.c.system_digest,
+    list_versions.c.rules_version, list_versions.c.saved_at,
+)
+
+
+def _version(row: Mapping[str, Any]) -> SavedVersion:
+    return SavedVersion(
+        list_id=row["list_id"], number=row["number"], document_json=row["document_json"], system_id=row["system_id"],
+        book_id=row["book_id"], book_version=row["book_version"], book_digest=row["book_digest"],
+        system_digest=row["system_digest"], rules_version=row["rules_version"], saved_at=as_utc(row["saved_at"]),
+    )
+
+
+def _existing(conn: Connection, list_id: str) -> Row[Any]:
+    row = conn.execute(select(saved_lists).where(saved_lists.c.id == list_id)).first()
+    if row is None:
+        raise _not_found(list_id)
+    if row.deleted_at is not None:
+        raise ListGone(list_id, f"saved list {list_id!r} was deleted")
+    return row
+
+
+def _owned(conn: Connection, list_id: str, token: str | None) -> Row[Any]:
+    row = _existing(conn, list_id)
+    if not token:
+        raise TokenMissing(list_id, "changing a saved list needs its edit token (Authorization: Bearer <token>)")
+    if not token_matches(token, row.token_hash):
+        raise TokenWrong(list_id, f"that is not the edit token of saved list {list_id!r}")
+    return row
+
+
+def _editable(conn: Connection, list_id: str, token: str | None) -> Row[Any]:
+    row = _owned(conn, list_id, token)
+    if row.locked_at is not None:
+        raise ListLocked(list_id, f"saved list {list_id!r} is locked; make a copy to change it")
+    return row
+
+
+def _not_found(list_id: str) -> ListNotFound:
+    return ListNotFound(list_id, f"no saved list {list_id!r}")

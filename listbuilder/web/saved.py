@@ -1,0 +1,334 @@
+"""Saved lists under /api/v1/lists: create, read, save versions, diff, lock, copy, delete, print.
+
+Reading is by link: anyone with a list's id reads it (ids are 96 random bits and nothing lists
+them). Changing it needs the edit token handed out once at creation (``Authorization: Bearer``)
+and the ``ETag`` of the version the change was made to (``If-Match``), so an edit made to an
+old version is refused (412) instead of silently overwriting a newer one. The order of checks
+is: the list exists (404) and is not deleted (410), a token is sent (401) and is right (403),
+the list is not locked (423), ``If-Match`` is sent (428) and current (412); a malformed body is
+refused before any of them (400/413/422) and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+from flask_smorest.error_handler import ErrorSchema
+from werkzeug.http import HTTP_STATUS_CODES
+
+from listbuilder import saved
+from listbuilder.canonical import verification_code
+from listbuilder.lists import parse_list
+from listbuilder.model import ArmyList
+from listbuilder.rosters import build_roster, roster_text
+from listbuilder.schemas.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
+from listbuilder.store import lists as store
+from listbuilder.store.database import Database, default_url
+from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
+from listbuilder.web.api import ARMY_LIST, registry
+from listbuilder.web.errors import error_body
+from listbuilder.web.rosters import _disposition, download_name
+
+DATABASE_KEY = "listbuilder.database"
+
+blp = Blueprint(
+    "saved_lists", __name__, url_prefix="/api/v1/lists",
+    description="Saved lists: share links, edit tokens, versions, diffs, locking and rosters.",
+)
+
+EDIT_TOKEN = [{"editToken": []}]
+IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
+            "description": 'the ETag of the version this change was made to, e.g. "v3" (`*`: whatever is current)'}
+LOCK_IF_MATCH = {**IF_MATCH, "required": False, "description": "optional: lock only if this is still the current version"}
+ETAG_HEADER = {"ETag": {"description": 'the version, as "v<number>"', "schema": {"type": "string"}}}
+
+
+def database() -> Database:
+    return current_app.extensions[DATABASE_KEY]
+
+
+def init_app(app: Flask) -> Database:
+    """Open the database named by DATABASE_URL and bring its schema up to date.
+
+    The URL is the app config's ``DATABASE_URL`` (``LISTBUILDER_DATABASE_URL`` in the
+    environment), else the environment's ``DATABASE_URL``, else SQLite in the instance folder.
+    The pool is emptied afterwards: gunicorn ``--preload`` forks workers from this process,
+    and a connection must never be shared across a fork.
+    """
+    db = Database(database_url(app.config.get("DATABASE_URL"), app.instance_path))
+    db.upgrade()
+    db.dispose()
+    app.extensions[DATABASE_KEY] = db
+    return db
+
+
+def database_url(configured: str | None, instance_path: str) -> str:
+    """The one DATABASE_URL rule, shared with ``listbuilder db upgrade``."""
+    return configured or os.environ.get("DATABASE_URL") or default_url(instance_path)
+
+
+def register_security(rest: Any) -> None:
+    rest.spec.components.security_scheme("editToken", {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"})
+
+
+@blp.errorhandler(StoreError)
+def _store_error(error: StoreError) -> Any:
+    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), "list_id")
+    body = error_body(error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]})
+    response = jsonify(body)
+    response.status_code = error.status
+    if isinstance(error, TokenMissing):
+        response.headers["WWW-Authenticate"] = 'Bearer realm="listbuilder"'
+    if isinstance(error, StaleVersion):
+        response.headers["ETag"] = etag(error.current)
+    return response
+
+
+def etag(number: int) -> str:
+    return f'"v{number}"'
+
+
+_ETAG = re.compile(r"v([1-9][0-9]{0,9})")
+
+
+def _token() -> str | None:
+    auth = request.authorization
+    if auth is None or auth.type.lower() != "bearer":
+        return None
+    return auth.token or None
+
+
+def _expected(list_id: str, token: str | None, *, required: bool = True) -> int | None:
+    """The version ``If-Match`` names; None for ``*`` (or when absent and not *required*).
+
+    A missing header is answered 428, but only once the caller is known to be allowed to
+    edit: a stranger learns nothing from the order of checks.
+    """
+    if_match = request.if_match
+    if not if_match:
+        if required:
+            store.check_editable(database(), list_id, token)
+            abort(428, message="send If-Match with the ETag of the version you edited (from GET)", errors={"If-Match": ["missing"]})
+        return None
+    if if_match.star_tag:
+        return None
+    for tag in if_match.as_set(include_weak=True):
+        found = _ETAG.fullmatch(tag)
+        if found:
+            return int(found.group(1))
+    return 0  # not one of our ETags: never current, so the store answers 412
+
+
+def _links(list_id: str) -> dict[str, str]:
+    return {
+        "url": url_for("saved_lists.SavedList", list_id=list_id, _external=True),
+        "share_url": url_for("list_pages.view", list_id=list_id, _external=True),
+    }
+
+
+def _created(new: store.NewList, report: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
+    links = _links(new.saved.id)
+    body = {
+        "id": new.saved.id, "edit_token": new.token, "version": new.saved.version, **links,
+        "edit_url": f"{links['share_url']}#edit={new.token}", "report": report.as_dict() if report is not None else None,
+    }
+    return body, 201, {"Location": links["url"], "ETag": etag(new.saved.version)}
+
+
+def version_body(checked: saved.CheckedVersion) -> dict[str, Any]:
+    version = checked.version
+    changed = checked.book_changed
+    return {
+        "id": version.list_id,
+        "version": version.number,
+        "saved_at": version.saved_at,
+        "list": version.document,
+        "report": checked.report.as_dict() if checked.report is not None else None,
+        "verification_code": checked.verification_code,
+        "rules": {
+            "system": version.system_id, "book": version.book_id, "book_version": version.book_version,
+            "rules_version": version.rules_version, "current_rules_version": checked.current_rules_version,
+            "changed": changed,
+            "report_when_saved": checked.report_when_saved.as_dict() if changed and checked.report_when_saved is not None else None,
+            "verification_code_when_saved": checked.verification_code_when_saved,
+        },
+    }
+
+
+def list_body(found: store.SavedList) -> dict[str, Any]:
+    checked = saved.check_version(database(), registry(), found.current)
+    return {
+        **version_body(checked),
+        "created_at": found.created_at, "updated_at": found.updated_at,
+        "locked": found.locked, "locked_at": found.locked_at, **_links(found.id),
+    }
+
+
+def _with_etag(found: store.SavedList) -> tuple[dict[str, Any], dict[str, str]]:
+    return list_body(found), {"ETag": etag(found.version), "Cache-Control": "no-cache"}
+
+
+_NOT_FOUND = {"schema": ErrorSchema, "description": "no list with this id (or no such version)"}
+_GONE = {"schema": ErrorSchema, "description": "the list was deleted"}
+_UNPROCESSABLE = {"schema": ErrorSchema, "description": "malformed list, or unknown system or book: nothing stored"}
+
+
+def _errors(*codes: int) -> Any:
+    """Document the error answers an operation really gives, all in the one error shape."""
+    described = {
+        400: "the body is not JSON", 401: "no edit token (Authorization: Bearer <token>)", 403: "wrong edit token",
+        404: _NOT_FOUND["description"], 410: _GONE["description"], 412: "If-Match names an older version: reload, then change",
+        413: "body over 1 MiB", 422: _UNPROCESSABLE["description"], 423: "the list is locked", 428: "If-Match is missing",
+    }
+
+    def decorate(view: Any) -> Any:
+        for code in reversed(codes):
+            view = blp.alt_response(code, schema=ErrorSchema, description=described[code])(view)
+        return view
+
+    return decorate
+
+
+@blp.route("")
+class SavedLists(MethodView):
+    @blp.arguments(ARMY_LIST)
+    @blp.response(201, CreatedOut, headers={"Location": {"description": "the new list's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
+    @_errors(400, 413, 422)
+    def post(self, army: ArmyList) -> Any:
+        """Save a list (legal or not): a new id, an edit token shown only now, version 1."""
+        document, used, report = saved.to_save(registry(), army)
+        return _created(store.create_list(database(), document, used), report)
+
+
+@blp.route("/<list_id>")
+class SavedList(MethodView):
+    @blp.response(200, SavedListOut, headers=ETAG_HEADER)
+    @_errors(404, 410)
+    def get(self, list_id: str) -> Any:
+        """Read a saved list: the list, its validation now, its version and the rules it was saved under."""
+        return _with_etag(store.read_list(database(), list_id))
+
+    @blp.arguments(ARMY_LIST)
+    @blp.response(200, SavedListOut, headers=ETAG_HEADER)
+    @blp.doc(security=EDIT_TOKEN, parameters=[IF_MATCH])
+    @_errors(400, 401, 403, 404, 410, 412, 413, 422, 423, 428)
+    def put(self, army: ArmyList, list_id: str) -> Any:
+        """Save a new version (edit token and If-Match needed); older versions stay readable."""
+        token = _token()
+        expected = _expected(list_id, token)
+        document, used, _ = saved.to_save(registry(), army)
+        return _with_etag(store.save_version(database(), list_id, token, expected, document, used))
+
+    @blp.response(204)
+    @blp.doc(security=EDIT_TOKEN)
+    @_errors(401, 403, 404, 410, 423)
+    def delete(self, list_id: str) -> Any:
+        """Delete a list and all its versions (edit token needed); its id then answers 410."""
+        store.delete_list(database(), list_id, _token())
+        return ""
+
+
+@blp.route("/<list_id>/versions")
+class Versions(MethodView):
+    @blp.response(200, VersionsOut)
+    @_errors(404, 410)
+    def get(self, list_id: str) -> Any:
+        """Every saved version of a list, oldest first."""
+        versions = store.list_versions_of(database(), list_id)
+        summaries = []
+        for v in versions:
+            army = parse_list(v.document)
+            summaries.append({
+                "version": v.number, "saved_at": v.saved_at, "name": army.name, "book": v.book_id,
+                "units": len(army.units), "rules_version": v.rules_version, "verification_code": verification_code(army, v.rules_version),
+            })
+        return {"id": list_id, "current": versions[-1].number if versions else 0, "versions": summaries}
+
+
+@blp.route("/<list_id>/versions/<int:number>")
+class Version(MethodView):
+    @blp.response(200, VersionOut)
+    @_errors(404, 410)
+    def get(self, list_id: str, number: int) -> Any:
+        """One saved version, validated against the books now (and as saved, if they changed)."""
+        version = store.read_version(database(), list_id, number)
+        return version_body(saved.check_version(database(), registry(), version))
+
+
+@blp.route("/<list_id>/diff")
+class Diff(MethodView):
+    @blp.arguments(DiffQuery, location="query")
+    @blp.response(200, DiffOut)
+    @_errors(404, 410, 422)
+    def get(self, query: dict[str, int], list_id: str) -> Any:
+        """What changed between two versions: units added, removed and changed, and the points."""
+        db = database()
+        to = query.get("to") or store.read_list(db, list_id).version
+        before = query.get("from") or max(1, to - 1)
+        older, newer = store.read_version(db, list_id, before), store.read_version(db, list_id, to)
+        return {"id": list_id, "from": before, "to": to, **saved.diff_versions(db, registry(), older, newer).as_dict()}
+
+
+@blp.route("/<list_id>/lock")
+class Lock(MethodView):
+    @blp.response(200, SavedListOut, headers=ETAG_HEADER)
+    @blp.doc(security=EDIT_TOKEN, parameters=[LOCK_IF_MATCH])
+    @_errors(401, 403, 404, 410, 412)
+    def post(self, list_id: str) -> Any:
+        """Lock a list (e.g. when submitted to an event): no more saves; id and history stay."""
+        token = _token()
+        return _with_etag(store.lock_list(database(), list_id, token, _expected(list_id, token, required=False)))
+
+
+@blp.route("/<list_id>/copy")
+class Copy(MethodView):
+    @blp.arguments(VersionQuery, location="query")
+    @blp.response(201, CreatedOut, headers={"Location": {"description": "the copy's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
+    @_errors(404, 410, 422)
+    def post(self, query: dict[str, int], list_id: str) -> Any:
+        """Copy any list one can read into a new list with its own id and edit token."""
+        db = database()
+        new = store.copy_list(db, list_id, query.get("version"))
+        return _created(new, saved.check_version(db, registry(), new.saved.current).report)
+
+
+def _version_to_print(list_id: str, number: int | None) -> tuple[Any, ArmyList]:
+    db = database()
+    version = store.read_version(db, list_id, number) if number is not None else store.read_list(db, list_id).current
+    return saved.registry_for(db, registry(), version), parse_list(version.document)
+
+
+@blp.route("/<list_id>/roster.pdf")
+class SavedRosterPdf(MethodView):
+    @blp.arguments(RosterQuery, location="query")
+    @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.")
+    @_errors(404, 410, 422)
+    def get(self, query: dict[str, Any], list_id: str) -> Any:
+        """The PDF roster of the current version (or ?version=N), legal or not."""
+        from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
+
+        books, army = _version_to_print(list_id, query.get("version"))
+        options: dict[str, Any] = {"paper": query["paper"]}
+        # `layout` reaches the renderer once it takes one (issue 14 adds sheet|cards).
+        if "layout" in query and "layout" in inspect.signature(roster_pdf).parameters:
+            options["layout"] = query["layout"]
+        response = Response(roster_pdf(books, army, **options), mimetype="application/pdf")
+        response.headers["Content-Disposition"] = _disposition("attachment", download_name(army, "pdf"))
+        return response
+
+
+@blp.route("/<list_id>/roster.txt")
+class SavedRosterText(MethodView):
+    @blp.arguments(VersionQuery, location="query")
+    @blp.response(200, content_type="text/plain", description="One line per unit, for forums.")
+    @_errors(404, 410, 422)
+    def get(self, query: dict[str, Any], list_id: str) -> Any:
+        """The roster of the current version (or ?version=N) as compact text."""
+        books, army = _version_to_print(list_id, query.get("version"))
+        return Response(roster_text(build_roster(books, army)), mimetype="text/plain")
