@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,86 @@ def app(registry, tmp_path_factory):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+# --------------------------------------------------------------------------------------------
+# Databases: SQLite always; PostgreSQL when TEST_DATABASE_URL names a server (.ci/run sets it
+# when one answers on 127.0.0.1:5432). Each test session makes its own PostgreSQL database
+# and drops it at the end: other test runs may share the server.
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@contextmanager
+def private_postgres_database():
+    """A new, uniquely named database on the TEST_DATABASE_URL server, dropped afterwards."""
+    import os
+    import secrets
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    from listbuilder.store.database import normalise_url
+
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        pytest.skip("TEST_DATABASE_URL is not set: the PostgreSQL half of the store tests is skipped")
+    name = f"listbuilder_test_{secrets.token_hex(6)}"
+    admin = create_engine(normalise_url(base), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(normalise_url(base)).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    with private_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def database_url(request, tmp_path_factory):
+    """A migrated-once database URL per backend, shared by the session's tests of that backend."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_url")
+    return f"sqlite:///{tmp_path_factory.mktemp('store') / 'lists.sqlite3'}"
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_database_url(request, tmp_path):
+    """A database of its own for one test, empty (no migration applied yet)."""
+    if request.param == "postgresql":
+        with private_postgres_database() as url:
+            yield url
+    else:
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def db(database_url):
+    from listbuilder.store import Database
+
+    database = Database(database_url)
+    database.upgrade()
+    yield database
+    database.dispose()
+
+
+@pytest.fixture(scope="session")
+def saved_app(registry, database_url, db):
+    """The app on each backend's database (``db`` first: migrated once, before the app starts)."""
+    from listbuilder.web import create_app
+
+    app = create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": database_url})
+    yield app
+    app.extensions["listbuilder.database"].dispose()
+
+
+@pytest.fixture()
+def saved_client(saved_app):
+    return saved_app.test_client()

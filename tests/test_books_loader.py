@@ -146,3 +146,25 @@ def test_one_weapon_name_means_one_profile(tmp_path):
     text = book(SECTIONED_UNIT).replace("units:\n", GUNS.replace("GAIN", "gains: {weapons: [{name: Rifle, range: 24, attacks: 2}]}") + "units:\n")
     found = problems(tmp_path, text)
     assert found[0].endswith("units[0]: weapon 'Rifle' has two different profiles among 'grunts''s gear; give them different names")
+
+
+def test_a_book_loads_from_its_text_exactly_as_from_its_file(registry):
+    """Saved lists re-load the book they were saved against from the text the store kept."""
+    from listbuilder.books import load_book_text, load_system_text
+
+    book = registry.books["gf-cinder-covenant"]
+    system = registry.systems[book.system]
+    system_again = load_system_text(registry.texts[system.digest], source="system as saved")
+    again = load_book_text(registry.texts[book.digest], system_again, source="book as saved")
+    assert (again.digest, again.units, again.sections, again.rules) == (book.digest, book.units, book.sections, book.rules)
+    assert system_again.glossary == system.glossary and again.source == "book as saved"
+
+
+def test_broken_book_text_names_its_source_and_line(registry):
+    from listbuilder.books import load_book_text
+
+    system = registry.systems["grimdark-future"]
+    with pytest.raises(BookLoadError) as caught:
+        load_book_text("id: x\nunits: [\n", system, source="gf-x as saved")
+    (problem,) = caught.value.problems
+    assert problem.file == "gf-x as saved" and "not valid YAML" in problem.message and problem.line is not None

@@ -55,4 +55,5 @@ def read_texts(db: Database, digests: Iterable[str]) -> dict[str, str]:
     if not wanted:
         return {}
     with db.reading() as conn:
-        return dict(conn.execute(select(book_texts.c.digest, book_texts.c.text).where(book_texts.c.digest.in_(wanted))).tuples())
+        rows = conn.execute(select(book_texts.c.digest, book_texts.c.text).where(book_texts.c.digest.in_(wanted)))
+        return {row.digest: row.text for row in rows}

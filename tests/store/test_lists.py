@@ -1,0 +1,190 @@
+"""The saved-list store on a real database (SQLite file, and PostgreSQL when TEST_DATABASE_URL is set)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+
+import pytest
+from sqlalchemy import select
+
+from listbuilder import saved
+from listbuilder.lists import parse_list
+from listbuilder.store import lists as store
+from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong
+from listbuilder.store.texts import book_texts
+from tests.conftest import GOLDEN
+
+
+def golden(system: str = "grimdark-future", index: int = 0) -> dict:
+    return json.loads(sorted((GOLDEN / system).glob("*.json"))[index].read_text())["list"]
+
+
+def save_args(registry, document: dict):
+    canonical, used, _ = saved.to_save(registry, parse_list(document))
+    return canonical, used
+
+
+def new_list(db, registry, document: dict | None = None) -> store.NewList:
+    return store.create_list(db, *save_args(registry, document or golden()))
+
+
+def renamed(document: dict, name: str) -> dict:
+    return {**document, "name": name}
+
+
+def test_create_then_read_gives_version_1_with_the_canonical_document_and_rules(db, registry):
+    document = golden()
+    new = new_list(db, registry, document)
+    found = store.read_list(db, new.saved.id)
+    assert found.version == 1 and not found.locked
+    assert found.current.document == json.loads(save_args(registry, document)[0])
+    book = registry.books[document["book"]]
+    assert (found.current.book_id, found.current.book_digest, found.current.book_version) == (book.id, book.digest, book.version)
+    assert found.current.rules_version == saved.rules_version(book, registry.systems[book.system])
+
+
+def test_ids_are_random_url_safe_and_at_least_64_bits_tokens_at_least_128(db, registry):
+    made = [new_list(db, registry) for _ in range(5)]
+    ids = {m.saved.id for m in made}
+    assert len(ids) == 5
+    for m in made:
+        assert re.fullmatch(r"[A-Za-z0-9_-]{16}", m.saved.id)  # 16 base64 characters = 96 bits
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", m.token)     # 43 base64 characters = 256 bits
+
+
+def test_the_edit_token_is_stored_only_as_its_sha256(db, registry):
+    new = new_list(db, registry)
+    with db.reading() as conn:
+        row = conn.execute(select(store.saved_lists).where(store.saved_lists.c.id == new.saved.id)).one()
+    assert new.token not in [str(value) for value in row]
+    assert row.token_hash == hashlib.sha256(new.token.encode()).hexdigest()
+
+
+def test_a_save_adds_a_version_and_leaves_earlier_versions_exactly_as_they_were(db, registry):
+    document = golden()
+    new = new_list(db, registry, document)
+    with db.reading() as conn:
+        before = conn.execute(select(store.list_versions).where(store.list_versions.c.list_id == new.saved.id)).all()
+    after = store.save_version(db, new.saved.id, new.token, 1, *save_args(registry, renamed(document, "Second")))
+    assert after.version == 2
+    with db.reading() as conn:
+        rows = conn.execute(select(store.list_versions).where(store.list_versions.c.list_id == new.saved.id).order_by(store.list_versions.c.number)).all()
+    assert rows[0] == before[0]
+    assert [v.number for v in store.list_versions_of(db, new.saved.id)] == [1, 2]
+    assert store.read_version(db, new.saved.id, 1).document["name"] == document.get("name", "")
+    assert store.read_list(db, new.saved.id).current.document["name"] == "Second"
+
+
+def test_a_save_made_to_an_old_version_is_refused_as_stale(db, registry):
+    new = new_list(db, registry)
+    store.save_version(db, new.saved.id, new.token, 1, *save_args(registry, renamed(golden(), "B")))
+    with pytest.raises(StaleVersion) as caught:
+        store.save_version(db, new.saved.id, new.token, 1, *save_args(registry, renamed(golden(), "C")))
+    assert caught.value.current == 2
+    assert store.read_list(db, new.saved.id).current.document["name"] == "B"
+
+
+def test_saving_without_the_token_or_with_a_wrong_one_is_refused(db, registry):
+    new = new_list(db, registry)
+    args = save_args(registry, renamed(golden(), "X"))
+    with pytest.raises(TokenMissing):
+        store.save_version(db, new.saved.id, None, 1, *args)
+    with pytest.raises(TokenWrong):
+        store.save_version(db, new.saved.id, new.token[:-1] + ("A" if new.token[-1] != "A" else "B"), 1, *args)
+    with pytest.raises(TokenWrong):
+        store.save_version(db, new.saved.id, new_list(db, registry).token, 1, *args)  # another list's token
+    assert store.read_list(db, new.saved.id).version == 1
+
+
+def test_unknown_ids_and_versions_are_not_found(db, registry):
+    with pytest.raises(ListNotFound):
+        store.read_list(db, "no-such-list-id0")
+    new = new_list(db, registry)
+    with pytest.raises(ListNotFound):
+        store.read_version(db, new.saved.id, 2)
+
+
+def test_a_locked_list_keeps_its_id_and_history_and_takes_no_more_saves_or_deletes(db, registry):
+    new = new_list(db, registry)
+    store.save_version(db, new.saved.id, new.token, 1, *save_args(registry, renamed(golden(), "v2")))
+    locked = store.lock_list(db, new.saved.id, new.token)
+    assert locked.locked and locked.version == 2
+    with pytest.raises(ListLocked):
+        store.save_version(db, new.saved.id, new.token, 2, *save_args(registry, renamed(golden(), "v3")))
+    with pytest.raises(ListLocked):
+        store.delete_list(db, new.saved.id, new.token)
+    assert store.lock_list(db, new.saved.id, new.token).locked_at == locked.locked_at  # locking again changes nothing
+    assert [v.number for v in store.list_versions_of(db, new.saved.id)] == [1, 2]
+
+
+def test_locking_needs_the_token_and_may_insist_on_the_current_version(db, registry):
+    new = new_list(db, registry)
+    with pytest.raises(TokenMissing):
+        store.lock_list(db, new.saved.id, None)
+    store.save_version(db, new.saved.id, new.token, 1, *save_args(registry, renamed(golden(), "v2")))
+    with pytest.raises(StaleVersion):
+        store.lock_list(db, new.saved.id, new.token, expected=1)
+    assert not store.read_list(db, new.saved.id).locked
+
+
+def test_deleting_removes_every_version_and_the_id_then_answers_gone(db, registry):
+    new = new_list(db, registry)
+    with pytest.raises(TokenWrong):
+        store.delete_list(db, new.saved.id, "wrong")
+    store.delete_list(db, new.saved.id, new.token)
+    with pytest.raises(ListGone):
+        store.read_list(db, new.saved.id)
+    with pytest.raises(ListGone):
+        store.list_versions_of(db, new.saved.id)
+    with db.reading() as conn:
+        assert conn.execute(select(store.list_versions).where(store.list_versions.c.list_id == new.saved.id)).all() == []
+
+
+def test_a_copy_is_a_new_list_with_its_own_id_token_and_history(db, registry):
+    new = new_list(db, registry)
+    store.save_version(db, new.saved.id, new.token, 1, *save_args(registry, renamed(golden(), "second")))
+    copy = store.copy_list(db, new.saved.id, 1)
+    assert copy.saved.id != new.saved.id and copy.token != new.token and copy.saved.version == 1
+    assert copy.saved.current.document == store.read_version(db, new.saved.id, 1).document
+    store.save_version(db, copy.saved.id, copy.token, 1, *save_args(registry, renamed(golden(), "copy edited")))
+    assert store.read_list(db, new.saved.id).current.document["name"] == "second"
+    with pytest.raises(TokenWrong):
+        store.save_version(db, copy.saved.id, new.token, 2, *save_args(registry, golden()))
+
+
+def test_book_and_system_texts_are_stored_once_by_digest(db, registry):
+    document = golden()
+    for _ in range(3):
+        new_list(db, registry, document)
+    book = registry.books[document["book"]]
+    with db.reading() as conn:
+        rows = conn.execute(select(book_texts).where(book_texts.c.digest.in_([book.digest, registry.systems[book.system].digest]))).all()
+    assert len(rows) == 2
+    assert {hashlib.sha256(r.text.encode()).hexdigest() for r in rows} == {r.digest for r in rows}
+
+
+def test_of_two_concurrent_saves_from_the_same_version_exactly_one_wins(db, registry):
+    for round_ in range(10):
+        new = new_list(db, registry)
+        barrier = threading.Barrier(2)
+        outcomes: list[str] = []
+
+        def save(name: str) -> None:
+            args = save_args(registry, renamed(golden(), name))
+            barrier.wait()
+            try:
+                store.save_version(db, new.saved.id, new.token, 1, *args)
+                outcomes.append("saved")
+            except StaleVersion:
+                outcomes.append("stale")
+
+        threads = [threading.Thread(target=save, args=(f"writer {i}",)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcomes) == ["saved", "stale"], f"round {round_}: {outcomes}"
+        assert [v.number for v in store.list_versions_of(db, new.saved.id)] == [1, 2]

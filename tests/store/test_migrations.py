@@ -1,0 +1,50 @@
+"""Migrations: applied at start-up by whichever process gets there first, never twice, never losing data."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import inspect
+
+from listbuilder.store import Database
+from listbuilder.store.database import head_revision
+from tests.store.test_lists import new_list
+
+ROOT = Path(__file__).resolve().parents[2]
+UPGRADE = "import sys; from listbuilder.store import Database; print(Database(sys.argv[1]).upgrade())"
+
+
+def test_upgrade_creates_the_tables_and_then_has_nothing_left_to_do(empty_database_url):
+    db = Database(empty_database_url)
+    try:
+        assert db.revision() is None
+        assert db.upgrade() == [head_revision()]
+        assert db.revision() == head_revision()
+        assert {"saved_lists", "list_versions", "book_texts"} <= set(inspect(db.engine).get_table_names())
+        assert db.upgrade() == []
+    finally:
+        db.dispose()
+
+
+def test_several_processes_starting_at_once_migrate_exactly_once(empty_database_url):
+    """Gunicorn workers started without --preload each run the migrations at start-up."""
+    starters = [subprocess.Popen([sys.executable, "-c", UPGRADE, empty_database_url], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    results = [p.communicate(timeout=120) for p in starters]
+    assert [p.returncode for p in starters] == [0] * 4, [err for _, err in results]
+    applied = [out.strip() for out, _ in results]
+    assert applied.count(str([head_revision()])) == 1 and applied.count("[]") == 3, applied
+
+
+def test_upgrading_a_current_database_keeps_every_saved_list(empty_database_url, registry):
+    db = Database(empty_database_url)
+    try:
+        db.upgrade()
+        made = new_list(db, registry)
+        assert db.upgrade() == []
+        from listbuilder.store.lists import read_list
+
+        assert read_list(db, made.saved.id).current.document == made.saved.current.document
+    finally:
+        db.dispose()
