@@ -20,6 +20,7 @@ class SavedRulesOut(Schema):
 
     system = fields.String()
     book = fields.String()
+    book_name = fields.String(metadata={"description": "the book's name on this server (its id if no longer served)"})
     book_version = fields.String(metadata={"description": "the book's own version label when saved"})
     rules_version = fields.String(metadata={"description": "digest of the book and system files when saved"})
     current_rules_version = fields.String(allow_none=True, metadata={"description": "the same digest for the files served now; null if the book is no longer served"})

@@ -152,13 +152,18 @@ def version_body(checked: saved.CheckedVersion) -> dict[str, Any]:
         "report": checked.report.as_dict() if checked.report is not None else None,
         "verification_code": checked.verification_code,
         "rules": {
-            "system": version.system_id, "book": version.book_id, "book_version": version.book_version,
+            "system": version.system_id, "book": version.book_id, "book_name": _book_name(version.book_id), "book_version": version.book_version,
             "rules_version": version.rules_version, "current_rules_version": checked.current_rules_version,
             "changed": changed,
             "report_when_saved": checked.report_when_saved.as_dict() if changed and checked.report_when_saved is not None else None,
             "verification_code_when_saved": checked.verification_code_when_saved,
         },
     }
+
+
+def _book_name(book_id: str) -> str:
+    book = registry().books.get(book_id)
+    return book.name if book is not None else book_id
 
 
 def list_body(found: store.SavedList) -> dict[str, Any]:

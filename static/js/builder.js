@@ -3,6 +3,7 @@ import { api, ApiError, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLa
 import { Glossary, RuleTips, ruleList, statLine, weaponTable, itemList } from "./profile.js";
 import { Editor, setRowOrder } from "./editor.js";
 import { Preview } from "./preview.js";
+import { initSaved } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
 const app = $("app");
@@ -48,6 +49,7 @@ async function start() {
   buildSettings();
   renderBook();
   wireExport();
+  initSaved({ container: $("saved-controls"), bookId: BOOK_ID, getList: payload, setList: replaceList });
   preview = new Preview({ system, family: FAMILY, book, list: () => list, nameOf, payload, bookCache: loadBook });
   renderAll();
   validateNow();
@@ -92,6 +94,16 @@ function normalise(raw) {
     upgrades: (e.upgrades || []).map((r) => ({ section: r.section, option: r.option, count: r.count ?? 1 })),
     combined_with: e.combined_with || null, joined_to: e.joined_to || null, spells: e.spells || [] }));
   return out;
+}
+
+/** Replace the list in progress (a saved list opened from the server, see saved.js). */
+function replaceList(data) {
+  list = normalise(data);
+  selected = null;
+  $("list-name").value = list.name || "";
+  $("size-fields").replaceChildren();
+  buildSettings();
+  changed();
 }
 
 function persist() {

@@ -42,12 +42,12 @@ export class ApiError extends Error {
 }
 
 /** fetch() wrapper: JSON in, JSON (or text/blob) out, ApiError with words on any failure. */
-export async function api(path, { method = "GET", body, as = "json" } = {}) {
+export async function api(path, { method = "GET", body, as = "json", headers = {} } = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -59,6 +59,7 @@ export async function api(path, { method = "GET", body, as = "json" } = {}) {
     if (!data || typeof data !== "object") data = { message: `The server answered ${response.status} ${response.statusText}.` };
     throw new ApiError(response.status, data);
   }
+  if (response.status === 204) return null;
   if (as === "blob") return response.blob();
   if (as === "text") {
     const type = response.headers.get("Content-Type") || "";

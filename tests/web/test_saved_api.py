@@ -70,7 +70,7 @@ def test_get_gives_the_list_report_version_times_lock_rules_and_verification_cod
     book = registry.books[BOOK]
     version = rules_version(book, registry.systems[book.system])
     assert body["rules"] == {
-        "system": "grimdark-future", "book": BOOK, "book_version": book.version, "rules_version": version,
+        "system": "grimdark-future", "book": BOOK, "book_name": book.name, "book_version": book.version, "rules_version": version,
         "current_rules_version": version, "changed": False, "report_when_saved": None,
         "verification_code_when_saved": verification_code(parse_list(LIST), version),
     }

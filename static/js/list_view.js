@@ -1,0 +1,61 @@
+// The read-only page of a saved list (/l/<id>): copy it to edit, take in an edit link, share.
+//
+// An edit link is this page with the token in the fragment (#edit=<token>). Browsers never
+// send a fragment to the server, so the token reaches no log; this script keeps it in the
+// browser (with the list in "My lists") and removes it from the address bar at once.
+import { api, errorBox, h } from "./util.js";
+import { builderLink, copyList, copyText, editLink, listUrl, rememberAnswer, savedList, shareLink } from "./saved_store.js";
+
+const root = document.getElementById("saved-list");
+const status = document.getElementById("saved-status");
+const { id, book } = root.dataset;
+const say = (...nodes) => status.replaceChildren(...nodes);
+
+async function takeEditLink() {
+  const match = /^#edit=(.+)$/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname + location.search);  // the token leaves the address bar
+  const token = decodeURIComponent(match[1]);
+  try {
+    rememberAnswer(await api(listUrl(id)), token);
+    say(h("p", { class: "notice ok" }, "This browser can now edit this list: it is in “My lists”."));
+  } catch (err) {
+    say(errorBox(err, "Could not open the edit link"));
+  }
+}
+
+function showEditing() {
+  const known = savedList(id);
+  const canEdit = Boolean(known && known.token) && root.dataset.locked !== "true";
+  document.getElementById("edit-list").hidden = !canEdit;
+  const copyEdit = document.getElementById("copy-edit-link");
+  copyEdit.hidden = !(known && known.token);
+  copyEdit.onclick = async () => {
+    const link = editLink(id, known.token);
+    const copied = await copyText(link);
+    say(h("p", {}, copied ? "Edit link copied. Keep it private: whoever has it can change this list." : "Keep this edit link private: ",
+      copied ? null : h("input", { type: "text", readonly: true, value: link, class: "link-field", "aria-label": "Edit link" })));
+  };
+}
+
+document.getElementById("copy-share").addEventListener("click", async () => {
+  const link = shareLink(id);
+  const copied = await copyText(link);
+  say(h("p", {}, copied ? "Link copied. Anyone with it can read this list." : "Copy this link: ",
+    copied ? null : h("input", { type: "text", readonly: true, value: link, class: "link-field", "aria-label": "Link to this list" })));
+});
+
+document.getElementById("make-copy").addEventListener("click", async (ev) => {
+  ev.currentTarget.disabled = true;
+  say(h("p", {}, "Making your copy…"));
+  try {
+    const { made, body } = await copyList(id);
+    location.assign(builderLink(body.list.book || book, made.id));
+  } catch (err) {
+    say(errorBox(err, "Could not copy the list"));
+    ev.currentTarget.disabled = false;
+  }
+});
+
+await takeEditLink();
+showEditing();
