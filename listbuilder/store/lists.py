@@ -144,20 +144,26 @@ def save_version(db: Database, list_id: str, token: str | None, expected: int | 
     """
     now = utcnow()
     with db.writing() as conn:
-        row = _editable(conn, list_id, token)
-        if expected is not None and row.head != expected:
-            raise _stale(list_id, row.head, expected)
-        moved = conn.execute(
-            update(saved_lists)
-            .where(saved_lists.c.id == list_id, saved_lists.c.head == row.head, saved_lists.c.locked_at.is_(None), saved_lists.c.deleted_at.is_(None))
-            .values(head=row.head + 1)
-        )
-        if moved.rowcount != 1:  # PostgreSQL: another save, lock or delete committed meanwhile
+        for _ in range(_RETRIES):
             row = _editable(conn, list_id, token)
-            raise _stale(list_id, row.head, expected if expected is not None else row.head - 1)
-        keep_texts(conn, rules.texts)
-        version = _insert_version(conn, list_id, row.head + 1, document_json, rules, now)
-        return SavedList(list_id, as_utc(row.created_at), None, version)
+            if expected is not None and row.head != expected:
+                raise _stale(list_id, row.head, expected)
+            moved = conn.execute(
+                update(saved_lists)
+                .where(saved_lists.c.id == list_id, saved_lists.c.head == row.head, saved_lists.c.locked_at.is_(None), saved_lists.c.deleted_at.is_(None))
+                .values(head=row.head + 1)
+            )
+            if moved.rowcount == 1:
+                keep_texts(conn, rules.texts)
+                version = _insert_version(conn, list_id, row.head + 1, document_json, rules, now)
+                return SavedList(list_id, as_utc(row.created_at), None, version)
+            # PostgreSQL: another save, lock or delete committed meanwhile. Read again: a
+            # caller who named a version is now stale; one who did not (If-Match: *) goes on.
+        row = _editable(conn, list_id, token)
+        raise _stale(list_id, row.head, row.head - 1)
+
+
+_RETRIES = 5  # saves over "whatever is current" that lose a race go again, this many times
 
 
 def check_editable(db: Database, list_id: str, token: str | None) -> None:

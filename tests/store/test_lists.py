@@ -188,3 +188,26 @@ def test_of_two_concurrent_saves_from_the_same_version_exactly_one_wins(db, regi
             t.join()
         assert sorted(outcomes) == ["saved", "stale"], f"round {round_}: {outcomes}"
         assert [v.number for v in store.list_versions_of(db, new.saved.id)] == [1, 2]
+
+
+def test_concurrent_saves_over_whatever_is_current_all_land_one_after_the_other(db, registry):
+    """``If-Match: *`` asks for no particular version: racing saves are queued, none refused."""
+    new = new_list(db, registry)
+    barrier = threading.Barrier(4)
+    errors: list[Exception] = []
+
+    def save(name: str) -> None:
+        args = save_args(registry, renamed(golden(), name))
+        barrier.wait()
+        try:
+            store.save_version(db, new.saved.id, new.token, None, *args)
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=save, args=(f"writer {i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert [v.number for v in store.list_versions_of(db, new.saved.id)] == [1, 2, 3, 4, 5]
