@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from listbuilder.books import BookLoadError, BookRegistry, load_book_text, load_system_text
 from listbuilder.canonical import canonical_json, rules_version, verification_code
@@ -98,9 +100,37 @@ def current_rules(registry: BookRegistry, version: SavedVersion) -> Rules | None
     return Rules(system_rules, book)
 
 
-_SNAPSHOTS: OrderedDict[tuple[str, str], Rules | None] = OrderedDict()
-_SNAPSHOTS_LOCK = threading.Lock()
-SNAPSHOT_CACHE_SIZE = 16
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+_MISSING: Any = object()
+
+
+class Lru(Generic[K, V]):
+    """A small thread-safe least-recently-used map, one per process (gunicorn's threads)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K, default: Any = None) -> Any:
+        with self._lock:
+            value = self._items.get(key, _MISSING)
+            if value is _MISSING:
+                return default
+            self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+# Books as saved, re-loaded from their text: loading one costs milliseconds.
+_SNAPSHOTS: Lru[tuple[str, str], Rules | None] = Lru(16)
 
 
 def rules_when_saved(db: Database, registry: BookRegistry, version: SavedVersion) -> Rules | None:
@@ -111,15 +141,10 @@ def rules_when_saved(db: Database, registry: BookRegistry, version: SavedVersion
     if current is not None and current.version == version.rules_version:
         return current
     key = (version.system_digest, version.book_digest)
-    with _SNAPSHOTS_LOCK:
-        if key in _SNAPSHOTS:
-            _SNAPSHOTS.move_to_end(key)
-            return _SNAPSHOTS[key]
-    found = _load_snapshot(db, registry, version)
-    with _SNAPSHOTS_LOCK:
-        _SNAPSHOTS[key] = found
-        while len(_SNAPSHOTS) > SNAPSHOT_CACHE_SIZE:
-            _SNAPSHOTS.popitem(last=False)
+    found = _SNAPSHOTS.get(key, _MISSING)
+    if found is _MISSING:
+        found = _load_snapshot(db, registry, version)
+        _SNAPSHOTS.put(key, found)
     return found
 
 

@@ -7,7 +7,7 @@ One module per concern, sharing one engine (``database.py``) and one migration c
     tokens.py     random ids and edit tokens; tokens kept only as SHA-256, compared in constant time
     texts.py      keep_texts / read_texts: book and system files by digest, stored once
     lists.py      create_list, save_version, check_editable, lock_list, delete_list, copy_list,
-                  read_list, read_version, list_versions_of
+                  read_list, read_head, read_version, list_versions_of
     errors.py     StoreError and its subclasses, each with the HTTP status it maps to
 
 The core never imports the store; the web layer and the CLI do. Saved data is never rewritten

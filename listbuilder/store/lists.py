@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    Column, Connection, DateTime, ForeignKey, Integer, PrimaryKeyConstraint, Row, String, Table, Text, and_, delete,
-    insert, select, update,
+    Column, Connection, DateTime, ForeignKey, Integer, PrimaryKeyConstraint, Row, String, Table, Text, and_, bindparam,
+    delete, insert, select, update,
 )
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
@@ -112,6 +112,16 @@ class SavedList:
     @property
     def locked(self) -> bool:
         return self.locked_at is not None
+
+
+@dataclass(frozen=True)
+class ListHead:
+    """Where a list stands, without its document: enough to tell whether a copy is current
+    (a lock is set once and never lifted, so ``locked`` and ``version`` say it all)."""
+
+    id: str
+    version: int
+    locked: bool
 
 
 @dataclass(frozen=True)
@@ -235,7 +245,7 @@ def read_list(db: Database, list_id: str) -> SavedList:
         .select_from(saved_lists.outerjoin(list_versions, and_(list_versions.c.list_id == saved_lists.c.id, list_versions.c.number == saved_lists.c.head)))
         .where(saved_lists.c.id == list_id)
     )
-    with db.reading() as conn:
+    with db.single_read() as conn:
         row = conn.execute(query).mappings().first()
     if row is None:
         raise _not_found(list_id)
@@ -243,6 +253,22 @@ def read_list(db: Database, list_id: str) -> SavedList:
         raise ListGone(list_id, f"saved list {list_id!r} was deleted")
     locked = as_utc(row["locked_at"]) if row["locked_at"] is not None else None
     return SavedList(list_id, as_utc(row["created_at"]), locked, _version(row))
+
+
+def read_head(db: Database, list_id: str) -> ListHead:
+    """The current version number and lock of a list, in one statement (the read path's
+    freshness check: versions never change, so a version already rendered can be reused).
+    Raises ListNotFound, ListGone."""
+    row = db.first_row(_HEAD, {"id": list_id})
+    if row is None:
+        raise _not_found(list_id)
+    head, locked_at, deleted_at = row
+    if deleted_at is not None:
+        raise ListGone(list_id, f"saved list {list_id!r} was deleted")
+    return ListHead(list_id, head, locked_at is not None)
+
+
+_HEAD = select(saved_lists.c.head, saved_lists.c.locked_at, saved_lists.c.deleted_at).where(saved_lists.c.id == bindparam("id"))
 
 
 def read_version(db: Database, list_id: str, number: int) -> SavedVersion:

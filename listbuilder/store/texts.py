@@ -13,7 +13,6 @@ import weakref
 from collections.abc import Iterable, Mapping
 
 from sqlalchemy import Column, Connection, DateTime, Engine, String, Table, Text, select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from listbuilder.books import text_digest
 from listbuilder.store.database import Database, metadata, utcnow
@@ -45,6 +44,8 @@ def keep_texts(conn: Connection, texts: Mapping[str, str]) -> None:
     rows = [{"digest": d, "text": t, "stored_at": utcnow()} for d, t in wanted.items() if d not in present]
     if rows:
         # Two first saves against a new book may race to store it: the second does nothing.
+        from sqlalchemy.dialects import postgresql, sqlite  # only when a new book is first saved
+
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         conn.execute(dialect.insert(book_texts).on_conflict_do_nothing(index_elements=["digest"]), rows)
 

@@ -65,6 +65,7 @@ def init_app(app: Flask) -> Database:
     db.upgrade()
     db.dispose()
     app.extensions[DATABASE_KEY] = db
+    app.extensions[BODIES_KEY] = saved.Lru(256)  # rendered GET bodies, see _answer
     return db
 
 
@@ -175,8 +176,32 @@ def list_body(found: store.SavedList) -> dict[str, Any]:
     }
 
 
-def _with_etag(found: store.SavedList) -> tuple[dict[str, Any], dict[str, str]]:
-    return list_body(found), {"ETag": etag(found.version), "Cache-Control": "no-cache"}
+def _answer(found: store.SavedList) -> Response:
+    """The list as JSON, rendered once per version: versions never change, and the books a
+    process serves are loaded once, so the same (list, version, lock) always reads the same.
+    The body goes through ``SavedListOut`` like any response, so the OpenAPI schema holds."""
+    data = _rendered(current_app.extensions[BODIES_KEY], found)
+    return _json(data, found.version)
+
+
+def _rendered(bodies: saved.Lru[Any, bytes], found: store.SavedList | store.ListHead) -> bytes | None:
+    key = (found.id, found.version, found.locked, request.host_url)
+    data = bodies.get(key)
+    if data is None and isinstance(found, store.SavedList):
+        data = current_app.json.dumps(_LIST_OUT.dump(list_body(found))).encode()
+        bodies.put(key, data)
+    return data
+
+
+def _json(data: bytes, version: int) -> Response:
+    response = Response(data, mimetype="application/json")
+    response.headers["ETag"] = etag(version)
+    response.headers["Cache-Control"] = "no-cache"  # readers revalidate: someone may save a new version
+    return response
+
+
+_LIST_OUT = SavedListOut()
+BODIES_KEY = "listbuilder.saved_bodies"
 
 
 _NOT_FOUND = {"schema": ErrorSchema, "description": "no list with this id (or no such version)"}
@@ -217,7 +242,10 @@ class SavedList(MethodView):
     @_errors(404, 410)
     def get(self, list_id: str) -> Any:
         """Read a saved list: the list, its validation now, its version and the rules it was saved under."""
-        return _with_etag(store.read_list(database(), list_id))
+        db = database()
+        head = store.read_head(db, list_id)
+        cached = _rendered(current_app.extensions[BODIES_KEY], head)
+        return _json(cached, head.version) if cached is not None else _answer(store.read_list(db, list_id))
 
     @blp.arguments(ARMY_LIST)
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
@@ -228,7 +256,7 @@ class SavedList(MethodView):
         token = _token()
         expected = _expected(list_id, token)
         document, used, _ = saved.to_save(registry(), army)
-        return _with_etag(store.save_version(database(), list_id, token, expected, document, used))
+        return _answer(store.save_version(database(), list_id, token, expected, document, used))
 
     @blp.response(204)
     @blp.doc(security=EDIT_TOKEN)
@@ -288,7 +316,7 @@ class Lock(MethodView):
     def post(self, list_id: str) -> Any:
         """Lock a list (e.g. when submitted to an event): no more saves; id and history stay."""
         token = _token()
-        return _with_etag(store.lock_list(database(), list_id, token, _expected(list_id, token, required=False)))
+        return _answer(store.lock_list(database(), list_id, token, _expected(list_id, token, required=False)))
 
 
 @blp.route("/<list_id>/copy")

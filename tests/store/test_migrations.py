@@ -16,6 +16,19 @@ ROOT = Path(__file__).resolve().parents[2]
 UPGRADE = "import sys; from listbuilder.store import Database; print(Database(sys.argv[1]).upgrade())"
 
 
+def test_migration_files_are_named_after_their_revisions_in_one_chain():
+    """head_revision() reads the newest file name instead of loading Alembic at every start."""
+    from alembic.script import ScriptDirectory
+
+    from listbuilder.store.database import alembic_config
+
+    scripts = ScriptDirectory.from_config(alembic_config())
+    chain = list(reversed(list(scripts.walk_revisions())))
+    assert [Path(s.path).stem for s in chain] == [s.revision for s in chain]
+    assert [s.down_revision for s in chain] == [None] + [s.revision for s in chain[:-1]]
+    assert scripts.get_heads() == [head_revision()]
+
+
 def test_upgrade_creates_the_tables_and_then_has_nothing_left_to_do(empty_database_url):
     db = Database(empty_database_url)
     try:

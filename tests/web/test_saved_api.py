@@ -258,31 +258,40 @@ def edited_books(tmp_path, change):
     return load_registry(folder)
 
 
-def app_with(registry, database_url):
+@pytest.fixture()
+def app_with(database_url):
+    """Another app (a second worker, or a server with other books) on the same database."""
     from listbuilder.web import create_app
 
-    return create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": database_url})
+    made = []
+
+    def make(registry):
+        made.append(create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": database_url}))
+        return made[-1]
+
+    yield make
+    for app in made:
+        app.extensions["listbuilder.database"].dispose()
 
 
-def test_when_the_book_changed_get_says_so_and_reports_validity_against_both(saved_client, database_url, tmp_path):
+def test_when_the_book_changed_get_says_so_and_reports_validity_against_both(saved_client, app_with, tmp_path):
     made = create(saved_client, {**LIST, "points_limit": 200, "force_org": False})  # 200 pts of 200: legal when saved
 
     def dearer_wardens(path):
         path.write_text(path.read_text().replace("    size: 10\n    cost: {pts: 125}\n", "    size: 10\n    cost: {pts: 140}\n", 1))
 
-    changed = app_with(edited_books(tmp_path, dearer_wardens), database_url)
+    changed = app_with(edited_books(tmp_path, dearer_wardens))
     body = changed.test_client().get(f"/api/v1/lists/{made['id']}").json
     rules = body["rules"]
     assert rules["changed"] is True and rules["current_rules_version"] != rules["rules_version"]
     assert body["report"]["valid"] is False and body["report"]["totals"]["pts"] == 215  # against today's book
     assert rules["report_when_saved"]["valid"] is True and rules["report_when_saved"]["totals"]["pts"] == 200
     assert body["verification_code"] != rules["verification_code_when_saved"]
-    changed.extensions["listbuilder.database"].dispose()
 
 
-def test_a_book_no_longer_served_is_checked_and_printed_from_the_saved_copy(saved_client, database_url, tmp_path):
+def test_a_book_no_longer_served_is_checked_and_printed_from_the_saved_copy(saved_client, app_with, tmp_path):
     made = create(saved_client)
-    without = app_with(edited_books(tmp_path, lambda path: path.unlink()), database_url)
+    without = app_with(edited_books(tmp_path, lambda path: path.unlink()))
     client = without.test_client()
     body = client.get(f"/api/v1/lists/{made['id']}").json
     assert body["report"] is None and body["rules"]["current_rules_version"] is None and body["rules"]["changed"] is True
@@ -290,7 +299,6 @@ def test_a_book_no_longer_served_is_checked_and_printed_from_the_saved_copy(save
     assert body["verification_code"] == body["rules"]["verification_code_when_saved"]
     text = client.get(f"/api/v1/lists/{made['id']}/roster.txt")
     assert text.status_code == 200 and "Ash Wardens" in text.get_data(as_text=True)
-    without.extensions["listbuilder.database"].dispose()
 
 
 # --------------------------------------------------------------------------------------------
@@ -359,3 +367,20 @@ def test_golden_lists_of_every_system_save_and_read_back_unchanged(saved_client)
         body = saved_client.get(f"/api/v1/lists/{made['id']}").json
         assert parse_list(body["list"]) == parse_list(case["list"]), folder.name
         assert body["report"]["valid"] is case["valid"], folder.name
+
+
+def test_a_worker_never_serves_a_stale_copy_of_a_list_another_worker_changed(saved_client, registry, app_with):
+    """Each process keeps rendered versions; every read still asks the database which is current."""
+    other = app_with(registry).test_client()  # a second worker on the same database
+    made = create(saved_client)
+    url, token = f"/api/v1/lists/{made['id']}", made["edit_token"]
+    assert saved_client.get(url).json["version"] == 1
+    other.put(url, json={**LIST, "name": "from the other worker"}, headers=auth(token, '"v1"'))
+    again = saved_client.get(url)
+    assert again.json["version"] == 2 and again.json["list"]["name"] == "from the other worker" and again.headers["ETag"] == '"v2"'
+    other.post(f"{url}/lock", headers=auth(token))
+    assert saved_client.get(url).json["locked"] is True
+    copy = create(saved_client)
+    saved_client.get(copy["url"])
+    other.delete(copy["url"], headers=auth(copy["edit_token"]))
+    assert saved_client.get(copy["url"]).status_code == 410
