@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -23,7 +23,7 @@ from listbuilder.lists import ListError, book_for, parse_list
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.store import texts as stored_texts
 from listbuilder.store.database import Database
-from listbuilder.store.lists import RulesUsed, SavedVersion
+from listbuilder.store.lists import RulesRecord, SavedVersion
 from listbuilder.systems import SystemRules, rules_for
 from listbuilder.validation import ValidationReport
 
@@ -43,14 +43,24 @@ class Rules:
         return self.rules.validate(army, self.book)
 
 
-def to_save(registry: BookRegistry, army: ArmyList) -> tuple[str, RulesUsed, ValidationReport]:
-    """What the store needs to save *army*: its canonical JSON and the rules it is checked
-    against (with their files' text), plus the report. Raises ListError (unknown ids)."""
+@dataclass(frozen=True)
+class ToSave:
+    """What the store needs to save a list, and the list's report."""
+
+    document_json: str
+    rules: RulesRecord
+    texts: Mapping[str, str]  # the book and system files by digest
+    report: ValidationReport
+
+
+def to_save(registry: BookRegistry, army: ArmyList) -> ToSave:
+    """*army* ready for the store: its canonical JSON, the rules it is checked against with
+    their files' text, and its report. Raises ListError (unknown system or book)."""
     system_rules, book = book_for(registry, army)
     system = system_rules.system
     texts = {d: registry.texts[d] for d in (book.digest, system.digest) if d in registry.texts}
-    used = RulesUsed(system.id, book.id, book.version, book.digest, system.digest, rules_version(book, system), texts)
-    return canonical_json(army), used, system_rules.validate(army, book)
+    rules = RulesRecord(system.id, book.id, book.version, book.digest, system.digest, rules_version(book, system))
+    return ToSave(canonical_json(army), rules, texts, system_rules.validate(army, book))
 
 
 @dataclass(frozen=True)
@@ -65,16 +75,16 @@ class CheckedVersion:
 
     @property
     def book_changed(self) -> bool:
-        return self.current_rules_version != self.version.rules_version
+        return self.current_rules_version != self.version.rules.rules_version
 
     @property
     def verification_code(self) -> str:
         """The code a roster printed now shows (under the saved rules if the book is gone)."""
-        return verification_code(self.army, self.current_rules_version or self.version.rules_version)
+        return verification_code(self.army, self.current_rules_version or self.version.rules.rules_version)
 
     @property
     def verification_code_when_saved(self) -> str:
-        return verification_code(self.army, self.version.rules_version)
+        return verification_code(self.army, self.version.rules.rules_version)
 
 
 def check_version(db: Database, registry: BookRegistry, version: SavedVersion) -> CheckedVersion:
@@ -85,7 +95,7 @@ def check_version(db: Database, registry: BookRegistry, version: SavedVersion) -
     report = current.validate(army) if current is not None else None
     now = current.version if current is not None else None
     then = None
-    if now != version.rules_version:
+    if now != version.rules.rules_version:
         saved = rules_when_saved(db, registry, version)
         then = saved.validate(army) if saved is not None else None
     return CheckedVersion(version, army, report, now, then)
@@ -93,9 +103,9 @@ def check_version(db: Database, registry: BookRegistry, version: SavedVersion) -
 
 def current_rules(registry: BookRegistry, version: SavedVersion) -> Rules | None:
     """The rules and book with the saved ids that this server has now, if any."""
-    system_rules = registry.rules.get(version.system_id)
-    book = registry.books.get(version.book_id)
-    if system_rules is None or book is None or book.system != version.system_id:
+    system_rules = registry.rules.get(version.rules.system_id)
+    book = registry.books.get(version.rules.book_id)
+    if system_rules is None or book is None or book.system != version.rules.system_id:
         return None
     return Rules(system_rules, book)
 
@@ -138,9 +148,9 @@ def rules_when_saved(db: Database, registry: BookRegistry, version: SavedVersion
     stored text (kept per process, since loading a book costs milliseconds). None when the
     text was not kept or no longer loads under today's book format."""
     current = current_rules(registry, version)
-    if current is not None and current.version == version.rules_version:
+    if current is not None and current.version == version.rules.rules_version:
         return current
-    key = (version.system_digest, version.book_digest)
+    key = (version.rules.system_digest, version.rules.book_digest)
     found = _SNAPSHOTS.get(key, _MISSING)
     if found is _MISSING:
         found = _load_snapshot(db, registry, version)
@@ -149,15 +159,15 @@ def rules_when_saved(db: Database, registry: BookRegistry, version: SavedVersion
 
 
 def _load_snapshot(db: Database, registry: BookRegistry, version: SavedVersion) -> Rules | None:
-    wanted = [version.system_digest, version.book_digest]
+    wanted = [version.rules.system_digest, version.rules.book_digest]
     texts = {d: registry.texts[d] for d in wanted if d in registry.texts}
     texts.update(stored_texts.read_texts(db, [d for d in wanted if d not in texts]))
     if not all(d in texts for d in wanted):
         return None
     try:
-        system = load_system_text(texts[version.system_digest], source=f"{version.system_id} as saved")
+        system = load_system_text(texts[version.rules.system_digest], source=f"{version.rules.system_id} as saved")
         system_rules = rules_for(system)
-        book = load_book_text(texts[version.book_digest], system, system_rules, source=f"{version.book_id} as saved")
+        book = load_book_text(texts[version.rules.book_digest], system, system_rules, source=f"{version.rules.book_id} as saved")
     except BookLoadError:
         return None
     return Rules(system_rules, book)
@@ -176,7 +186,7 @@ def registry_for(db: Database, registry: BookRegistry, version: SavedVersion) ->
         return registry
     found = rules_when_saved(db, registry, version)
     if found is None:
-        raise ListError("unknown_book", f"army book {version.book_id!r} is no longer served and its saved copy cannot be loaded", {"book": ["unknown"]})
+        raise ListError("unknown_book", f"army book {version.rules.book_id!r} is no longer served and its saved copy cannot be loaded", {"book": ["unknown"]})
     system = found.rules.system
     return BookRegistry(systems={system.id: system}, books={found.book.id: found.book}, rules={system.id: found.rules})
 

@@ -60,8 +60,9 @@ list_versions = Table(
 
 
 @dataclass(frozen=True)
-class RulesUsed:
-    """The book and system a version was checked against, and their files' text by digest."""
+class RulesRecord:
+    """The book and system a version was checked against: ids, the book's own version label,
+    the SHA-256 of both files, and ``canonical.rules_version`` of the pair."""
 
     system_id: str
     book_id: str
@@ -69,7 +70,6 @@ class RulesUsed:
     book_digest: str
     system_digest: str
     rules_version: str
-    texts: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,7 @@ class SavedVersion:
     list_id: str
     number: int
     document_json: str
-    system_id: str
-    book_id: str
-    book_version: str
-    book_digest: str
-    system_digest: str
-    rules_version: str
+    rules: RulesRecord
     saved_at: dt.datetime
 
     @property
@@ -136,17 +131,20 @@ class NewList:
 # Writing
 
 
-def create_list(db: Database, document_json: str, rules: RulesUsed) -> NewList:
-    """Save a new list as version 1 under a fresh random id and edit token."""
+def create_list(db: Database, document_json: str, rules: RulesRecord, texts: Mapping[str, str]) -> NewList:
+    """Save a new list as version 1 under a fresh random id and edit token; *texts* are the
+    book and system files by digest (kept once, see ``texts.py``)."""
     list_id, token, now = new_id(), new_token(), utcnow()
     with db.writing() as conn:
         conn.execute(insert(saved_lists).values(id=list_id, token_hash=hash_token(token), created_at=now, head=1))
-        keep_texts(conn, rules.texts)
+        keep_texts(conn, texts)
         version = _insert_version(conn, list_id, 1, document_json, rules, now)
     return NewList(SavedList(list_id, now, None, version), token)
 
 
-def save_version(db: Database, list_id: str, token: str | None, expected: int | None, document_json: str, rules: RulesUsed) -> SavedList:
+def save_version(
+    db: Database, list_id: str, token: str | None, expected: int | None, document_json: str, rules: RulesRecord, texts: Mapping[str, str],
+) -> SavedList:
     """Save a new version of a list the caller holds the token of.
 
     *expected* is the version the caller last read (None: save over whatever is current).
@@ -164,7 +162,7 @@ def save_version(db: Database, list_id: str, token: str | None, expected: int | 
                 .values(head=row.head + 1)
             )
             if moved.rowcount == 1:
-                keep_texts(conn, rules.texts)
+                keep_texts(conn, texts)
                 version = _insert_version(conn, list_id, row.head + 1, document_json, rules, now)
                 return SavedList(list_id, as_utc(row.created_at), None, version)
             # PostgreSQL: another save, lock or delete committed meanwhile. Read again: a
@@ -212,22 +210,18 @@ def copy_list(db: Database, list_id: str, number: int | None = None) -> NewList:
     list_id, token, now = new_id(), new_token(), utcnow()
     with db.writing() as conn:
         conn.execute(insert(saved_lists).values(id=list_id, token_hash=hash_token(token), created_at=now, head=1))
-        version = _insert_version(conn, list_id, 1, source.document_json, _rules_of(source), now)
+        version = _insert_version(conn, list_id, 1, source.document_json, source.rules, now)
     return NewList(SavedList(list_id, now, None, version), token)
 
 
-def _insert_version(conn: Connection, list_id: str, number: int, document_json: str, rules: RulesUsed, now: dt.datetime) -> SavedVersion:
+def _insert_version(conn: Connection, list_id: str, number: int, document_json: str, rules: RulesRecord, now: dt.datetime) -> SavedVersion:
     values = {
         "list_id": list_id, "number": number, "document": document_json, "system_id": rules.system_id,
         "book_id": rules.book_id, "book_version": rules.book_version, "book_digest": rules.book_digest,
         "system_digest": rules.system_digest, "rules_version": rules.rules_version, "saved_at": now,
     }
     conn.execute(insert(list_versions).values(**values))
-    return _version({**values, "document_json": document_json})
-
-
-def _rules_of(version: SavedVersion) -> RulesUsed:
-    return RulesUsed(version.system_id, version.book_id, version.book_version, version.book_digest, version.system_digest, version.rules_version, {})
+    return SavedVersion(list_id, number, document_json, rules, now)
 
 
 def _stale(list_id: str, current: int, expected: int) -> StaleVersion:
@@ -297,11 +291,8 @@ _VERSION_COLUMNS = (
 
 
 def _version(row: Mapping[str, Any]) -> SavedVersion:
-    return SavedVersion(
-        list_id=row["list_id"], number=row["number"], document_json=row["document_json"], system_id=row["system_id"],
-        book_id=row["book_id"], book_version=row["book_version"], book_digest=row["book_digest"],
-        system_digest=row["system_digest"], rules_version=row["rules_version"], saved_at=as_utc(row["saved_at"]),
-    )
+    rules = RulesRecord(row["system_id"], row["book_id"], row["book_version"], row["book_digest"], row["system_digest"], row["rules_version"])
+    return SavedVersion(row["list_id"], row["number"], row["document_json"], rules, as_utc(row["saved_at"]))
 
 
 def _existing(conn: Connection, list_id: str) -> Row[Any]:

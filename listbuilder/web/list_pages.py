@@ -60,7 +60,7 @@ def view(list_id: str) -> Any:
     rules = saved.pricing_rules(db, books, version)
     report = checked.report or checked.report_when_saved
     book = rules.book if rules is not None else None
-    system = books.systems.get(version.system_id)
+    system = books.systems.get(version.rules.system_id)
     changes = None
     if version.number > 1:
         previous = store.read_version(db, list_id, version.number - 1)
@@ -68,7 +68,7 @@ def view(list_id: str) -> Any:
     return render_template(
         "list_view.html",
         found=found, version=version, checked=checked, report=report, book=book,
-        system_name=system.name if system is not None else version.system_id,
+        system_name=system.name if system is not None else version.rules.system_id,
         rows=unit_rows(checked.army, report, book), total=_total(report), changes=changes,
     )
 

@@ -153,8 +153,8 @@ def version_body(checked: saved.CheckedVersion) -> dict[str, Any]:
         "report": checked.report.as_dict() if checked.report is not None else None,
         "verification_code": checked.verification_code,
         "rules": {
-            "system": version.system_id, "book": version.book_id, "book_name": _book_name(version.book_id), "book_version": version.book_version,
-            "rules_version": version.rules_version, "current_rules_version": checked.current_rules_version,
+            "system": version.rules.system_id, "book": version.rules.book_id, "book_name": _book_name(version.rules.book_id), "book_version": version.rules.book_version,
+            "rules_version": version.rules.rules_version, "current_rules_version": checked.current_rules_version,
             "changed": changed,
             "report_when_saved": checked.report_when_saved.as_dict() if changed and checked.report_when_saved is not None else None,
             "verification_code_when_saved": checked.verification_code_when_saved,
@@ -232,8 +232,8 @@ class SavedLists(MethodView):
     @_errors(400, 413, 422)
     def post(self, army: ArmyList) -> Any:
         """Save a list (legal or not): a new id, an edit token shown only now, version 1."""
-        document, used, report = saved.to_save(registry(), army)
-        return _created(store.create_list(database(), document, used), report)
+        ready = saved.to_save(registry(), army)
+        return _created(store.create_list(database(), ready.document_json, ready.rules, ready.texts), ready.report)
 
 
 @blp.route("/<list_id>")
@@ -255,8 +255,8 @@ class SavedList(MethodView):
         """Save a new version (edit token and If-Match needed); older versions stay readable."""
         token = _token()
         expected = _expected(list_id, token)
-        document, used, _ = saved.to_save(registry(), army)
-        return _answer(store.save_version(database(), list_id, token, expected, document, used))
+        ready = saved.to_save(registry(), army)
+        return _answer(store.save_version(database(), list_id, token, expected, ready.document_json, ready.rules, ready.texts))
 
     @blp.response(204)
     @blp.doc(security=EDIT_TOKEN)
@@ -278,8 +278,8 @@ class Versions(MethodView):
         for v in versions:
             army = parse_list(v.document)
             summaries.append({
-                "version": v.number, "saved_at": v.saved_at, "name": army.name, "book": v.book_id,
-                "units": len(army.units), "rules_version": v.rules_version, "verification_code": verification_code(army, v.rules_version),
+                "version": v.number, "saved_at": v.saved_at, "name": army.name, "book": v.rules.book_id,
+                "units": len(army.units), "rules_version": v.rules.rules_version, "verification_code": verification_code(army, v.rules.rules_version),
             })
         return {"id": list_id, "current": versions[-1].number if versions else 0, "versions": summaries}
 

@@ -23,8 +23,8 @@ def golden(system: str = "grimdark-future", index: int = 0) -> dict:
 
 
 def save_args(registry, document: dict):
-    canonical, used, _ = saved.to_save(registry, parse_list(document))
-    return canonical, used
+    ready = saved.to_save(registry, parse_list(document))
+    return ready.document_json, ready.rules, ready.texts
 
 
 def new_list(db, registry, document: dict | None = None) -> store.NewList:
@@ -42,8 +42,9 @@ def test_create_then_read_gives_version_1_with_the_canonical_document_and_rules(
     assert found.version == 1 and not found.locked
     assert found.current.document == json.loads(save_args(registry, document)[0])
     book = registry.books[document["book"]]
-    assert (found.current.book_id, found.current.book_digest, found.current.book_version) == (book.id, book.digest, book.version)
-    assert found.current.rules_version == saved.rules_version(book, registry.systems[book.system])
+    rules = found.current.rules
+    assert (rules.book_id, rules.book_digest, rules.book_version) == (book.id, book.digest, book.version)
+    assert rules.rules_version == saved.rules_version(book, registry.systems[book.system])
 
 
 def test_ids_are_random_url_safe_and_at_least_64_bits_tokens_at_least_128(db, registry):
