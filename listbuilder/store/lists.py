@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -150,6 +151,7 @@ def save_version(
     *expected* is the version the caller last read (None: save over whatever is current).
     Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked, StaleVersion.
     """
+    _known_shape(list_id)
     now = utcnow()
     with db.writing() as conn:
         for _ in range(_RETRIES):
@@ -177,6 +179,7 @@ _RETRIES = 5  # saves over "whatever is current" that lose a race go again, this
 def check_editable(db: Database, list_id: str, token: str | None) -> None:
     """Raise what a save with *token* would raise before versions are compared: ListNotFound,
     ListGone, TokenMissing, TokenWrong, ListLocked. Returns quietly if a save could go ahead."""
+    _known_shape(list_id)
     with db.reading() as conn:
         _editable(conn, list_id, token)
 
@@ -185,6 +188,7 @@ def lock_list(db: Database, list_id: str, token: str | None, expected: int | Non
     """Freeze a list: no more saves or deletion; its id and history stay readable. Locking a
     locked list changes nothing. *expected* (optional) must be the current version.
     Raises ListNotFound, ListGone, TokenMissing, TokenWrong, StaleVersion."""
+    _known_shape(list_id)
     with db.writing() as conn:
         row = _owned(conn, list_id, token)
         if expected is not None and row.head != expected:
@@ -197,6 +201,7 @@ def lock_list(db: Database, list_id: str, token: str | None, expected: int | Non
 def delete_list(db: Database, list_id: str, token: str | None) -> None:
     """Delete every version of a list; its id then answers ListGone.
     Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked."""
+    _known_shape(list_id)
     with db.writing() as conn:
         _editable(conn, list_id, token)
         conn.execute(delete(list_versions).where(list_versions.c.list_id == list_id))
@@ -234,6 +239,7 @@ def _stale(list_id: str, current: int, expected: int) -> StaleVersion:
 
 def read_list(db: Database, list_id: str) -> SavedList:
     """The list and its current version. Raises ListNotFound, ListGone."""
+    _known_shape(list_id)
     query = (
         select(saved_lists.c.created_at, saved_lists.c.locked_at, saved_lists.c.deleted_at, *_VERSION_COLUMNS)
         .select_from(saved_lists.outerjoin(list_versions, and_(list_versions.c.list_id == saved_lists.c.id, list_versions.c.number == saved_lists.c.head)))
@@ -253,6 +259,7 @@ def read_head(db: Database, list_id: str) -> ListHead:
     """The current version number and lock of a list, in one statement (the read path's
     freshness check: versions never change, so a version already rendered can be reused).
     Raises ListNotFound, ListGone."""
+    _known_shape(list_id)
     row = db.first_row(_HEAD, {"id": list_id})
     if row is None:
         raise _not_found(list_id)
@@ -267,6 +274,7 @@ _HEAD = select(saved_lists.c.head, saved_lists.c.locked_at, saved_lists.c.delete
 
 def read_version(db: Database, list_id: str, number: int) -> SavedVersion:
     """One version of a list. Raises ListNotFound (no such list or version), ListGone."""
+    _known_shape(list_id, number)
     with db.reading() as conn:
         _existing(conn, list_id)
         row = conn.execute(select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id, list_versions.c.number == number)).mappings().first()
@@ -277,6 +285,7 @@ def read_version(db: Database, list_id: str, number: int) -> SavedVersion:
 
 def list_versions_of(db: Database, list_id: str) -> list[SavedVersion]:
     """Every version of a list, oldest first. Raises ListNotFound, ListGone."""
+    _known_shape(list_id)
     with db.reading() as conn:
         _existing(conn, list_id)
         rows = conn.execute(select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id).order_by(list_versions.c.number)).mappings().all()
@@ -321,4 +330,17 @@ def _editable(conn: Connection, list_id: str, token: str | None) -> Row[Any]:
 
 
 def _not_found(list_id: str) -> ListNotFound:
-    return ListNotFound(list_id, f"no saved list {list_id!r}")
+    return ListNotFound(list_id, f"no saved list {list_id[:40]!r}")
+
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_VERSION = 2**31 - 1
+
+
+def _known_shape(list_id: str, number: int = 1) -> None:
+    """Refuse ids and version numbers no list can have before they reach the database (a
+    NUL byte or a 10,000-character id is not found, not a database error)."""
+    if not _ID.fullmatch(list_id):
+        raise _not_found(list_id)
+    if not 1 <= number <= MAX_VERSION:
+        raise ListNotFound(list_id, f"saved list {list_id!r} has no version {number}")

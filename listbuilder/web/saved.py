@@ -188,7 +188,7 @@ def _rendered(bodies: saved.Lru[Any, bytes], found: store.SavedList | store.List
     key = (found.id, found.version, found.locked, request.host_url)
     data = bodies.get(key)
     if data is None and isinstance(found, store.SavedList):
-        data = current_app.json.dumps(_LIST_OUT.dump(list_body(found))).encode()
+        data = current_app.json.dumps(_LIST_OUT.dump(list_body(found)), separators=(",", ":")).encode()
         bodies.put(key, data)
     return data
 

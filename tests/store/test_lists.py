@@ -212,3 +212,19 @@ def test_concurrent_saves_over_whatever_is_current_all_land_one_after_the_other(
         t.join()
     assert errors == []
     assert [v.number for v in store.list_versions_of(db, new.saved.id)] == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("list_id", ["with\x00nul", "x" * 10_000, "no/slash", "ünïcode", ""])
+def test_ids_no_list_can_have_are_not_found_without_asking_the_database(db, list_id):
+    for read in (store.read_list, store.read_head, store.list_versions_of):
+        with pytest.raises(ListNotFound):
+            read(db, list_id)
+    with pytest.raises(ListNotFound):
+        store.save_version(db, list_id, "token", 1, "{}", None, {})
+
+
+@pytest.mark.parametrize("number", [0, -1, 2**31, 10**30])
+def test_version_numbers_out_of_range_are_not_found(db, registry, number):
+    new = new_list(db, registry)
+    with pytest.raises(ListNotFound):
+        store.read_version(db, new.saved.id, number)

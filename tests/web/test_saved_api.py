@@ -384,3 +384,9 @@ def test_a_worker_never_serves_a_stale_copy_of_a_list_another_worker_changed(sav
     saved_client.get(copy["url"])
     other.delete(copy["url"], headers=auth(copy["edit_token"]))
     assert saved_client.get(copy["url"]).status_code == 410
+
+
+@pytest.mark.parametrize("path", ["/api/v1/lists/a%00b", "/api/v1/lists/" + "x" * 5000, "/api/v1/lists/AAAAAAAAAAAAAAAA/versions/99999999999999999999999"])
+def test_impossible_ids_and_versions_are_404_not_500(saved_client, path):
+    response = saved_client.get(path)
+    assert response.status_code == 404 and set(response.json) == ERROR_KEYS
