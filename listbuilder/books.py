@@ -4,6 +4,9 @@
 beside it through ``yaml.safe_load`` and the family's marshmallow schema, then checks what a
 schema cannot see (ids that must exist, rules that must be in a glossary). Every problem in
 every file is collected before raising, so an author fixes a book in one pass.
+``load_system_text`` and ``load_book_text`` run the same steps on text kept elsewhere (the
+copy a saved list keeps of the book it was checked against; imported books), and the
+registry keeps each file's text by its digest for that purpose.
 
 Errors::
 
