@@ -55,7 +55,7 @@ class CreatedOut(Schema):
     url = fields.String()
     share_url = fields.String(metadata={"description": "read-only page; anyone with the link can read"})
     edit_url = fields.String(metadata={"description": "the page with the token in its #fragment: opens the list for editing on another device"})
-    report = fields.Nested(ReportOut)
+    report = fields.Nested(ReportOut, allow_none=True, metadata={"description": "validation now (a copy of a list whose book is gone: null)"})
 
 
 class VersionSummaryOut(Schema):
