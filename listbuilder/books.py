@@ -3,7 +3,10 @@
 ``load_registry(folder)`` reads ``<folder>/<system>/_system.yaml`` and every other ``*.yaml``
 beside it through ``yaml.safe_load`` and the family's marshmallow schema, then checks what a
 schema cannot see (ids that must exist, rules that must be in a glossary). Every problem in
-every file is collected before raising, so an author fixes a book in one pass.
+every file is collected before raising, so an author fixes a book in one pass. Several folders
+may be given (``LISTBUILDER_BOOKS`` holds them, os.pathsep-separated): each is laid out like
+``army_books/``, and a system folder without ``_system.yaml`` (imported books, say) uses the
+system an earlier folder defined.
 
 Errors::
 
@@ -16,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -25,7 +28,7 @@ from typing import Any
 import yaml
 from marshmallow import ValidationError
 
-from listbuilder.book_checks import BookProblem, check_references
+from listbuilder.book_checks import BookProblem, book_warnings, check_references
 from listbuilder.model import ArmyBook, GameSystem
 from listbuilder.schemas.families import FAMILY_SCHEMAS
 from listbuilder.systems import SystemRules, rules_for
@@ -43,11 +46,15 @@ class BookLoadError(Exception):
 
 @dataclass(frozen=True)
 class BookRegistry:
-    """Every game system and army book, indexed by id. Built once at start-up."""
+    """Every game system and army book, indexed by id. Built once at start-up.
+
+    ``warnings`` are problems the books load with (rules nothing defines), for check-books.
+    """
 
     systems: Mapping[str, GameSystem]
     books: Mapping[str, ArmyBook]
     rules: Mapping[str, SystemRules] = field(default_factory=dict)
+    warnings: tuple[BookProblem, ...] = ()
 
     def books_of(self, system_id: str) -> list[ArmyBook]:
         return [b for b in self.books.values() if b.system == system_id]
@@ -62,33 +69,60 @@ def cache_folder() -> Path | None:
 
 
 def default_books_folder() -> Path:
-    """``army_books/`` beside the package, unless LISTBUILDER_BOOKS points elsewhere."""
-    configured = os.environ.get("LISTBUILDER_BOOKS")
-    return Path(configured) if configured else Path(__file__).resolve().parent.parent / "army_books"
+    """``army_books/`` beside the package, unless LISTBUILDER_BOOKS points elsewhere (its
+    first folder, when it names several)."""
+    return default_books_folders()[0]
 
 
-def load_registry(folder: Path | str | None = None) -> BookRegistry:
-    """Load every system and book under *folder*; raises BookLoadError listing all problems."""
-    root = Path(folder) if folder is not None else default_books_folder()
+def default_books_folders() -> list[Path]:
+    """The folders LISTBUILDER_BOOKS names (os.pathsep-separated), or ``army_books/``."""
+    configured = [part for part in os.environ.get("LISTBUILDER_BOOKS", "").split(os.pathsep) if part]
+    return [Path(part) for part in configured] or [Path(__file__).resolve().parent.parent / "army_books"]
+
+
+def load_registry(folder: Path | str | Sequence[Path | str] | None = None) -> BookRegistry:
+    """Load every system and book under *folder* (or each of several folders, in order);
+    raises BookLoadError listing all problems."""
+    if folder is None:
+        roots = default_books_folders()
+    elif isinstance(folder, (str, Path)):
+        roots = [Path(folder)]
+    else:
+        roots = [Path(f) for f in folder]
     problems: list[BookProblem] = []
+    warnings: list[BookProblem] = []
     systems: dict[str, GameSystem] = {}
     books: dict[str, ArmyBook] = {}
     rules: dict[str, SystemRules] = {}
-    if not root.is_dir():
-        raise BookLoadError([BookProblem(str(root), "", "army book folder not found")])
-    for system_dir in sorted(p for p in root.iterdir() if p.is_dir()):
-        system = _load_system(system_dir / SYSTEM_FILE, problems)
+    missing = [root for root in roots if not root.is_dir()]
+    if missing:
+        raise BookLoadError([BookProblem(str(root), "", "army book folder not found") for root in missing])
+    system_dirs = [d for root in roots for d in sorted(p for p in root.iterdir() if p.is_dir())]
+    for system_dir in system_dirs:
+        system_file = system_dir / SYSTEM_FILE
+        if not system_file.is_file():
+            continue  # books only: the system comes from another folder (checked below)
+        if system_dir.name in systems:
+            problems.append(BookProblem(_show(system_file), "", f"system {system_dir.name!r} is already defined by {systems[system_dir.name].source}"))
+            continue
+        system = _load_system(system_file, problems)
         if system is None:
             continue
         if system.id != system_dir.name:
-            problems.append(BookProblem(_show(system_dir / SYSTEM_FILE), "id", f"id {system.id!r} differs from folder name {system_dir.name!r}"))
+            problems.append(BookProblem(_show(system_file), "id", f"id {system.id!r} differs from folder name {system_dir.name!r}"))
             continue
         systems[system.id] = system
         rules[system.id] = rules_for(system)
+    for system_dir in system_dirs:
+        system = systems.get(system_dir.name)
+        if system is None:
+            if not (system_dir / SYSTEM_FILE).is_file():
+                problems.append(BookProblem(_show(system_dir / SYSTEM_FILE), "", f"system file missing (no folder defines system {system_dir.name!r})"))
+            continue
         for path in sorted(system_dir.glob("*.yaml")):
             if path.name == SYSTEM_FILE:
                 continue
-            book = _load_book(path, system, rules[system.id], problems)
+            book = _load_book(path, system, rules[system.id], problems, warnings)
             if book is None:
                 continue
             if book.id in books:
@@ -97,7 +131,7 @@ def load_registry(folder: Path | str | None = None) -> BookRegistry:
             books[book.id] = book
     if problems:
         raise BookLoadError(problems)
-    return BookRegistry(systems=systems, books=books, rules=rules)
+    return BookRegistry(systems=systems, books=books, rules=rules, warnings=tuple(warnings))
 
 
 def load_book(path: Path | str, system: GameSystem, rules: SystemRules | None = None) -> ArmyBook:
@@ -179,7 +213,7 @@ def _load_system(path: Path, problems: list[BookProblem]) -> GameSystem | None:
         problems.append(BookProblem(_show(path), "family", f"unknown rules family {family!r}; known: {sorted(FAMILY_SCHEMAS)}", _line_of(text, ["family"])))
         return None
     system_schema, _ = FAMILY_SCHEMAS[family]
-    system = _apply_schema(system_schema, data, path, text, problems)
+    system = _apply_schema(system_schema, data, _show(path), text, problems)
     if system is None:
         return None
     local: list[BookProblem] = []
@@ -191,23 +225,50 @@ def _load_system(path: Path, problems: list[BookProblem]) -> GameSystem | None:
     return None if local else _with_source(system, path, text)
 
 
-def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem]) -> ArmyBook | None:
+def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None = None) -> ArmyBook | None:
     read = _read_yaml(path, problems)
     if read is None:
         return None
     data, text = read
+    return _book_from(data, text, _show(path), system, rules, problems, warnings)
+
+
+def book_from_data(data: Any, system: GameSystem, source: str, warnings: list[BookProblem] | None = None) -> ArmyBook:
+    """A book from already-parsed data (an importer's output) through the same schema and
+    checks as a file; raises BookLoadError. ``source`` names it in problems; the digest is
+    the SHA-256 of the data as canonical JSON."""
+    if not isinstance(data, dict):
+        raise BookLoadError([BookProblem(source, "", "a book must be a mapping")])
+    problems: list[BookProblem] = []
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    book = _book_from(data, None, source, system, rules_for(system), problems, warnings)
+    if book is None:
+        raise BookLoadError(problems)
+    object.__setattr__(book, "digest", hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return book
+
+
+def _book_from(data: dict[str, Any], text: str | None, source: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None) -> ArmyBook | None:
+    """Schema, cross-reference checks and the system's own checks for one book's data."""
     _, book_schema = FAMILY_SCHEMAS[system.family]
-    book = _apply_schema(book_schema, data, path, text, problems)
+    book = _apply_schema(book_schema, data, source, text, problems)
     if book is None:
         return None
     local = [
-        BookProblem(_show(path), where, message, _line_of(text, _split_path(where)))
+        BookProblem(source, where, message, _line_of(text, _split_path(where)))
         for where, message in [*check_references(book, system), *rules.check_book(book)]
     ]
     if book.system != system.id:
-        local.append(BookProblem(_show(path), "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
+        local.append(BookProblem(source, "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
     problems.extend(local)
-    return None if local else _with_source(book, path, text)
+    if local:
+        return None
+    if warnings is not None:
+        warnings.extend(BookProblem(source, where, message, _line_of(text, _split_path(where)), "warning") for where, message in book_warnings(book, system))
+    object.__setattr__(book, "source", source)
+    if text is not None:
+        object.__setattr__(book, "digest", hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return book
 
 
 def _with_source(obj: Any, path: Path, text: str) -> Any:
@@ -224,12 +285,12 @@ def _schema(schema_cls: type) -> Any:
     return schema_cls()
 
 
-def _apply_schema(schema_cls: type, data: dict[str, Any], path: Path, text: str, problems: list[BookProblem]) -> Any:
+def _apply_schema(schema_cls: type, data: dict[str, Any], source: str, text: str | None, problems: list[BookProblem]) -> Any:
     try:
         return _schema(schema_cls).load(data)
     except ValidationError as exc:
         for where, message in flatten_messages(exc.messages):
-            problems.append(BookProblem(_show(path), where, message, _line_of(text, _split_path(where))))
+            problems.append(BookProblem(source, where, message, _line_of(text, _split_path(where))))
         return None
 
 
@@ -259,12 +320,15 @@ def _split_path(where: str) -> list[str | int]:
     return parts
 
 
-def _line_of(text: str, parts: Iterable[str | int]) -> int | None:
-    """1-based line of the YAML node at *parts*, or of the deepest ancestor that exists.
+def _line_of(text: str | None, parts: Iterable[str | int]) -> int | None:
+    """1-based line of the YAML node at *parts*, or of the deepest ancestor that exists
+    (None for data that came from no file).
 
     Uses the safe composer (node tree only, no object construction) so error messages can
     point at a line; the data itself always comes from ``yaml.safe_load``.
     """
+    if text is None:
+        return None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:

@@ -1,6 +1,6 @@
 """Command line: the same operations as the API, from the shell.
 
-    listbuilder check-books [FOLDER]        load every army book, print every problem
+    listbuilder check-books [FOLDER...]     load every army book, print every problem
     listbuilder validate LIST.json          validate a list, print the report
     listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
     listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter)
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,9 +21,13 @@ from listbuilder.books import BookLoadError, load_registry
 from listbuilder.lists import ListError, parse_list, validate_list
 
 
-def _registry(folder: str | None) -> Any:
+def _registry(folders: str | list[str] | None) -> Any:
+    """The registry of the given folders (a list, or one string with os.pathsep between
+    folders, as LISTBUILDER_BOOKS); the configured default when none is given."""
+    if isinstance(folders, str):
+        folders = [f for f in folders.split(os.pathsep) if f]
     try:
-        return load_registry(folder)
+        return load_registry(folders or None)
     except BookLoadError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -41,6 +46,8 @@ def _read_json(path: str) -> Any:
 
 def cmd_check_books(args: argparse.Namespace) -> int:
     registry = _registry(args.folder)
+    for warning in registry.warnings:
+        print(warning, file=sys.stderr)
     for system in registry.systems.values():
         books = registry.books_of(system.id)
         print(f"{system.id}: {len(system.glossary)} glossary rules, {len(books)} books")
@@ -112,9 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     books = argparse.ArgumentParser(add_help=False)  # the option every list command shares
-    books.add_argument("--books", default=None, help="army book folder (default: army_books/)")
+    books.add_argument("--books", default=None, help=f"army book folders, {os.pathsep!r}-separated (default: LISTBUILDER_BOOKS or army_books/)")
     check = sub.add_parser("check-books", help="load every army book and report problems")
-    check.add_argument("folder", nargs="?", default=None)
+    check.add_argument("folder", nargs="*", help="book folders, each laid out like army_books/ (default: LISTBUILDER_BOOKS or army_books/)")
     check.set_defaults(func=cmd_check_books)
     validate = sub.add_parser("validate", parents=[books], help="validate an army list (JSON file, or - for stdin)")
     validate.add_argument("list")

@@ -236,18 +236,20 @@ def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit,
     """How many models this row upgrades; None (with an issue) when the count is impossible."""
     affects = section.affects
     if affects == AFFECTS_ALL:
-        # "all models" sections are bought once and change every copy of the replaced gear
-        # (or every model, for upgrades).
+        # "all models" sections are bought once and change every copy of the replaced (or
+        # targeted) gear, or every model for plain upgrades.
         if choice.count != 1:
             issues.append(Issue("upgrade.count", f"“{section.label}” is bought once for the whole unit (count {choice.count})", f".upgrades[{k}].count", _clause(section)))
             return None
-        return gear.count(section.replaces[0]) if section.replaces else unit.size
+        if section.replaces:
+            return min(gear.count(name) // section.copies_replaced(name) for name in section.replaces)
+        return min(gear.count(name) for name in section.targets) if section.targets else unit.size
     if affects == AFFECTS_UNIT or affects == AFFECTS_ONE:
         limit = 1
     elif affects == AFFECTS_UP_TO:
-        limit = min(section.affects_count or 1, unit.size)
+        limit = min(section.affects_count or 1, section_reach(section, unit))
     else:  # AFFECTS_ANY
-        limit = unit.size
+        limit = section_reach(section, unit)
     if choice.count > limit:
         issues.append(Issue("upgrade.count", f"“{section.label}” allows {limit} model(s), asked for {choice.count}", f".upgrades[{k}].count", _clause(section), data={"allowed": limit, "asked": choice.count}))
         return None
@@ -256,6 +258,20 @@ def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit,
 
 def _clause(section: UpgradeSection) -> str:
     return f"{UPGRADE_CLAUSE}: {section.label}"
+
+
+def section_reach(section: UpgradeSection, unit: Unit) -> int:
+    """How many models (or copies of its gear) an any / up-to section can touch at most.
+
+    One per model, or one per copy of the replaced or targeted gear when a model carries
+    several (a walker with two fists may change both): the copies left still bound each row.
+    """
+    named = (*section.replaces, *section.targets)
+    if not named:
+        return unit.size
+    counts, aliases = unit.gear_counts, unit.gear_aliases
+    copies = min(sum(counts.get(key, 0) for key in aliases.get(name, ())) // section.copies_replaced(name) for name in named)
+    return max(unit.size, copies)
 
 
 def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> Iterator[Issue]:
@@ -285,7 +301,8 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
             if section.pick_max is not None and len(distinct) > section.pick_max:
                 yield Issue("upgrade.select", f"“{section.label}” allows {section.pick_max} option(s), {len(distinct)} taken", where, _clause(section), data={"allowed": section.pick_max, "taken": len(distinct)})
         elif rows:
-            cap = min(section.affects_count or unit.size, unit.size) if section.affects == AFFECTS_UP_TO else unit.size
+            reach = section_reach(section, unit)
+            cap = min(section.affects_count or reach, reach) if section.affects == AFFECTS_UP_TO else reach
             per_model = section.pick_max if section.pick_max is not None else len(section.options)
             total = sum(t.models for t in rows)
             if total > cap * per_model:
@@ -315,58 +332,131 @@ def _requirements(taken: list[TakenUpgrade]) -> Iterator[Issue]:
 class _Gear:
     """Mutable working copy of a unit's gear while upgrades are applied in order.
 
-    Starts from the unit's own gear counts (computed once per unit) and records only what
-    the rows change; the final profiles are built when someone asks for them.
+    Starts from the unit's own gear counts (by gear key, computed once per unit) and records
+    only what the rows change; the final profiles are built when someone asks for them.
+    A section names gear by key or by name (every profile with that name, exact key first),
+    so "Replace CCW" finds the unit's CCW and, once those are gone, a CCW an upgrade gave.
     """
 
     def __init__(self, unit: Unit):
         self.unit = unit
         self._counts: dict[str, int] = dict(unit.gear_counts)
-        self._gained_weapons: dict[str, Weapon] = {}
-        self._gained_items: dict[str, Item] = {}
+        self._gained: dict[str, Weapon | Item] = {}
+        self._aliases: Mapping[str, tuple[str, ...]] = unit.gear_aliases
+        self._targeted: dict[str, int] = {}  # copies of the targeted gear each section has used
         self.rules: tuple[RuleRef, ...] = unit.rules
 
     def count(self, name: str) -> int:
-        return self._counts.get(name, 0)
+        """Copies left of the gear *name* refers to."""
+        counts = self._counts
+        return sum(counts[k] for k in self._aliases.get(name, ()))
 
     def apply(self, section: UpgradeSection, option: UpgradeOption, models: int, k: int, issues: list[Issue]) -> bool:
-        """Apply one upgrade row; False (with an issue) when it replaces more than is left."""
-        counts = self._counts
+        """Apply one upgrade row; False (with an issue) when it takes more gear than is left."""
         for name in section.replaces:
             # Replacing no more than the unit still has, counting earlier replacements.
-            left = counts.get(name, 0)
-            if left < models or left == 0:
+            left, asked = self.count(name), models * section.copies_replaced(name)
+            if left < asked or left == 0:
                 issues.append(Issue(
                     "upgrade.replace_exceeds",
-                    f"“{section.label}” replaces {models} {name}, but only {left} left "
-                    f"({self.unit.gear_counts.get(name, 0)} in the unit before upgrades)",
+                    f"“{section.label}” replaces {asked} {name}, but only {left} left "
+                    f"({self._at_start(name)} in the unit before upgrades)",
                     f".upgrades[{k}]", _clause(section),
-                    data={"gear": name, "left": left, "asked": models},
+                    data={"gear": name, "left": left, "asked": asked},
                 ))
                 return False
+        if section.targets and not self._use_targets(section, models, k, issues):
+            return False
         for name in section.replaces:
-            counts[name] -= models
+            self._take(name, models * section.copies_replaced(name))
         per = 1 if section.affects == AFFECTS_UNIT else models
         gains = option.gains
-        for weapon in gains.weapons:
-            if weapon.name not in counts:
-                self._gained_weapons[weapon.name] = weapon
-            counts[weapon.name] = counts.get(weapon.name, 0) + weapon.count * per
-        for item in gains.items:
-            if item.name not in counts:
-                self._gained_items[item.name] = item
-            counts[item.name] = counts.get(item.name, 0) + item.count * per
+        for gear in (*gains.weapons, *gains.items):
+            self._add(gear, gear.count * per)
+        if gains.weapon_rules and section.targets:
+            self._modify(section.targets[0], models, gains.weapon_rules, f"{section.id}/{option.id}")
         if gains.rules:
             self.rules = merge_rules([*self.rules, *gains.rules])
         return True
 
+    def _use_targets(self, section: UpgradeSection, models: int, k: int, issues: list[Issue]) -> bool:
+        """An upgrade tied to gear: each copy of the targeted gear takes the section once."""
+        capacity = min(self.count(name) for name in section.targets)
+        used = self._targeted.get(section.id, 0)
+        if capacity == 0 or used + models > capacity:
+            gear = " and ".join(section.targets)
+            issues.append(Issue(
+                "upgrade.target_exceeds",
+                f"“{section.label}” is tied to {gear}: {capacity} cop{'y' if capacity == 1 else 'ies'} left, "
+                f"{used + max(models, 1)} asked",
+                f".upgrades[{k}]", _clause(section),
+                data={"gear": gear, "left": capacity, "asked": used + max(models, 1)},
+            ))
+            return False
+        self._targeted[section.id] = used + models
+        return True
+
+    def _at_start(self, name: str) -> int:
+        counts = self.unit.gear_counts
+        return sum(counts.get(k, 0) for k in self.unit.gear_aliases.get(name, ()))
+
+    def _take(self, name: str, copies: int) -> list[tuple[str, int]]:
+        """Remove *copies* of the gear *name* refers to, first key first; what was taken."""
+        taken: list[tuple[str, int]] = []
+        counts = self._counts
+        for key in self._aliases.get(name, ()):
+            if copies <= 0:
+                break
+            n = min(counts[key], copies)
+            if n:
+                counts[key] -= n
+                copies -= n
+                taken.append((key, n))
+        return taken
+
+    def _add(self, gear: Weapon | Item, copies: int) -> None:
+        key = gear.gear_key
+        if key not in self._counts:
+            self._gained[key] = gear
+            aliases = dict(self._aliases)
+            aliases[key] = (key, *(a for a in aliases.get(key, ()) if a != key))
+            if gear.name != key:
+                aliases[gear.name] = (*aliases.get(gear.name, ()), key)
+            self._aliases = aliases
+            self._counts[key] = 0
+        self._counts[key] += copies
+
+    def _modify(self, target: str, copies: int, rules: tuple[RuleRef, ...], tag: str) -> None:
+        """Give *rules* to *copies* of the targeted weapons: those copies become a profile of
+        their own (same name), so the rest of the unit's copies stay as they were."""
+        for key, n in self._take(target, copies):
+            profile = self._profile(key)
+            if not isinstance(profile, Weapon):
+                self._counts[key] += n  # only weapons take weapon rules; items stay as they were
+                continue
+            new_key = f"{key}+{tag}"
+            changed = Weapon(profile.name, profile.attacks, profile.range, merge_rules([*profile.rules, *rules]), 0, profile.extra, new_key)
+            self._add(changed, n)
+            # Anything that named the old copies (by key or by name) still finds these.
+            self._aliases = {a: keys if key not in keys or new_key in keys else (*keys, new_key) for a, keys in self._aliases.items()}
+
+    def _profile(self, key: str) -> Weapon | Item:
+        found = self._gained.get(key)
+        return found if found is not None else self.unit.gear_by_key[key]
+
     def weapons(self) -> tuple[Weapon, ...]:
-        return _with_counts({**self.unit.weapons_by_name, **self._gained_weapons}, self._counts)
+        """Every weapon the unit ends with (those inside its items last), with final counts."""
+        counts = self._counts
+        own = [w if w.count == counts[w.gear_key] else w.with_count(counts[w.gear_key]) for w in self._final(Weapon)]
+        carried = [w for item in self.items() for w in item.carried_weapons()]
+        return tuple(own + carried)
 
     def items(self) -> tuple[Item, ...]:
-        return _with_counts({**self.unit.items_by_name, **self._gained_items}, self._counts)
+        counts = self._counts
+        return tuple(i if i.count == counts[i.gear_key] else i.with_count(counts[i.gear_key]) for i in self._final(Item))
 
-
-def _with_counts(gear: Mapping[str, Any], counts: Mapping[str, int]) -> tuple[Any, ...]:
-    """Each piece of gear the unit still has, with its final count."""
-    return tuple(g if g.count == counts[n] else g.with_count(counts[n]) for n, g in gear.items() if counts[n] > 0)
+    def _final(self, kind: type) -> list[Any]:
+        """Profiles of one kind the unit still has: its own first, then gained, each once."""
+        counts = self._counts
+        profiles = {**self.unit.gear_by_key, **self._gained}
+        return [g for key, g in profiles.items() if isinstance(g, kind) and counts.get(key, 0) > 0]
