@@ -44,13 +44,19 @@ def check_references(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]
 
 
 def book_warnings(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]]:
-    """What a book may load with but a reader should know: rules nothing defines."""
+    """What a book may load with but a reader should know: the rules in ``undefined_rules``
+    it uses (defined nowhere, or used otherwise than the glossary defines them)."""
     used = {rule.name for _, rule in labelled_rules(book)}
-    return [
-        (f"undefined_rules[{i}]", f"rule {name!r} has no text in the {system.id} glossary or this book: lists using it get a warning, rosters print its name only and the combat preview does not model it")
-        for i, name in enumerate(book.undefined_rules)
-        if name in used and name not in book.rules and name not in system.glossary
-    ]
+    warnings = []
+    for i, name in enumerate(book.undefined_rules):
+        if name not in used:
+            continue
+        if name in book.rules or name in system.glossary:
+            why = f"is used otherwise than the {system.id} glossary or this book defines it (with or without a parameter), so that text may not apply"
+        else:
+            why = f"has no text in the {system.id} glossary or this book"
+        warnings.append((f"undefined_rules[{i}]", f"rule {name!r} {why}: lists using it get a warning and the combat preview does not model it"))
+    return warnings
 
 
 def _unique_ids(book: ArmyBook) -> Iterator[tuple[str, str]]:
@@ -104,8 +110,8 @@ def _known_rules(book: ArmyBook, system: GameSystem) -> Iterator[tuple[str, str]
     undefined = set(book.undefined_rules)
     for path, rule in labelled_rules(book):
         definition = book.rules.get(rule.name) or system.glossary.get(rule.name)
-        if definition is None and rule.name in undefined:
-            continue  # declared as defined nowhere: a warning (book_warnings), not an error
+        if rule.name in undefined:
+            continue  # declared as defined nowhere as used here: a warning (book_warnings)
         if definition is None:
             yield path, f"rule {rule.name!r} is neither in the {system.id} glossary nor in the book's rules"
         elif definition.param is None and rule.param is not None:

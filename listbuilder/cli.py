@@ -5,6 +5,7 @@
     listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
     listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter)
     listbuilder text LIST.json              the roster as one line per unit, for forums
+    listbuilder import-book FILE... --into F  Army Forge book exports -> YAML books in folder F
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from listbuilder.books import BookLoadError, load_registry
+from listbuilder.books import BookLoadError, default_books_folders, load_registry
 from listbuilder.lists import ListError, parse_list, validate_list
 
 
@@ -113,6 +114,46 @@ def cmd_text(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import_book(args: argparse.Namespace) -> int:
+    """Army Forge book exports -> our YAML in a books folder the service loads."""
+    from listbuilder.importers import ImportFailed
+    from listbuilder.importers.book_files import plan_imports, write_planned
+
+    folders = [Path(f) for f in (args.books.split(os.pathsep) if args.books else []) if f] or default_books_folders()
+    into = Path(args.into) if args.into else (folders[-1] if len(folders) > 1 else None)
+    if into is None:
+        print("say where the books go: --into FOLDER (and add FOLDER to LISTBUILDER_BOOKS so the service loads it)", file=sys.stderr)
+        return 2
+    loaded = [*folders, into] if into.resolve() not in {f.resolve() for f in folders} and into.is_dir() else folders
+    registry = _registry([str(f) for f in loaded])
+    files = []
+    for name in args.files:
+        try:
+            files.append((name, sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{name}: cannot read: {exc}", file=sys.stderr)
+            return 2
+    try:
+        planned = plan_imports(files, registry.systems, registry.books, into)
+    except ImportFailed as exc:
+        for path, message in exc.problems:
+            print(f"{path}: {message}", file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return 2
+    write_planned(planned)
+    for plan in planned:
+        book = plan.converted.book
+        print(f"{plan.path}: {book.name} ({book.system}), {len(book.units)} units, {len(book.sections)} upgrade sections")
+        for note in plan.converted.notes:
+            print(f"  note: {note}")
+        for warning in plan.converted.warnings:
+            print(f"  warning: {warning.path}: {warning.message}")
+    if into.resolve() not in {f.resolve() for f in folders}:
+        configured = os.pathsep.join(str(f) for f in (*folders, into))
+        print(f"the service loads these books once {into} is in LISTBUILDER_BOOKS, e.g. LISTBUILDER_BOOKS={configured}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from listbuilder.roster_html import PAPERS  # the paper sizes the renderer knows
 
@@ -135,6 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     pdf.add_argument("-o", "--output", default="roster.pdf", help="PDF file to write (default: roster.pdf)")
     pdf.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     pdf.set_defaults(func=cmd_pdf)
+    imp = sub.add_parser("import-book", parents=[books], help="convert Army Forge book exports (JSON) into YAML books")
+    imp.add_argument("files", nargs="+", metavar="FILE", help="Army Forge book export (.json), or - for stdin")
+    imp.add_argument("--into", default=None, help="books folder to write into (default: the last folder of LISTBUILDER_BOOKS when it names several)")
+    imp.set_defaults(func=cmd_import_book)
     text = sub.add_parser("text", parents=[books], help="print an army list as compact text, one unit per line")
     text.add_argument("list")
     text.set_defaults(func=cmd_text)

@@ -28,7 +28,7 @@ COMMON_CODES: Mapping[str, str] = {
     "upgrade.requires": "An option that needs another option on the same unit is taken without it.",
     "upgrade.target_exceeds": "An upgrade or attachment tied to a weapon or item is taken more often than the unit has copies of that gear left.",
     "list.duplicate_entry": "Two entries share a key.",
-    "rules.undefined": "Warning: the entry uses a rule that neither the system glossary nor the army book defines (an imported book); rosters print its name only and the combat preview does not model it.",
+    "rules.undefined": "Warning: the entry uses a rule that neither the system glossary nor the army book defines as used (an imported book); the combat preview does not model it.",
 }
 
 
@@ -83,7 +83,7 @@ class SystemRules:
             names = {r.name for r in entry.all_rules} | {r.name for w in entry.weapons for r in w.rules}
             for name in sorted(names & undefined):
                 issues.append(Issue(
-                    "rules.undefined", f"{entry.name} uses {name}, which has no rules text in this system or book",
+                    "rules.undefined", f"{entry.name} uses {name}, for which this system and book have no fitting rules text (an imported rule); the combat preview does not model it",
                     entry.path, f"{book.name} army book", WARNING, data={"rule": name},
                 ))
         return issues

@@ -1,0 +1,122 @@
+"""Army Forge weapons, items and rule references -> our book's gear and rule vocabulary.
+
+Army Forge names gear by name only, yet one book may use one name for several profiles (a
+unit's "CCW (A1)" and the "CCW (A2)" an upgrade gives). :class:`GearCatalog` remembers the
+first profile seen under each name (units' own gear is read first, so it keeps the plain
+name) and gives every other profile of that name an ``id``, which is what our upgrades count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from listbuilder.importers.army_forge import label, rule_label
+from listbuilder.importers.errors import ImportFailed
+from listbuilder.importers.naming import IdMaker
+from listbuilder.importers.reading import Node
+
+WEAPON = "ArmyBookWeapon"
+ITEM = "ArmyBookItem"
+RULE = "ArmyBookRule"
+
+
+@dataclass
+class RuleUse:
+    """Every rule the converted book mentions: whether it was given a parameter, and where."""
+
+    with_param: dict[str, bool] = field(default_factory=dict)
+    mixed: set[str] = field(default_factory=set)
+
+    def note(self, name: str, param: str | None) -> None:
+        has = param is not None
+        if self.with_param.setdefault(name, has) != has:
+            self.mixed.add(name)
+
+
+class GearCatalog:
+    """Converts gear and rule references, giving same-named profiles distinct ids."""
+
+    def __init__(self, rules: RuleUse):
+        self.rules = rules
+        self._profiles: dict[str, list[tuple[Any, tuple[str, tuple[str, ...]]]]] = {}
+        self._ids = IdMaker()
+        self.notes: list[str] = []
+
+    def rule_labels(self, owner: Node, key: str) -> list[str]:
+        return [self.rule(entry) for entry in owner.items(key)]
+
+    def rule(self, entry: Node) -> str:
+        name, param = rule_label(entry)
+        self.rules.note(name, param)
+        return label(name, param)
+
+    def weapon(self, entry: Node, *, count: int | None) -> dict[str, Any]:
+        """One weapon profile; *count* is written as given (None leaves the default)."""
+        name = entry.text("name").strip()
+        if not name:
+            raise ImportFailed("malformed", entry.child_path("name"), "a weapon needs a name")
+        attacks = entry.whole("attacks", low=1)
+        multiplier = entry.whole("attacksMultiplier", 1, low=1)
+        if multiplier != 1:
+            attacks *= multiplier
+            self.notes.append(f"{entry.path}: {name} has an attacks multiplier of {multiplier}; imported as A{attacks}")
+        rules = self.rule_labels(entry, "specialRules")
+        doc: dict[str, Any] = {"name": name}
+        gear_id, rules = self._id_for(name, ("weapon", entry.whole("range", 0, low=0), attacks, tuple(sorted(rules))), rules)
+        if gear_id:
+            doc["id"] = gear_id
+        if entry.whole("range", 0, low=0):
+            doc["range"] = entry.whole("range", 0)
+        doc["attacks"] = attacks
+        if rules:
+            doc["rules"] = rules
+        if count is not None:
+            doc["count"] = count
+        return doc
+
+    def item(self, entry: Node, *, count: int | None) -> dict[str, Any]:
+        """An item: the rules and weapons inside it (``content``)."""
+        name = entry.text("name").strip()
+        if not name:
+            raise ImportFailed("malformed", entry.child_path("name"), "an item needs a name")
+        rules: list[str] = []
+        weapons: list[dict[str, Any]] = []
+        for part in entry.items("content"):
+            kind = part.text("type", RULE)
+            if kind == RULE:
+                rules.append(self.rule(part))
+            elif kind == WEAPON:
+                copies = gain_count(part)
+                if copies:
+                    weapons.append(self.weapon(part, count=copies if copies != 1 else None))
+            else:
+                raise ImportFailed("malformed", part.child_path("type"), f"an item holds rules and weapons, not {kind!r}")
+        doc: dict[str, Any] = {"name": name}
+        signature = ("item", tuple(sorted(rules)), tuple(sorted(repr(w) for w in weapons)))
+        gear_id, rules = self._id_for(name, signature, rules)
+        if gear_id:
+            doc["id"] = gear_id
+        if rules:
+            doc["rules"] = rules
+        if weapons:
+            doc["weapons"] = weapons
+        if count is not None:
+            doc["count"] = count
+        return doc
+
+    def _id_for(self, name: str, signature: Any, rules: list[str]) -> tuple[str, list[str]]:
+        """"" for the first profile under *name*, an id for each other profile of that name;
+        and the rules in the order first seen for this profile (exports vary the order)."""
+        known = self._profiles.setdefault(name, [])
+        for seen, (gear_id, first_rules) in known:
+            if seen == signature:
+                return gear_id, list(first_rules)
+        gear_id = "" if not known else self._ids.make(f"{name} {len(known) + 1}")
+        known.append((signature, (gear_id, tuple(rules))))
+        return gear_id, rules
+
+
+def gain_count(entry: Node) -> int:
+    """How many copies a gain (or an item's content) gives: "02" is 2, absent is 1, 0 is none."""
+    return entry.whole("count", 1, low=0)
