@@ -20,8 +20,8 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +157,7 @@ def _read_yaml(path: Path, problems: list[BookProblem]) -> tuple[Any, str] | Non
         problems.append(BookProblem(_show(path), "", f"cannot read file: {exc}"))
         return None
     try:
-        data = _parse_yaml(text)
+        data = parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -170,7 +170,7 @@ def _read_yaml(path: Path, problems: list[BookProblem]) -> tuple[Any, str] | Non
     return data, text
 
 
-def _parse_yaml(text: str) -> Any:
+def parse_yaml(text: str) -> Any:
     """``yaml.safe_load``, remembered as JSON under the text's SHA-256 to start faster.
 
     The pure-Python YAML parser needs about half a second for all books; reading the same data
@@ -198,6 +198,9 @@ def _parse_yaml(text: str) -> Any:
         except (OSError, TypeError, ValueError):
             pass  # read-only install or data JSON cannot hold: parse each time
     return data
+
+
+_parse_yaml = parse_yaml  # the name tests and older callers use
 
 
 def _load_system(path: Path, problems: list[BookProblem]) -> GameSystem | None:
@@ -264,7 +267,9 @@ def _book_from(data: dict[str, Any], text: str | None, source: str, system: Game
     if local:
         return None
     if warnings is not None:
-        warnings.extend(BookProblem(source, where, message, _line_of(text, _split_path(where)), "warning") for where, message in book_warnings(book, system))
+        # No line numbers here: finding them parses the file's node tree, which start-up
+        # should not pay for; check-books adds them (with_line) when it prints warnings.
+        warnings.extend(BookProblem(source, where, message, None, "warning") for where, message in book_warnings(book, system))
     object.__setattr__(book, "source", source)
     if text is not None:
         object.__setattr__(book, "digest", hashlib.sha256(text.encode("utf-8")).hexdigest())
@@ -320,6 +325,24 @@ def _split_path(where: str) -> list[str | int]:
     return parts
 
 
+def with_line(problem: BookProblem) -> BookProblem:
+    """The problem with the line of its path in its file, when the file can be read."""
+    try:
+        text = Path(problem.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return problem
+    return replace(problem, line=_line_of(text, _split_path(problem.path)))
+
+
+@lru_cache(maxsize=4)
+def _composed(text: str) -> Any:
+    """The node tree of one file, composed once however many problems it has."""
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+
+
 def _line_of(text: str | None, parts: Iterable[str | int]) -> int | None:
     """1-based line of the YAML node at *parts*, or of the deepest ancestor that exists
     (None for data that came from no file).
@@ -329,11 +352,10 @@ def _line_of(text: str | None, parts: Iterable[str | int]) -> int | None:
     """
     if text is None:
         return None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+    node = _composed(text)
+    if node is None:
         return None
-    line = node.start_mark.line + 1 if node is not None else None
+    line = node.start_mark.line + 1
     for part in parts:
         if isinstance(node, yaml.MappingNode):
             match = next((v for k, v in node.value if k.value == part), None)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from listbuilder.books import BookLoadError, default_books_folders, load_registry
+from listbuilder.books import BookLoadError, default_books_folders, load_registry, with_line
 from listbuilder.lists import ListError, parse_list, validate_list
 
 
@@ -48,7 +48,7 @@ def _read_json(path: str) -> Any:
 def cmd_check_books(args: argparse.Namespace) -> int:
     registry = _registry(args.folder)
     for warning in registry.warnings:
-        print(warning, file=sys.stderr)
+        print(with_line(warning), file=sys.stderr)
     for system in registry.systems.values():
         books = registry.books_of(system.id)
         print(f"{system.id}: {len(system.glossary)} glossary rules, {len(books)} books")

@@ -65,7 +65,7 @@ def _check_book(root: Node, inner: Node, book: ArmyBook, mapping: dict[str, Any]
         if node.has("gameSystem"):
             line = line_of_list(node.text("gameSystem"), node.child_path("gameSystem"))
             if line.system != book.system:
-                raise ImportFailed("book_mismatch", node.child_path("gameSystem"), f"a {line.slug} list cannot use {book.name}, a {book.system} book")
+                raise ImportFailed("book_mismatch", node.child_path("gameSystem"), f"this {line.slug} list cannot use {book.name}, a {book.system} book")
             break
     ids = root.texts("armyIds") if root.has("armyIds") else []
     if len(set(ids)) > 1:

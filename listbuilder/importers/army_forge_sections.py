@@ -119,7 +119,7 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
         else:
             raise ImportFailed("malformed", gain.child_path("type"), f"expected {WEAPON}, {ITEM} or {RULE}, got {kind!r}")
     label = option.text("label", "").strip() or ", ".join(g.get("name", "") for g in (*weapons, *items)) or ", ".join(rules) or "option"
-    names = [g["name"] for g in (*weapons, *items)] + [_rule_name(r) for r in rules]
+    names = [g["name"] for g in (*weapons, *items)]
     doc: dict[str, Any] = {"id": ids.make(" ".join(names) or label, "option"), "label": label}
     doc.update(_costs(option, ctx.unit_ids))
     gains: dict[str, Any] = {}

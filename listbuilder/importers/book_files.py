@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from listbuilder.books import parse_yaml
 from listbuilder.importers.army_forge_book import SOURCE_KEY, ConvertedBook, convert_book
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.model import ArmyBook, GameSystem
@@ -63,7 +64,7 @@ def plan_imports(files: Sequence[tuple[str, str]], systems: Mapping[str, GameSys
         if earlier is not None:
             raise ImportFailed("invalid_result", f"{name}: id", f"book id {book.id!r} is also what {earlier.source} imports as")
         text_out = book_yaml(converted.document)
-        if yaml.safe_load(text_out) != converted.document:  # what is written must load back the same
+        if parse_yaml(text_out) != converted.document:  # what is written must load back the same (and is now cached)
             raise ImportFailed("invalid_result", name, "the YAML written for this book does not read back the same")
         planned.append(PlannedBook(name, converted, path, text_out))
     return planned
