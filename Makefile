@@ -30,6 +30,7 @@ bench: setup
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/combat.py
 	$(PY) benchmarks/pdf.py
+	$(PY) benchmarks/importer.py
 
 check-books: setup
 	$(VENV)/bin/listbuilder check-books

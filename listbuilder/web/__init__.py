@@ -9,7 +9,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from listbuilder.books import load_registry
-from listbuilder.web import api, docs, errors, pages, previews, rosters
+from listbuilder.web import api, docs, errors, imports, pages, previews, rosters
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -40,6 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     rest.register_blueprint(api.blp)
     rest.register_blueprint(rosters.blp)
     rest.register_blueprint(previews.blp)
+    rest.register_blueprint(imports.blp)
     docs.init_app(app)
     pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
