@@ -236,7 +236,7 @@ class Weapon:
     def is_melee(self) -> bool:
         return self.range == 0
 
-    @property
+    @cached_property
     def gear_key(self) -> str:
         return self.id or self.name
 
@@ -267,7 +267,7 @@ class Item:
     id: str = ""
     weapons: tuple[Weapon, ...] = ()
 
-    @property
+    @cached_property
     def gear_key(self) -> str:
         return self.id or self.name
 
@@ -380,14 +380,16 @@ class UpgradeSection:
 
 
 def gear_aliases(profiles: Iterable[Weapon | Item]) -> dict[str, tuple[str, ...]]:
-    """Gear reference -> gear keys it names: each key itself first, then by name, in order."""
+    """Gear reference -> gear keys it names (each key itself first, then by name, in order),
+    kept only where that is not just the key itself: a book without ids has none, and gear
+    lookups stay one dictionary probe."""
     aliases: dict[str, tuple[str, ...]] = {}
     for gear in profiles:
         key = gear.gear_key
         aliases[key] = (key, *(k for k in aliases.get(key, ()) if k != key))
         if gear.name != key:
             aliases[gear.name] = (*aliases.get(gear.name, ()), key)
-    return aliases
+    return {ref: keys for ref, keys in aliases.items() if keys != (ref,)}
 
 
 @dataclass(frozen=True)
@@ -441,10 +443,26 @@ class Unit:
         return found
 
     @cached_property
+    def weapons_by_key(self) -> Mapping[str, Weapon]:
+        return {k: g for k, g in self.gear_by_key.items() if isinstance(g, Weapon)}
+
+    @cached_property
+    def items_by_key(self) -> Mapping[str, Item]:
+        return {k: g for k, g in self.gear_by_key.items() if isinstance(g, Item)}
+
+    @cached_property
     def gear_aliases(self) -> Mapping[str, tuple[str, ...]]:
         """What a gear reference in an upgrade section means for this unit: a gear key names
-        itself, a name names every profile that carries it (exact key first)."""
+        itself, a name names every profile that carries it (exact key first). Sparse: see
+        :func:`gear_aliases`; :meth:`gear_keys` reads it."""
         return gear_aliases(self.gear_by_key.values())
+
+    def gear_keys(self, name: str) -> tuple[str, ...]:
+        """The gear keys a reference names among the unit's own gear."""
+        keys = self.gear_aliases.get(name)
+        if keys is None:
+            return (name,) if name in self.gear_counts else ()
+        return keys
 
     @cached_property
     def weapons_by_name(self) -> Mapping[str, Weapon]:

@@ -79,7 +79,7 @@ class Resolution:
     @property
     def weapons(self) -> tuple[Weapon, ...]:
         if self._weapons is None:
-            self._weapons = self._gear.weapons()
+            self._weapons = self._gear.weapons(self.items)
         return self._weapons
 
     @property
@@ -241,15 +241,19 @@ def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit,
         if choice.count != 1:
             issues.append(Issue("upgrade.count", f"“{section.label}” is bought once for the whole unit (count {choice.count})", f".upgrades[{k}].count", _clause(section)))
             return None
-        if section.replaces:
-            return min(gear.count(name) // section.copies_replaced(name) for name in section.replaces)
+        replaces = section.replaces
+        if len(replaces) == 1 and not section.replace_counts:
+            return gear.count(replaces[0])
+        if replaces:
+            return min(gear.count(name) // section.copies_replaced(name) for name in replaces)
         return min(gear.count(name) for name in section.targets) if section.targets else unit.size
     if affects == AFFECTS_UNIT or affects == AFFECTS_ONE:
         limit = 1
-    elif affects == AFFECTS_UP_TO:
-        limit = min(section.affects_count or 1, section_reach(section, unit))
-    else:  # AFFECTS_ANY
-        limit = section_reach(section, unit)
+    else:  # up to N, or any: one per model, more only where a model carries several copies
+        limit = unit.size if affects == AFFECTS_ANY else min(section.affects_count or 1, unit.size)
+        if choice.count > limit:
+            reach = section_reach(section, unit)
+            limit = reach if affects == AFFECTS_ANY else min(section.affects_count or 1, reach)
     if choice.count > limit:
         issues.append(Issue("upgrade.count", f"“{section.label}” allows {limit} model(s), asked for {choice.count}", f".upgrades[{k}].count", _clause(section), data={"allowed": limit, "asked": choice.count}))
         return None
@@ -269,8 +273,8 @@ def section_reach(section: UpgradeSection, unit: Unit) -> int:
     named = (*section.replaces, *section.targets)
     if not named:
         return unit.size
-    counts, aliases = unit.gear_counts, unit.gear_aliases
-    copies = min(sum(counts.get(key, 0) for key in aliases.get(name, ())) // section.copies_replaced(name) for name in named)
+    counts = unit.gear_counts
+    copies = min(sum(counts[key] for key in unit.gear_keys(name)) // section.copies_replaced(name) for name in named)
     return max(unit.size, copies)
 
 
@@ -301,10 +305,10 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
             if section.pick_max is not None and len(distinct) > section.pick_max:
                 yield Issue("upgrade.select", f"“{section.label}” allows {section.pick_max} option(s), {len(distinct)} taken", where, _clause(section), data={"allowed": section.pick_max, "taken": len(distinct)})
         elif rows:
-            reach = section_reach(section, unit)
-            cap = min(section.affects_count or reach, reach) if section.affects == AFFECTS_UP_TO else reach
             per_model = section.pick_max if section.pick_max is not None else len(section.options)
             total = sum(t.models for t in rows)
+            reach = unit.size if total <= unit.size else section_reach(section, unit)
+            cap = min(section.affects_count or reach, reach) if section.affects == AFFECTS_UP_TO else reach
             if total > cap * per_model:
                 yield Issue("upgrade.select", f"“{section.label}” allows {cap * per_model} in all, {total} taken", where, _clause(section), data={"allowed": cap * per_model, "taken": total})
             if total > cap:  # only then can one option be on more models than the cap
@@ -338,24 +342,48 @@ class _Gear:
     so "Replace CCW" finds the unit's CCW and, once those are gone, a CCW an upgrade gave.
     """
 
+    __slots__ = ("unit", "rules", "_counts", "_gained_weapons", "_gained_items", "_aliases", "_targeted")
+
     def __init__(self, unit: Unit):
         self.unit = unit
-        self._counts: dict[str, int] = dict(unit.gear_counts)
-        self._gained: dict[str, Weapon | Item] = {}
-        self._aliases: Mapping[str, tuple[str, ...]] = unit.gear_aliases
-        self._targeted: dict[str, int] = {}  # copies of the targeted gear each section has used
         self.rules: tuple[RuleRef, ...] = unit.rules
+        self._counts: dict[str, int] = dict(unit.gear_counts)
+        self._gained_weapons: dict[str, Weapon] = {}
+        self._gained_items: dict[str, Item] = {}
+        # Gear reference -> gear keys (a name may stand for several profiles); shared with
+        # the unit until a row adds an alias.
+        self._aliases: Mapping[str, tuple[str, ...]] = unit.gear_aliases
+        self._targeted: dict[str, int] | None = None  # copies of targeted gear used, by section
+
+    def _keys(self, name: str) -> tuple[str, ...]:
+        keys = self._aliases.get(name)
+        if keys is None:
+            return (name,) if name in self._counts else ()
+        return keys
 
     def count(self, name: str) -> int:
         """Copies left of the gear *name* refers to."""
+        keys = self._aliases.get(name)
+        if keys is None:
+            return self._counts.get(name, 0)
         counts = self._counts
-        return sum(counts[k] for k in self._aliases.get(name, ()))
+        return counts[keys[0]] if len(keys) == 1 else sum(counts[k] for k in keys)
 
     def apply(self, section: UpgradeSection, option: UpgradeOption, models: int, k: int, issues: list[Issue]) -> bool:
-        """Apply one upgrade row; False (with an issue) when it takes more gear than is left."""
-        for name in section.replaces:
+        """Apply one upgrade row; False (with an issue) when it takes more gear than is left.
+
+        Written for speed (validation runs it for every row of every edit in the web builder):
+        gear without ids and names shared by no other profile costs one dictionary probe.
+        """
+        counts = self._counts
+        aliases = self._aliases
+        replaces = section.replaces
+        per_copy = section.replace_counts
+        for name in replaces:
             # Replacing no more than the unit still has, counting earlier replacements.
-            left, asked = self.count(name), models * section.copies_replaced(name)
+            keys = aliases.get(name) if aliases else None
+            left = counts.get(name, 0) if keys is None else counts[keys[0]] if len(keys) == 1 else self.count(name)
+            asked = models * per_copy.get(name, 1) if per_copy else models
             if left < asked or left == 0:
                 issues.append(Issue(
                     "upgrade.replace_exceeds",
@@ -367,12 +395,33 @@ class _Gear:
                 return False
         if section.targets and not self._use_targets(section, models, k, issues):
             return False
-        for name in section.replaces:
-            self._take(name, models * section.copies_replaced(name))
+        for name in replaces:
+            asked = models * per_copy.get(name, 1) if per_copy else models
+            keys = aliases.get(name) if aliases else None
+            if keys is None or len(keys) == 1:  # one profile: no search
+                counts[name if keys is None else keys[0]] -= asked
+            else:
+                self._take(name, asked)
         per = 1 if section.affects == AFFECTS_UNIT else models
         gains = option.gains
-        for gear in (*gains.weapons, *gains.items):
-            self._add(gear, gear.count * per)
+        for gear in gains.weapons:
+            key = gear.gear_key
+            if key in counts:
+                counts[key] += gear.count * per
+            elif aliases or key != gear.name:
+                self._add(gear, gear.count * per)
+            else:  # a new profile no other gear shares a name with
+                self._gained_weapons[key] = gear
+                counts[key] = gear.count * per
+        for gear in gains.items:
+            key = gear.gear_key
+            if key in counts:
+                counts[key] += gear.count * per
+            elif aliases or key != gear.name:
+                self._add(gear, gear.count * per)
+            else:
+                self._gained_items[key] = gear
+                counts[key] = gear.count * per
         if gains.weapon_rules and section.targets:
             self._modify(section.targets[0], models, gains.weapon_rules, f"{section.id}/{option.id}")
         if gains.rules:
@@ -382,6 +431,8 @@ class _Gear:
     def _use_targets(self, section: UpgradeSection, models: int, k: int, issues: list[Issue]) -> bool:
         """An upgrade tied to gear: each copy of the targeted gear takes the section once."""
         capacity = min(self.count(name) for name in section.targets)
+        if self._targeted is None:
+            self._targeted = {}
         used = self._targeted.get(section.id, 0)
         if capacity == 0 or used + models > capacity:
             gear = " and ".join(section.targets)
@@ -398,13 +449,13 @@ class _Gear:
 
     def _at_start(self, name: str) -> int:
         counts = self.unit.gear_counts
-        return sum(counts.get(k, 0) for k in self.unit.gear_aliases.get(name, ()))
+        return sum(counts[k] for k in self.unit.gear_keys(name))
 
     def _take(self, name: str, copies: int) -> list[tuple[str, int]]:
         """Remove *copies* of the gear *name* refers to, first key first; what was taken."""
         taken: list[tuple[str, int]] = []
         counts = self._counts
-        for key in self._aliases.get(name, ()):
+        for key in self._keys(name):
             if copies <= 0:
                 break
             n = min(counts[key], copies)
@@ -416,15 +467,22 @@ class _Gear:
 
     def _add(self, gear: Weapon | Item, copies: int) -> None:
         key = gear.gear_key
-        if key not in self._counts:
-            self._gained[key] = gear
-            aliases = dict(self._aliases)
-            aliases[key] = (key, *(a for a in aliases.get(key, ()) if a != key))
-            if gear.name != key:
-                aliases[gear.name] = (*aliases.get(gear.name, ()), key)
-            self._aliases = aliases
-            self._counts[key] = 0
-        self._counts[key] += copies
+        counts = self._counts
+        if key not in counts:
+            (self._gained_weapons if isinstance(gear, Weapon) else self._gained_items)[key] = gear
+            counts[key] = 0
+            if key in self._aliases:  # its key is also the name of other profiles: it comes first
+                aliases = self._writable_aliases()
+                aliases[key] = (key, *aliases[key])
+            if gear.name != key:  # an id: its name now names it too
+                aliases = self._writable_aliases()
+                aliases[gear.name] = (*self._keys(gear.name), key)
+        counts[key] += copies
+
+    def _writable_aliases(self) -> dict[str, tuple[str, ...]]:
+        if self._aliases is self.unit.gear_aliases:
+            self._aliases = dict(self._aliases)
+        return self._aliases  # type: ignore[return-value]
 
     def _modify(self, target: str, copies: int, rules: tuple[RuleRef, ...], tag: str) -> None:
         """Give *rules* to *copies* of the targeted weapons: those copies become a profile of
@@ -436,27 +494,29 @@ class _Gear:
                 continue
             new_key = f"{key}+{tag}"
             changed = Weapon(profile.name, profile.attacks, profile.range, merge_rules([*profile.rules, *rules]), 0, profile.extra, new_key)
+            aliases = self._writable_aliases()
+            for ref in {key, profile.name}:
+                aliases.setdefault(ref, self._keys(ref))
             self._add(changed, n)
             # Anything that named the old copies (by key or by name) still finds these.
-            self._aliases = {a: keys if key not in keys or new_key in keys else (*keys, new_key) for a, keys in self._aliases.items()}
+            for ref, keys in list(aliases.items()):
+                if key in keys and new_key not in keys:
+                    aliases[ref] = (*keys, new_key)
 
     def _profile(self, key: str) -> Weapon | Item:
-        found = self._gained.get(key)
-        return found if found is not None else self.unit.gear_by_key[key]
+        return self._gained_weapons.get(key) or self._gained_items.get(key) or self.unit.gear_by_key[key]
 
-    def weapons(self) -> tuple[Weapon, ...]:
-        """Every weapon the unit ends with (those inside its items last), with final counts."""
-        counts = self._counts
-        own = [w if w.count == counts[w.gear_key] else w.with_count(counts[w.gear_key]) for w in self._final(Weapon)]
-        carried = [w for item in self.items() for w in item.carried_weapons()]
-        return tuple(own + carried)
+    def weapons(self, items: tuple[Item, ...]) -> tuple[Weapon, ...]:
+        """Every weapon the unit ends with (those inside its final *items* last), with final counts."""
+        own = _with_counts({**self.unit.weapons_by_key, **self._gained_weapons}, self._counts)
+        carried = tuple(w for item in items if item.weapons for w in item.carried_weapons())
+        return own + carried if carried else own
 
     def items(self) -> tuple[Item, ...]:
-        counts = self._counts
-        return tuple(i if i.count == counts[i.gear_key] else i.with_count(counts[i.gear_key]) for i in self._final(Item))
+        return _with_counts({**self.unit.items_by_key, **self._gained_items}, self._counts)
 
-    def _final(self, kind: type) -> list[Any]:
-        """Profiles of one kind the unit still has: its own first, then gained, each once."""
-        counts = self._counts
-        profiles = {**self.unit.gear_by_key, **self._gained}
-        return [g for key, g in profiles.items() if isinstance(g, kind) and counts.get(key, 0) > 0]
+
+def _with_counts(gear: Mapping[str, Any], counts: Mapping[str, int]) -> tuple[Any, ...]:
+    """Each piece of gear (by key) the unit still has, with its final count: its own first,
+    then gained, each once."""
+    return tuple(g if g.count == counts[k] else g.with_count(counts[k]) for k, g in gear.items() if counts[k] > 0)

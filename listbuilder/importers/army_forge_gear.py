@@ -53,33 +53,20 @@ class GearCatalog:
 
     def weapon(self, entry: Node, *, count: int | None) -> dict[str, Any]:
         """One weapon profile; *count* is written as given (None leaves the default)."""
-        name = entry.text("name").strip()
-        if not name:
-            raise ImportFailed("malformed", entry.child_path("name"), "a weapon needs a name")
+        name = _name(entry, "a weapon")
         attacks = entry.whole("attacks", low=1)
         multiplier = entry.whole("attacksMultiplier", 1, low=1)
         if multiplier != 1:
             attacks *= multiplier
             self.notes.append(f"{entry.path}: {name} has an attacks multiplier of {multiplier}; imported as A{attacks}")
+        reach = entry.whole("range", 0, low=0)
         rules = self.rule_labels(entry, "specialRules")
-        doc: dict[str, Any] = {"name": name}
-        gear_id, rules = self._id_for(name, ("weapon", entry.whole("range", 0, low=0), attacks, tuple(sorted(rules))), rules)
-        if gear_id:
-            doc["id"] = gear_id
-        if entry.whole("range", 0, low=0):
-            doc["range"] = entry.whole("range", 0)
-        doc["attacks"] = attacks
-        if rules:
-            doc["rules"] = rules
-        if count is not None:
-            doc["count"] = count
-        return doc
+        gear_id, rules = self._id_for(name, ("weapon", reach, attacks, tuple(sorted(rules))), rules)
+        return _compact(name=name, id=gear_id, range=reach, attacks=attacks, rules=rules, count=count)
 
     def item(self, entry: Node, *, count: int | None) -> dict[str, Any]:
         """An item: the rules and weapons inside it (``content``)."""
-        name = entry.text("name").strip()
-        if not name:
-            raise ImportFailed("malformed", entry.child_path("name"), "an item needs a name")
+        name = _name(entry, "an item")
         rules: list[str] = []
         weapons: list[dict[str, Any]] = []
         for part in entry.items("content"):
@@ -92,18 +79,9 @@ class GearCatalog:
                     weapons.append(self.weapon(part, count=copies if copies != 1 else None))
             else:
                 raise ImportFailed("malformed", part.child_path("type"), f"an item holds rules and weapons, not {kind!r}")
-        doc: dict[str, Any] = {"name": name}
         signature = ("item", tuple(sorted(rules)), tuple(sorted(repr(w) for w in weapons)))
         gear_id, rules = self._id_for(name, signature, rules)
-        if gear_id:
-            doc["id"] = gear_id
-        if rules:
-            doc["rules"] = rules
-        if weapons:
-            doc["weapons"] = weapons
-        if count is not None:
-            doc["count"] = count
-        return doc
+        return _compact(name=name, id=gear_id, rules=rules, weapons=weapons, count=count)
 
     def _id_for(self, name: str, signature: Any, rules: list[str]) -> tuple[str, list[str]]:
         """"" for the first profile under *name*, an id for each other profile of that name;
@@ -115,6 +93,18 @@ class GearCatalog:
         gear_id = "" if not known else self._ids.make(f"{name} {len(known) + 1}")
         known.append((signature, (gear_id, tuple(rules))))
         return gear_id, rules
+
+
+def _name(entry: Node, what: str) -> str:
+    name = entry.text("name").strip()
+    if not name:
+        raise ImportFailed("malformed", entry.child_path("name"), f"{what} needs a name")
+    return name
+
+
+def _compact(**fields: Any) -> dict[str, Any]:
+    """A YAML mapping without the fields left at their default (no id, melee, no rules...)."""
+    return {key: value for key, value in fields.items() if value not in (None, "", 0, [])}
 
 
 def gain_count(entry: Node) -> int:
