@@ -24,7 +24,7 @@ from typing import Any
 from listbuilder.book_checks import BookProblem
 from listbuilder.books import BookLoadError, book_from_data
 from listbuilder.importers.army_forge import GameLine, line_of_book
-from listbuilder.importers.army_forge_gear import ITEM, WEAPON, GearCatalog, RuleUse
+from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse
 from listbuilder.importers.army_forge_sections import OptionContext, option_doc, section_shape
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.importers.naming import IdMaker, match_gear, slug, split_count
@@ -157,12 +157,23 @@ class _Converter:
         for weapon in node.items("weapons"):
             copies = weapon.whole("count", None, low=0)
             copies = weapon.whole("originalCount", size, low=0) if copies is None else copies
-            if copies:
+            if copies and weapon.text("type", WEAPON) == MULTI_WEAPON:
+                items.append(self.catalog.multi_weapon(weapon, count=copies))
+            elif copies:
                 weapons.append(self.catalog.weapon(weapon, count=copies))
         for item in node.items("items"):
             copies = item.whole("count", 1, low=0)
-            if copies:
+            kind = item.text("type", ITEM)
+            if not copies:
+                continue
+            if kind == WEAPON:  # gear lists are not always sorted by kind
+                weapons.append(self.catalog.weapon(item, count=copies))
+            elif kind == MULTI_WEAPON:
+                items.append(self.catalog.multi_weapon(item, count=copies))
+            elif kind == ITEM:
                 items.append(self.catalog.item(item, count=copies))
+            else:
+                raise ImportFailed("malformed", item.child_path("type"), f"expected {ITEM}, {WEAPON} or {MULTI_WEAPON}, got {kind!r}")
         if weapons:
             doc["weapons"] = weapons
         if items:
@@ -247,7 +258,7 @@ class _Converter:
             for option in section.items("options"):
                 for gain in option.items("gains"):
                     kind = gain.text("type", "")
-                    if kind in (WEAPON, ITEM) and gain.has("name"):
+                    if kind in (WEAPON, ITEM, MULTI_WEAPON) and gain.has("name"):
                         (weapons if kind == WEAPON else items).append(gain.text("name").strip())
         return weapons, items
 

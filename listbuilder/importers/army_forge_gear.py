@@ -19,6 +19,8 @@ from listbuilder.importers.reading import Node
 WEAPON = "ArmyBookWeapon"
 ITEM = "ArmyBookItem"
 RULE = "ArmyBookRule"
+MULTI_WEAPON = "ArmyBookMultiWeapon"  # older exports: one weapon, several profiles to pick from
+RULES = (RULE, "ArmyBookDefense")  # older exports sent "Defense +X" as its own type
 
 
 @dataclass
@@ -51,9 +53,9 @@ class GearCatalog:
         self.rules.note(name, param)
         return label(name, param)
 
-    def weapon(self, entry: Node, *, count: int | None) -> dict[str, Any]:
+    def weapon(self, entry: Node, *, count: int | None, name: str | None = None) -> dict[str, Any]:
         """One weapon profile; *count* is written as given (None leaves the default)."""
-        name = _name(entry, "a weapon")
+        name = name or _name(entry, "a weapon")
         attacks = entry.whole("attacks", low=1)
         multiplier = entry.whole("attacksMultiplier", 1, low=1)
         if multiplier != 1:
@@ -71,17 +73,27 @@ class GearCatalog:
         weapons: list[dict[str, Any]] = []
         for part in entry.items("content"):
             kind = part.text("type", RULE)
-            if kind == RULE:
+            if kind in RULES:
                 rules.append(self.rule(part))
             elif kind == WEAPON:
                 copies = gain_count(part)
                 if copies:
                     weapons.append(self.weapon(part, count=copies if copies != 1 else None))
+            elif kind == MULTI_WEAPON:
+                weapons += self.multi_weapon(part, count=None).get("weapons", [])
             else:
                 raise ImportFailed("malformed", part.child_path("type"), f"an item holds rules and weapons, not {kind!r}")
         signature = ("item", tuple(sorted(rules)), tuple(sorted(repr(w) for w in weapons)))
         gear_id, rules = self._id_for(name, signature, rules)
         return _compact(name=name, id=gear_id, rules=rules, weapons=weapons, count=count)
+
+    def multi_weapon(self, entry: Node, *, count: int | None) -> dict[str, Any]:
+        """An older export's weapon with several profiles to pick from ("HE" and "AT" shells):
+        an item of that name holding one weapon per profile, named "Launcher (HE)"."""
+        name = _name(entry, "a weapon")
+        profiles = [self.weapon(p, count=None, name=f"{name} ({_name(p, 'a profile')})") for p in entry.items("profiles", required=True)]
+        self.notes.append(f"{entry.path}: {name} has {len(profiles)} profiles to pick from; imported as an item holding each (choose which fires in a combat preview)")
+        return _compact(name=name, id=self._id_for(name, ("multi", tuple(repr(p) for p in profiles)), [])[0], weapons=profiles, count=count)
 
     def _id_for(self, name: str, signature: Any, rules: list[str]) -> tuple[str, list[str]]:
         """"" for the first profile under *name*, an id for each other profile of that name;

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from listbuilder.importers.army_forge_gear import ITEM, RULE, WEAPON, GearCatalog, gain_count
+from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, RULES, WEAPON, GearCatalog, gain_count
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.importers.naming import IdMaker
 from listbuilder.importers.reading import Node
@@ -113,11 +113,13 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
                 if not item["rules"]:
                     del item["rules"]
             items.append(item)
-        elif kind == RULE:
+        elif kind in RULES:
             made = ctx.catalog.rule(gain)
             (weapon_rules if ctx.targets_weapons and _rule_name(made) in ctx.weapon_rule_names else rules).append(made)
+        elif kind == MULTI_WEAPON:
+            items.append(ctx.catalog.multi_weapon(gain, count=count))
         else:
-            raise ImportFailed("malformed", gain.child_path("type"), f"expected {WEAPON}, {ITEM} or {RULE}, got {kind!r}")
+            raise ImportFailed("malformed", gain.child_path("type"), f"expected {WEAPON}, {ITEM}, {RULES[0]} or {MULTI_WEAPON}, got {kind!r}")
     label = option.text("label", "").strip() or ", ".join(g.get("name", "") for g in (*weapons, *items)) or ", ".join(rules) or "option"
     names = [g["name"] for g in (*weapons, *items)]
     doc: dict[str, Any] = {"id": ids.make(" ".join(names) or label, "option"), "label": label}

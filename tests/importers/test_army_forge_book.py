@@ -297,3 +297,22 @@ def test_converted_book_our_loader_refuses_points_back_at_the_source(registry):
     assert caught.value.code == "invalid_result"
     assert caught.value.path == "units[0] (our units[0].size)"
     assert "not a formation size" in caught.value.message
+
+
+def test_older_gain_types_multi_profile_weapons_and_defense(registry):
+    """Older exports: a weapon with profiles to pick from, and "Defense" as a gain type."""
+    data = fixture("gf-rustbound-book")
+    options = data["upgradePackages"][4]["sections"][1]["options"]
+    options.append({"uid": "o-launcher", "cost": 15, "label": "Shell Launcher", "gains": [{
+        "name": "Shell Launcher", "type": "ArmyBookMultiWeapon", "count": 1, "profiles": [
+            {"name": "Blast Shell", "type": "ArmyBookWeapon", "range": 24, "attacks": 1, "specialRules": [{"name": "Blast", "rating": 3}]},
+            {"name": "Slug", "type": "ArmyBookWeapon", "range": 24, "attacks": 1, "specialRules": [{"name": "AP", "rating": 2}]}]}]})
+    options.append({"uid": "o-plating", "cost": 10, "label": "Plating", "gains": [{"name": "Defense", "type": "ArmyBookDefense", "rating": 1}]})
+    converted = convert_book(data, registry.systems)
+    section = converted.book.sections["upgrade-with-any"]
+    launcher = section.option("shell-launcher").gains.items[0]
+    assert (launcher.name, [(w.name, w.range, [r.label for r in w.rules]) for w in launcher.weapons]) == (
+        "Shell Launcher", [("Shell Launcher (Blast Shell)", 24, ["Blast(3)"]), ("Shell Launcher (Slug)", 24, ["AP(2)"])])
+    assert any("Shell Launcher has 2 profiles to pick from" in note for note in converted.notes)
+    assert [r.label for r in section.option("plating").gains.rules] == ["Defense(1)"]
+    assert "Defense" in converted.book.undefined_rules  # no text for it in the export or our glossary
