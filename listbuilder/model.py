@@ -317,8 +317,9 @@ class UpgradeOption:
     """One choice in an upgrade section.
 
     ``cost`` is per affected model for one/up-to/any sections and for the whole unit for
-    unit/all sections, and may be negative (a cheaper weapon swapped in); ``unit_costs`` overrides it for named units (the same section offered to
-    a 5-model and a 10-model unit costs them differently). ``requires`` lists
+    unit/all sections, and may be negative (a cheaper weapon swapped in); ``unit_costs``
+    overrides it for named units (the same section offered to a 5-model and a 10-model unit
+    costs them differently). ``requires`` lists
     ``"section/option"`` references that must be taken first; ``command`` marks a command-group
     role (sergeant, musician, banner) that a unit may hold once.
     """
