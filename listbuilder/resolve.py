@@ -404,24 +404,16 @@ class _Gear:
                 self._take(name, asked)
         per = 1 if section.affects == AFFECTS_UNIT else models
         gains = option.gains
-        for gear in gains.weapons:
-            key = gear.gear_key
-            if key in counts:
-                counts[key] += gear.count * per
-            elif aliases or key != gear.name:
-                self._add(gear, gear.count * per)
-            else:  # a new profile no other gear shares a name with
-                self._gained_weapons[key] = gear
-                counts[key] = gear.count * per
-        for gear in gains.items:
-            key = gear.gear_key
-            if key in counts:
-                counts[key] += gear.count * per
-            elif aliases or key != gear.name:
-                self._add(gear, gear.count * per)
-            else:
-                self._gained_items[key] = gear
-                counts[key] = gear.count * per
+        for gained, gears in ((self._gained_weapons, gains.weapons), (self._gained_items, gains.items)):
+            for gear in gears:
+                key = gear.gear_key
+                if key in counts:
+                    counts[key] += gear.count * per
+                elif aliases or key != gear.name:
+                    self._add(gear, gear.count * per)
+                else:  # a new profile no other gear shares a name with
+                    gained[key] = gear
+                    counts[key] = gear.count * per
         if gains.weapon_rules and section.targets:
             self._modify(section.targets[0], models, gains.weapon_rules, f"{section.id}/{option.id}")
         if gains.rules:
