@@ -31,6 +31,7 @@ bench: setup
 	$(PY) benchmarks/combat.py
 	$(PY) benchmarks/pdf.py
 	$(PY) benchmarks/store.py
+	$(PY) benchmarks/importer.py
 
 check-books: setup
 	$(VENV)/bin/listbuilder check-books

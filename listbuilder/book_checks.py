@@ -9,21 +9,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from listbuilder.model import ArmyBook, GameSystem, RuleRef
+from listbuilder.model import ArmyBook, GameSystem, Item, RuleRef, Weapon
 
 
 @dataclass(frozen=True)
 class BookProblem:
-    """One problem in one file: where it is (file, YAML path, line) and what is wrong."""
+    """One problem in one file: where it is (file, YAML path, line) and what is wrong.
+
+    ``severity`` is "error" (the file is refused) or "warning" (it loads; check-books shows it).
+    """
 
     file: str
     path: str
     message: str
     line: int | None = None
+    severity: str = "error"
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        text = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        return text if self.severity == "error" else f"{text} ({self.severity})"
 
 
 def check_references(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]]:
@@ -34,8 +39,24 @@ def check_references(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]
         *_known_requirements(book),
         *_known_unit_costs(book),
         *_replaced_things_exist(book),
-        *_one_profile_per_weapon_name(book),
+        *_one_profile_per_gear_key(book),
     ]
+
+
+def book_warnings(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]]:
+    """What a book may load with but a reader should know: the rules in ``undefined_rules``
+    it uses (defined nowhere, or used otherwise than the glossary defines them)."""
+    used = {rule.name for _, rule in labelled_rules(book)}
+    warnings = []
+    for i, name in enumerate(book.undefined_rules):
+        if name not in used:
+            continue
+        if name in book.rules or name in system.glossary:
+            why = f"is used otherwise than the {system.id} glossary or this book defines it (with or without a parameter), so that text may not apply"
+        else:
+            why = f"has no text in the {system.id} glossary or this book"
+        warnings.append((f"undefined_rules[{i}]", f"rule {name!r} {why}: lists using it get a warning and the combat preview does not model it"))
+    return warnings
 
 
 def _unique_ids(book: ArmyBook) -> Iterator[tuple[str, str]]:
@@ -62,28 +83,35 @@ def labelled_rules(book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
     for i, unit in enumerate(book.units):
         for j, rule in enumerate(unit.rules):
             yield f"units[{i}].rules[{j}]", rule
-        for w, weapon in enumerate(unit.weapons):
-            for j, rule in enumerate(weapon.rules):
-                yield f"units[{i}].weapons[{w}].rules[{j}]", rule
-        for t, item in enumerate(unit.items):
-            for j, rule in enumerate(item.rules):
-                yield f"units[{i}].items[{t}].rules[{j}]", rule
+        yield from _gear_rules(f"units[{i}]", unit.weapons, unit.items)
     for s, section in enumerate(book.sections.values()):
         for o, option in enumerate(section.options):
             base = f"upgrades[{s}].options[{o}].gains"
             for j, rule in enumerate(option.gains.rules):
                 yield f"{base}.rules[{j}]", rule
-            for w, weapon in enumerate(option.gains.weapons):
-                for j, rule in enumerate(weapon.rules):
-                    yield f"{base}.weapons[{w}].rules[{j}]", rule
-            for t, item in enumerate(option.gains.items):
-                for j, rule in enumerate(item.rules):
-                    yield f"{base}.items[{t}].rules[{j}]", rule
+            for j, rule in enumerate(option.gains.weapon_rules):
+                yield f"{base}.weapon_rules[{j}]", rule
+            yield from _gear_rules(base, option.gains.weapons, option.gains.items)
+
+
+def _gear_rules(base: str, weapons: tuple[Weapon, ...], items: tuple[Item, ...]) -> Iterator[tuple[str, RuleRef]]:
+    for w, weapon in enumerate(weapons):
+        for j, rule in enumerate(weapon.rules):
+            yield f"{base}.weapons[{w}].rules[{j}]", rule
+    for t, item in enumerate(items):
+        for j, rule in enumerate(item.rules):
+            yield f"{base}.items[{t}].rules[{j}]", rule
+        for w, weapon in enumerate(item.weapons):
+            for j, rule in enumerate(weapon.rules):
+                yield f"{base}.items[{t}].weapons[{w}].rules[{j}]", rule
 
 
 def _known_rules(book: ArmyBook, system: GameSystem) -> Iterator[tuple[str, str]]:
+    undefined = set(book.undefined_rules)
     for path, rule in labelled_rules(book):
         definition = book.rules.get(rule.name) or system.glossary.get(rule.name)
+        if rule.name in undefined:
+            continue  # declared as defined nowhere as used here: a warning (book_warnings)
         if definition is None:
             yield path, f"rule {rule.name!r} is neither in the {system.id} glossary nor in the book's rules"
         elif definition.param is None and rule.param is not None:
@@ -117,11 +145,11 @@ def _known_unit_costs(book: ArmyBook) -> Iterator[tuple[str, str]]:
                     yield f"upgrades[{s}].options[{o}].unit_costs.{unit_id}", f"{unit_id!r} is not offered section {section.id!r}"
 
 
-def _one_profile_per_weapon_name(book: ArmyBook) -> Iterator[tuple[str, str]]:
-    """Within what one unit can carry, a weapon name means one profile.
+def _one_profile_per_gear_key(book: ArmyBook) -> Iterator[tuple[str, str]]:
+    """Within what one unit can carry, a gear key means one profile.
 
-    Upgrades count gear by name (replacing "Rifle" takes a Rifle away), so two different
-    profiles under one name would silently become one.
+    Upgrades count gear by key (the name, unless an ``id`` is given), so two different
+    profiles under one key would silently become one: give one of them an ``id``.
     """
     for i, unit in enumerate(book.units):
         seen: dict[str, tuple[object, ...]] = {}
@@ -131,20 +159,21 @@ def _one_profile_per_weapon_name(book: ArmyBook) -> Iterator[tuple[str, str]]:
                 gear.extend(option.gains.weapons)
         for weapon in gear:
             profile = (weapon.attacks, weapon.range, weapon.rules, tuple(sorted(weapon.extra.items(), key=str)))
-            if seen.setdefault(weapon.name, profile) != profile:
-                yield f"units[{i}]", f"weapon {weapon.name!r} has two different profiles among {unit.id!r}'s gear; give them different names"
+            if seen.setdefault(weapon.gear_key, profile) != profile:
+                yield f"units[{i}]", f"weapon {weapon.gear_key!r} has two different profiles among {unit.id!r}'s gear; give them different names"
                 break
 
 
 def _replaced_things_exist(book: ArmyBook) -> Iterator[tuple[str, str]]:
-    """A replace section offered to a unit must name gear that unit has or can gain."""
+    """A replace (or targeted) section offered to a unit must name gear that unit has or can
+    gain, by gear key or by name."""
     for i, unit in enumerate(book.units):
         sections = [book.sections[s] for s in unit.upgrades if s in book.sections]
-        available = {w.name for w in unit.weapons} | {t.name for t in unit.items}
-        for section in sections:
-            for option in section.options:
-                available |= {w.name for w in option.gains.weapons} | {t.name for t in option.gains.items}
+        available: set[str] = set()
+        for gear in (*unit.weapons, *unit.items, *(g for s in sections for o in s.options for g in (*o.gains.weapons, *o.gains.items))):
+            available |= {gear.name, gear.gear_key}
         for j, section in enumerate(sections):
-            for name in section.replaces:
+            for name in (*section.replaces, *section.targets):
                 if name not in available:
-                    yield f"units[{i}].upgrades[{j}]", f"section {section.id!r} replaces {name!r}, which {unit.id!r} never has"
+                    verb = "replaces" if name in section.replaces else "targets"
+                    yield f"units[{i}].upgrades[{j}]", f"section {section.id!r} {verb} {name!r}, which {unit.id!r} never has"

@@ -3,10 +3,12 @@
 ``load_registry(folder)`` reads ``<folder>/<system>/_system.yaml`` and every other ``*.yaml``
 beside it through ``yaml.safe_load`` and the family's marshmallow schema, then checks what a
 schema cannot see (ids that must exist, rules that must be in a glossary). Every problem in
-every file is collected before raising, so an author fixes a book in one pass.
-``load_system_text`` and ``load_book_text`` run the same steps on text kept elsewhere (the
-copy a saved list keeps of the book it was checked against; imported books), and the
-registry keeps each file's text by its digest for that purpose.
+every file is collected before raising, so an author fixes a book in one pass. Several folders
+may be given (``LISTBUILDER_BOOKS`` holds them, os.pathsep-separated): each is laid out like
+``army_books/``, and a system folder without ``_system.yaml`` (imported books, say) uses the
+system an earlier folder defined. ``load_system_text`` and ``load_book_text`` run the same steps
+on text kept elsewhere (the copy a saved list keeps of the book it was checked against;
+imported books), and the registry keeps each file's text by its digest for that purpose.
 
 Errors::
 
@@ -19,16 +21,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import cache
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 from marshmallow import ValidationError
 
-from listbuilder.book_checks import BookProblem, check_references
+from listbuilder.book_checks import BookProblem, book_warnings, check_references
 from listbuilder.model import ArmyBook, GameSystem
 from listbuilder.schemas.families import FAMILY_SCHEMAS
 from listbuilder.systems import SystemRules, rules_for
@@ -46,7 +48,10 @@ class BookLoadError(Exception):
 
 @dataclass(frozen=True)
 class BookRegistry:
-    """Every game system and army book, indexed by id. Built once at start-up."""
+    """Every game system and army book, indexed by id. Built once at start-up.
+
+    ``warnings`` are problems the books load with (rules nothing defines), for check-books.
+    """
 
     systems: Mapping[str, GameSystem]
     books: Mapping[str, ArmyBook]
@@ -54,6 +59,7 @@ class BookRegistry:
     # The text each system and book was read from, by its digest: saved lists keep a copy, so
     # a list saved against an older book can be checked against that book again later.
     texts: Mapping[str, str] = field(default_factory=dict)
+    warnings: tuple[BookProblem, ...] = ()
 
     def books_of(self, system_id: str) -> list[ArmyBook]:
         return [b for b in self.books.values() if b.system == system_id]
@@ -68,34 +74,61 @@ def cache_folder() -> Path | None:
 
 
 def default_books_folder() -> Path:
-    """``army_books/`` beside the package, unless LISTBUILDER_BOOKS points elsewhere."""
-    configured = os.environ.get("LISTBUILDER_BOOKS")
-    return Path(configured) if configured else Path(__file__).resolve().parent.parent / "army_books"
+    """``army_books/`` beside the package, unless LISTBUILDER_BOOKS points elsewhere (its
+    first folder, when it names several)."""
+    return default_books_folders()[0]
 
 
-def load_registry(folder: Path | str | None = None) -> BookRegistry:
-    """Load every system and book under *folder*; raises BookLoadError listing all problems."""
-    root = Path(folder) if folder is not None else default_books_folder()
+def default_books_folders() -> list[Path]:
+    """The folders LISTBUILDER_BOOKS names (os.pathsep-separated), or ``army_books/``."""
+    configured = [part for part in os.environ.get("LISTBUILDER_BOOKS", "").split(os.pathsep) if part]
+    return [Path(part) for part in configured] or [Path(__file__).resolve().parent.parent / "army_books"]
+
+
+def load_registry(folder: Path | str | Sequence[Path | str] | None = None) -> BookRegistry:
+    """Load every system and book under *folder* (or each of several folders, in order);
+    raises BookLoadError listing all problems."""
+    if folder is None:
+        roots = default_books_folders()
+    elif isinstance(folder, (str, Path)):
+        roots = [Path(folder)]
+    else:
+        roots = [Path(f) for f in folder]
     problems: list[BookProblem] = []
+    warnings: list[BookProblem] = []
     systems: dict[str, GameSystem] = {}
     books: dict[str, ArmyBook] = {}
     rules: dict[str, SystemRules] = {}
     texts: dict[str, str] = {}
-    if not root.is_dir():
-        raise BookLoadError([BookProblem(str(root), "", "army book folder not found")])
-    for system_dir in sorted(p for p in root.iterdir() if p.is_dir()):
-        system = _load_system(system_dir / SYSTEM_FILE, problems, texts)
+    missing = [root for root in roots if not root.is_dir()]
+    if missing:
+        raise BookLoadError([BookProblem(str(root), "", "army book folder not found") for root in missing])
+    system_dirs = [d for root in roots for d in sorted(p for p in root.iterdir() if p.is_dir())]
+    for system_dir in system_dirs:
+        system_file = system_dir / SYSTEM_FILE
+        if not system_file.is_file():
+            continue  # books only: the system comes from another folder (checked below)
+        if system_dir.name in systems:
+            problems.append(BookProblem(_show(system_file), "", f"system {system_dir.name!r} is already defined by {systems[system_dir.name].source}"))
+            continue
+        system = _load_system(system_file, problems, texts)
         if system is None:
             continue
         if system.id != system_dir.name:
-            problems.append(BookProblem(_show(system_dir / SYSTEM_FILE), "id", f"id {system.id!r} differs from folder name {system_dir.name!r}"))
+            problems.append(BookProblem(_show(system_file), "id", f"id {system.id!r} differs from folder name {system_dir.name!r}"))
             continue
         systems[system.id] = system
         rules[system.id] = rules_for(system)
+    for system_dir in system_dirs:
+        system = systems.get(system_dir.name)
+        if system is None:
+            if not (system_dir / SYSTEM_FILE).is_file():
+                problems.append(BookProblem(_show(system_dir / SYSTEM_FILE), "", f"system file missing (no folder defines system {system_dir.name!r})"))
+            continue
         for path in sorted(system_dir.glob("*.yaml")):
             if path.name == SYSTEM_FILE:
                 continue
-            book = _load_book(path, system, rules[system.id], problems, texts)
+            book = _load_book(path, system, rules[system.id], problems, texts, warnings)
             if book is None:
                 continue
             if book.id in books:
@@ -104,7 +137,7 @@ def load_registry(folder: Path | str | None = None) -> BookRegistry:
             books[book.id] = book
     if problems:
         raise BookLoadError(problems)
-    return BookRegistry(systems=systems, books=books, rules=rules, texts=texts)
+    return BookRegistry(systems=systems, books=books, rules=rules, texts=texts, warnings=tuple(warnings))
 
 
 def load_book(path: Path | str, system: GameSystem, rules: SystemRules | None = None) -> ArmyBook:
@@ -153,7 +186,7 @@ def _read_text(path: Path, problems: list[BookProblem]) -> str | None:
 
 def _read_yaml(text: str, where: str, problems: list[BookProblem]) -> dict[str, Any] | None:
     try:
-        data = _parse_yaml(text)
+        data = parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -166,7 +199,7 @@ def _read_yaml(text: str, where: str, problems: list[BookProblem]) -> dict[str, 
     return data
 
 
-def _parse_yaml(text: str) -> Any:
+def parse_yaml(text: str) -> Any:
     """``yaml.safe_load``, remembered as JSON under the text's SHA-256 to start faster.
 
     The pure-Python YAML parser needs about half a second for all books; reading the same data
@@ -194,6 +227,9 @@ def _parse_yaml(text: str) -> Any:
         except (OSError, TypeError, ValueError):
             pass  # read-only install or data JSON cannot hold: parse each time
     return data
+
+
+_parse_yaml = parse_yaml  # the name tests and older callers use
 
 
 def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str]) -> GameSystem | None:
@@ -228,30 +264,56 @@ def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> Gam
     return None if local else _with_source(system, where, text)
 
 
-def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], texts: dict[str, str]) -> ArmyBook | None:
+def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], texts: dict[str, str], warnings: list[BookProblem] | None = None) -> ArmyBook | None:
     text = _read_text(path, problems)
-    book = _book_from_text(text, _show(path), system, rules, problems) if text is not None else None
+    book = _book_from_text(text, _show(path), system, rules, problems, warnings) if text is not None else None
     if book is not None:
         texts[book.digest] = text  # type: ignore[index]
     return book
 
 
-def _book_from_text(text: str, where: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem]) -> ArmyBook | None:
+def _book_from_text(text: str, where: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None = None) -> ArmyBook | None:
     data = _read_yaml(text, where, problems)
-    if data is None:
-        return None
+    return None if data is None else _book_from(data, text, where, system, rules, problems, warnings)
+
+
+def book_from_data(data: Any, system: GameSystem, source: str, warnings: list[BookProblem] | None = None) -> ArmyBook:
+    """A book from already-parsed data (an importer's output) through the same schema and
+    checks as a file; raises BookLoadError. ``source`` names it in problems; the digest is
+    the SHA-256 of the data as canonical JSON."""
+    if not isinstance(data, dict):
+        raise BookLoadError([BookProblem(source, "", "a book must be a mapping")])
+    problems: list[BookProblem] = []
+    book = _book_from(data, None, source, system, rules_for(system), problems, warnings)
+    if book is None:
+        raise BookLoadError(problems)
+    object.__setattr__(book, "digest", text_digest(json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)))
+    return book
+
+
+def _book_from(data: dict[str, Any], text: str | None, source: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None) -> ArmyBook | None:
+    """Schema, cross-reference checks and the system's own checks for one book's data."""
     _, book_schema = FAMILY_SCHEMAS[system.family]
-    book = _apply_schema(book_schema, data, where, text, problems)
+    book = _apply_schema(book_schema, data, source, text, problems)
     if book is None:
         return None
     local = [
-        BookProblem(where, at, message, _line_of(text, _split_path(at)))
-        for at, message in [*check_references(book, system), *rules.check_book(book)]
+        BookProblem(source, where, message, _line_of(text, _split_path(where)))
+        for where, message in [*check_references(book, system), *rules.check_book(book)]
     ]
     if book.system != system.id:
-        local.append(BookProblem(where, "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
+        local.append(BookProblem(source, "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
     problems.extend(local)
-    return None if local else _with_source(book, where, text)
+    if local:
+        return None
+    if warnings is not None:
+        # No line numbers here: finding them parses the file's node tree, which start-up
+        # should not pay for; check-books adds them (with_line) when it prints warnings.
+        warnings.extend(BookProblem(source, where, message, None, "warning") for where, message in book_warnings(book, system))
+    if text is None:
+        object.__setattr__(book, "source", source)
+        return book
+    return _with_source(book, source, text)
 
 
 def _with_source(obj: Any, where: str, text: str) -> Any:
@@ -273,12 +335,12 @@ def _schema(schema_cls: type) -> Any:
     return schema_cls()
 
 
-def _apply_schema(schema_cls: type, data: dict[str, Any], where: str, text: str, problems: list[BookProblem]) -> Any:
+def _apply_schema(schema_cls: type, data: dict[str, Any], source: str, text: str | None, problems: list[BookProblem]) -> Any:
     try:
         return _schema(schema_cls).load(data)
     except ValidationError as exc:
-        for at, message in flatten_messages(exc.messages):
-            problems.append(BookProblem(where, at, message, _line_of(text, _split_path(at))))
+        for where, message in flatten_messages(exc.messages):
+            problems.append(BookProblem(source, where, message, _line_of(text, _split_path(where))))
         return None
 
 
@@ -308,17 +370,37 @@ def _split_path(where: str) -> list[str | int]:
     return parts
 
 
-def _line_of(text: str, parts: Iterable[str | int]) -> int | None:
-    """1-based line of the YAML node at *parts*, or of the deepest ancestor that exists.
+def with_line(problem: BookProblem) -> BookProblem:
+    """The problem with the line of its path in its file, when the file can be read."""
+    try:
+        text = Path(problem.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return problem
+    return replace(problem, line=_line_of(text, _split_path(problem.path)))
+
+
+@lru_cache(maxsize=4)
+def _composed(text: str) -> Any:
+    """The node tree of one file, composed once however many problems it has."""
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+
+
+def _line_of(text: str | None, parts: Iterable[str | int]) -> int | None:
+    """1-based line of the YAML node at *parts*, or of the deepest ancestor that exists
+    (None for data that came from no file).
 
     Uses the safe composer (node tree only, no object construction) so error messages can
     point at a line; the data itself always comes from ``yaml.safe_load``.
     """
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+    if text is None:
         return None
-    line = node.start_mark.line + 1 if node is not None else None
+    node = _composed(text)
+    if node is None:
+        return None
+    line = node.start_mark.line + 1
     for part in parts:
         if isinstance(node, yaml.MappingNode):
             match = next((v for k, v in node.value if k.value == part), None)

@@ -1,30 +1,36 @@
 """Command line: the same operations as the API, from the shell.
 
-    listbuilder check-books [FOLDER]        load every army book, print every problem
+    listbuilder check-books [FOLDER...]     load every army book, print every problem
     listbuilder validate LIST.json          validate a list, print the report
     listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
     listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter)
     listbuilder text LIST.json              the roster as one line per unit, for forums
     listbuilder db upgrade                  apply the saved-list database's migrations (DATABASE_URL)
     listbuilder db current                  print the migration the database is at
+    listbuilder import-book FILE... --into F  Army Forge book exports -> YAML books in folder F
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from listbuilder.books import BookLoadError, load_registry
+from listbuilder.books import BookLoadError, default_books_folders, load_registry, with_line
 from listbuilder.lists import ListError, parse_list, validate_list
 
 
-def _registry(folder: str | None) -> Any:
+def _registry(folders: str | list[str] | None) -> Any:
+    """The registry of the given folders (a list, or one string with os.pathsep between
+    folders, as LISTBUILDER_BOOKS); the configured default when none is given."""
+    if isinstance(folders, str):
+        folders = [f for f in folders.split(os.pathsep) if f]
     try:
-        return load_registry(folder)
+        return load_registry(folders or None)
     except BookLoadError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -43,6 +49,8 @@ def _read_json(path: str) -> Any:
 
 def cmd_check_books(args: argparse.Namespace) -> int:
     registry = _registry(args.folder)
+    for warning in registry.warnings:
+        print(with_line(warning), file=sys.stderr)
     for system in registry.systems.values():
         books = registry.books_of(system.id)
         print(f"{system.id}: {len(system.glossary)} glossary rules, {len(books)} books")
@@ -130,6 +138,43 @@ def cmd_db(args: argparse.Namespace) -> int:
             print(f"{db!r}: at {db.revision() or 'no migration (empty database)'}; newest is {head_revision()}")
     finally:
         db.dispose()
+def cmd_import_book(args: argparse.Namespace) -> int:
+    """Army Forge book exports -> our YAML in a books folder the service loads."""
+    from listbuilder.importers import ImportFailed
+    from listbuilder.importers.book_files import plan_imports, write_planned
+
+    folders = [Path(f) for f in (args.books.split(os.pathsep) if args.books else []) if f] or default_books_folders()
+    into = Path(args.into) if args.into else (folders[-1] if len(folders) > 1 else None)
+    if into is None:
+        print("say where the books go: --into FOLDER (and add FOLDER to LISTBUILDER_BOOKS so the service loads it)", file=sys.stderr)
+        return 2
+    loaded = [*folders, into] if into.resolve() not in {f.resolve() for f in folders} and into.is_dir() else folders
+    registry = _registry([str(f) for f in loaded])
+    files = []
+    for name in args.files:
+        try:
+            files.append((name, sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{name}: cannot read: {exc}", file=sys.stderr)
+            return 2
+    try:
+        planned = plan_imports(files, registry.systems, registry.books, into)
+    except ImportFailed as exc:
+        for path, message in exc.problems:
+            print(f"{path}: {message}", file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return 2
+    write_planned(planned)
+    for plan in planned:
+        book = plan.converted.book
+        print(f"{plan.path}: {book.name} ({book.system}), {len(book.units)} units, {len(book.sections)} upgrade sections")
+        for note in plan.converted.notes:
+            print(f"  note: {note}")
+        for warning in plan.converted.warnings:
+            print(f"  warning: {warning.path}: {warning.message}")
+    if into.resolve() not in {f.resolve() for f in folders}:
+        configured = os.pathsep.join(str(f) for f in (*folders, into))
+        print(f"the service loads these books once {into} is in LISTBUILDER_BOOKS, e.g. LISTBUILDER_BOOKS={configured}")
     return 0
 
 
@@ -139,9 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     books = argparse.ArgumentParser(add_help=False)  # the option every list command shares
-    books.add_argument("--books", default=None, help="army book folder (default: army_books/)")
+    books.add_argument("--books", default=None, help=f"army book folders, {os.pathsep!r}-separated (default: LISTBUILDER_BOOKS or army_books/)")
     check = sub.add_parser("check-books", help="load every army book and report problems")
-    check.add_argument("folder", nargs="?", default=None)
+    check.add_argument("folder", nargs="*", help="book folders, each laid out like army_books/ (default: LISTBUILDER_BOOKS or army_books/)")
     check.set_defaults(func=cmd_check_books)
     validate = sub.add_parser("validate", parents=[books], help="validate an army list (JSON file, or - for stdin)")
     validate.add_argument("list")
@@ -155,6 +200,10 @@ def build_parser() -> argparse.ArgumentParser:
     pdf.add_argument("-o", "--output", default="roster.pdf", help="PDF file to write (default: roster.pdf)")
     pdf.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     pdf.set_defaults(func=cmd_pdf)
+    imp = sub.add_parser("import-book", parents=[books], help="convert Army Forge book exports (JSON) into YAML books")
+    imp.add_argument("files", nargs="+", metavar="FILE", help="Army Forge book export (.json), or - for stdin")
+    imp.add_argument("--into", default=None, help="books folder to write into (default: the last folder of LISTBUILDER_BOOKS when it names several)")
+    imp.set_defaults(func=cmd_import_book)
     text = sub.add_parser("text", parents=[books], help="print an army list as compact text, one unit per line")
     text.add_argument("list")
     text.set_defaults(func=cmd_text)

@@ -217,6 +217,10 @@ class Weapon:
 
     ``range`` is 0 for melee weapons. ``extra`` carries system-specific fields (armour-hex AP
     and damage dice, ancients-hex missile range) that the OPR family does not need.
+    ``id`` tells apart two profiles that share a name (a unit's "CCW (A1)" and the "CCW (A2)"
+    an upgrade gives): upgrades count and replace gear by :attr:`gear_key`, which is the id
+    when there is one and the name otherwise. ``carried_by`` names the item a weapon comes
+    with (a mount's hooves), set when the unit's final gear is built.
     """
 
     name: str
@@ -225,13 +229,19 @@ class Weapon:
     rules: tuple[RuleRef, ...] = ()
     count: int = 1
     extra: Mapping[str, Any] = field(default_factory=dict)
+    id: str = ""
+    carried_by: str = ""
 
     @property
     def is_melee(self) -> bool:
         return self.range == 0
 
+    @cached_property
+    def gear_key(self) -> str:
+        return self.id or self.name
+
     def with_count(self, count: int) -> Weapon:
-        return Weapon(self.name, self.attacks, self.range, self.rules, count, self.extra)
+        return Weapon(self.name, self.attacks, self.range, self.rules, count, self.extra, self.id, self.carried_by)
 
     @property
     def label(self) -> str:
@@ -243,15 +253,30 @@ class Weapon:
 
 @dataclass(frozen=True)
 class Item:
-    """A piece of wargear that is not a weapon but grants rules (a shield, a banner)."""
+    """A piece of wargear that is not a weapon but grants rules (a shield, a banner).
+
+    ``weapons`` are weapons that come inside the item, per copy of it (a mount's horns, a
+    walker's crew): they are part of the unit's weapons while it has the item, and leave with
+    it. ``id`` works as :attr:`Weapon.id`.
+    """
 
     name: str
     rules: tuple[RuleRef, ...] = ()
     count: int = 1
     extra: Mapping[str, Any] = field(default_factory=dict)
+    id: str = ""
+    weapons: tuple[Weapon, ...] = ()
+
+    @cached_property
+    def gear_key(self) -> str:
+        return self.id or self.name
 
     def with_count(self, count: int) -> Item:
-        return Item(self.name, self.rules, count, self.extra)
+        return Item(self.name, self.rules, count, self.extra, self.id, self.weapons)
+
+    def carried_weapons(self) -> tuple[Weapon, ...]:
+        """The weapons inside this item, counted for every copy the unit has."""
+        return tuple(Weapon(w.name, w.attacks, w.range, w.rules, w.count * self.count, w.extra, w.id, self.name) for w in self.weapons)
 
 
 # How many models an upgrade section touches.
@@ -264,19 +289,27 @@ AFFECTS_ANY = "any"  # any number of models
 
 @dataclass(frozen=True)
 class Gains:
-    """What an upgrade option gives: weapons, items and rules (and system extras)."""
+    """What an upgrade option gives: weapons, items and rules (and system extras).
+
+    ``weapon_rules`` go to the weapons the section targets rather than to the unit (a scope
+    that makes one rifle Precise); only sections with ``targets`` give them.
+    """
 
     weapons: tuple[Weapon, ...] = ()
     items: tuple[Item, ...] = ()
     rules: tuple[RuleRef, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    weapon_rules: tuple[RuleRef, ...] = ()
 
     def all_rules(self) -> Iterator[RuleRef]:
         yield from self.rules
+        yield from self.weapon_rules
         for weapon in self.weapons:
             yield from weapon.rules
         for item in self.items:
             yield from item.rules
+            for weapon in item.weapons:
+                yield from weapon.rules
 
 
 @dataclass(frozen=True)
@@ -284,8 +317,9 @@ class UpgradeOption:
     """One choice in an upgrade section.
 
     ``cost`` is per affected model for one/up-to/any sections and for the whole unit for
-    unit/all sections; ``unit_costs`` overrides it for named units (the same section offered to
-    a 5-model and a 10-model unit costs them differently). ``requires`` lists
+    unit/all sections, and may be negative (a cheaper weapon swapped in); ``unit_costs``
+    overrides it for named units (the same section offered to a 5-model and a 10-model unit
+    costs them differently). ``requires`` lists
     ``"section/option"`` references that must be taken first; ``command`` marks a command-group
     role (sergeant, musician, banner) that a unit may hold once.
     """
@@ -309,9 +343,14 @@ class UpgradeSection:
     """A block of upgrade options, e.g. "Replace up to two Rifles with one:".
 
     ``variant`` is ``replace`` (``replaces`` names the weapons or items given up, one of each
-    per affected model) or ``upgrade``. ``affects`` says how many models take the section
-    (``affects_count`` is N for ``up_to``). ``pick_max`` bounds how many options each
-    affected model (or the unit) takes: 1 for "one of", None for "any number of".
+    per affected model, or ``replace_counts[name]`` of them: "replace 2x CCW"), ``upgrade``,
+    or ``attachment`` (gear fixed to a weapon the unit keeps). ``targets`` ties an upgrade or
+    an attachment to gear the unit has: each copy of that gear takes the section at most once,
+    and the options' ``weapon_rules`` change those copies. ``affects`` says how many models
+    (or copies of the targeted gear) take the section (``affects_count`` is N for ``up_to``).
+    ``pick_max`` bounds how many options each affected model (or the unit) takes: 1 for
+    "one of", None for "any number of". Gear is named by gear key or by name (every profile
+    with that name, in the order the unit gets them).
     """
 
     id: str
@@ -323,6 +362,12 @@ class UpgradeSection:
     affects_count: int | None = None
     pick_max: int | None = 1
     pick_min: int = 0
+    replace_counts: Mapping[str, int] = field(default_factory=dict)
+    targets: tuple[str, ...] = ()
+
+    def copies_replaced(self, gear: str) -> int:
+        """How many copies of *gear* one affected model gives up ("replace 2x" gives 2)."""
+        return self.replace_counts.get(gear, 1)
 
     def option(self, option_id: str) -> UpgradeOption | None:
         for option in self.options:
@@ -333,6 +378,19 @@ class UpgradeSection:
     @property
     def applies_to_all_models(self) -> bool:
         return self.affects == AFFECTS_ALL
+
+
+def gear_aliases(profiles: Iterable[Weapon | Item]) -> dict[str, tuple[str, ...]]:
+    """Gear reference -> gear keys it names (each key itself first, then by name, in order),
+    kept only where that is not just the key itself: a book without ids has none, and gear
+    lookups stay one dictionary probe."""
+    aliases: dict[str, tuple[str, ...]] = {}
+    for gear in profiles:
+        key = gear.gear_key
+        aliases[key] = (key, *(k for k in aliases.get(key, ()) if k != key))
+        if gear.name != key:
+            aliases[gear.name] = (*aliases.get(gear.name, ()), key)
+    return {ref: keys for ref, keys in aliases.items() if keys != (ref,)}
 
 
 @dataclass(frozen=True)
@@ -370,11 +428,42 @@ class Unit:
 
     @cached_property
     def gear_counts(self) -> Mapping[str, int]:
-        """How many of each weapon and item the unit starts with, by name."""
+        """How many of each weapon and item the unit starts with, by gear key (the name
+        unless two profiles share it)."""
         counts: dict[str, int] = {}
         for gear in (*self.weapons, *self.items):
-            counts[gear.name] = counts.get(gear.name, 0) + gear.count
+            counts[gear.gear_key] = counts.get(gear.gear_key, 0) + gear.count
         return counts
+
+    @cached_property
+    def gear_by_key(self) -> Mapping[str, Weapon | Item]:
+        """Each weapon and item profile the unit starts with, by gear key."""
+        found: dict[str, Weapon | Item] = {}
+        for gear in (*self.weapons, *self.items):
+            found.setdefault(gear.gear_key, gear)
+        return found
+
+    @cached_property
+    def weapons_by_key(self) -> Mapping[str, Weapon]:
+        return {k: g for k, g in self.gear_by_key.items() if isinstance(g, Weapon)}
+
+    @cached_property
+    def items_by_key(self) -> Mapping[str, Item]:
+        return {k: g for k, g in self.gear_by_key.items() if isinstance(g, Item)}
+
+    @cached_property
+    def gear_aliases(self) -> Mapping[str, tuple[str, ...]]:
+        """What a gear reference in an upgrade section means for this unit: a gear key names
+        itself, a name names every profile that carries it (exact key first). Sparse: see
+        :func:`gear_aliases`; :meth:`gear_keys` reads it."""
+        return gear_aliases(self.gear_by_key.values())
+
+    def gear_keys(self, name: str) -> tuple[str, ...]:
+        """The gear keys a reference names among the unit's own gear."""
+        keys = self.gear_aliases.get(name)
+        if keys is None:
+            return (name,) if name in self.gear_counts else ()
+        return keys
 
     @cached_property
     def weapons_by_name(self) -> Mapping[str, Weapon]:
@@ -407,6 +496,10 @@ class ArmyBook:
     # SHA-256 of the file the book was read from (set by the loader): saved lists and
     # verification codes record it, so a changed book is noticed.
     digest: str = ""
+    # Rules the book uses that neither the system glossary nor the book defines (an imported
+    # book whose export named a core rule without its text). They load with a warning, lists
+    # using them get a warning issue, and the combat preview cannot model them.
+    undefined_rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_units_by_id", {u.id: u for u in self.units})

@@ -79,7 +79,7 @@ class Resolution:
     @property
     def weapons(self) -> tuple[Weapon, ...]:
         if self._weapons is None:
-            self._weapons = self._gear.weapons()
+            self._weapons = self._gear.weapons(self.items)
         return self._weapons
 
     @property
@@ -236,18 +236,24 @@ def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit,
     """How many models this row upgrades; None (with an issue) when the count is impossible."""
     affects = section.affects
     if affects == AFFECTS_ALL:
-        # "all models" sections are bought once and change every copy of the replaced gear
-        # (or every model, for upgrades).
+        # "all models" sections are bought once and change every copy of the replaced (or
+        # targeted) gear, or every model for plain upgrades.
         if choice.count != 1:
             issues.append(Issue("upgrade.count", f"“{section.label}” is bought once for the whole unit (count {choice.count})", f".upgrades[{k}].count", _clause(section)))
             return None
-        return gear.count(section.replaces[0]) if section.replaces else unit.size
+        replaces = section.replaces
+        if len(replaces) == 1 and not section.replace_counts:
+            return gear.count(replaces[0])
+        if replaces:
+            return min(gear.count(name) // section.copies_replaced(name) for name in replaces)
+        return min(gear.count(name) for name in section.targets) if section.targets else unit.size
     if affects == AFFECTS_UNIT or affects == AFFECTS_ONE:
         limit = 1
-    elif affects == AFFECTS_UP_TO:
-        limit = min(section.affects_count or 1, unit.size)
-    else:  # AFFECTS_ANY
-        limit = unit.size
+    else:  # up to N, or any: one per model, more only where a model carries several copies
+        limit = unit.size if affects == AFFECTS_ANY else min(section.affects_count or 1, unit.size)
+        if choice.count > limit:
+            reach = section_reach(section, unit)
+            limit = reach if affects == AFFECTS_ANY else min(section.affects_count or 1, reach)
     if choice.count > limit:
         issues.append(Issue("upgrade.count", f"“{section.label}” allows {limit} model(s), asked for {choice.count}", f".upgrades[{k}].count", _clause(section), data={"allowed": limit, "asked": choice.count}))
         return None
@@ -256,6 +262,20 @@ def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit,
 
 def _clause(section: UpgradeSection) -> str:
     return f"{UPGRADE_CLAUSE}: {section.label}"
+
+
+def section_reach(section: UpgradeSection, unit: Unit) -> int:
+    """How many models (or copies of its gear) an any / up-to section can touch at most.
+
+    One per model, or one per copy of the replaced or targeted gear when a model carries
+    several (a walker with two fists may change both): the copies left still bound each row.
+    """
+    named = (*section.replaces, *section.targets)
+    if not named:
+        return unit.size
+    counts = unit.gear_counts
+    copies = min(sum(counts[key] for key in unit.gear_keys(name)) // section.copies_replaced(name) for name in named)
+    return max(unit.size, copies)
 
 
 def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> Iterator[Issue]:
@@ -285,9 +305,10 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
             if section.pick_max is not None and len(distinct) > section.pick_max:
                 yield Issue("upgrade.select", f"“{section.label}” allows {section.pick_max} option(s), {len(distinct)} taken", where, _clause(section), data={"allowed": section.pick_max, "taken": len(distinct)})
         elif rows:
-            cap = min(section.affects_count or unit.size, unit.size) if section.affects == AFFECTS_UP_TO else unit.size
             per_model = section.pick_max if section.pick_max is not None else len(section.options)
             total = sum(t.models for t in rows)
+            reach = unit.size if total <= unit.size else section_reach(section, unit)
+            cap = min(section.affects_count or reach, reach) if section.affects == AFFECTS_UP_TO else reach
             if total > cap * per_model:
                 yield Issue("upgrade.select", f"“{section.label}” allows {cap * per_model} in all, {total} taken", where, _clause(section), data={"allowed": cap * per_model, "taken": total})
             if total > cap:  # only then can one option be on more models than the cap
@@ -315,58 +336,179 @@ def _requirements(taken: list[TakenUpgrade]) -> Iterator[Issue]:
 class _Gear:
     """Mutable working copy of a unit's gear while upgrades are applied in order.
 
-    Starts from the unit's own gear counts (computed once per unit) and records only what
-    the rows change; the final profiles are built when someone asks for them.
+    Starts from the unit's own gear counts (by gear key, computed once per unit) and records
+    only what the rows change; the final profiles are built when someone asks for them.
+    A section names gear by key or by name (every profile with that name, exact key first),
+    so "Replace CCW" finds the unit's CCW and, once those are gone, a CCW an upgrade gave.
     """
+
+    __slots__ = ("unit", "rules", "_counts", "_gained_weapons", "_gained_items", "_aliases", "_targeted")
 
     def __init__(self, unit: Unit):
         self.unit = unit
+        self.rules: tuple[RuleRef, ...] = unit.rules
         self._counts: dict[str, int] = dict(unit.gear_counts)
         self._gained_weapons: dict[str, Weapon] = {}
         self._gained_items: dict[str, Item] = {}
-        self.rules: tuple[RuleRef, ...] = unit.rules
+        # Gear reference -> gear keys (a name may stand for several profiles); shared with
+        # the unit until a row adds an alias.
+        self._aliases: Mapping[str, tuple[str, ...]] = unit.gear_aliases
+        self._targeted: dict[str, int] | None = None  # copies of targeted gear used, by section
+
+    def _keys(self, name: str) -> tuple[str, ...]:
+        keys = self._aliases.get(name)
+        if keys is None:
+            return (name,) if name in self._counts else ()
+        return keys
 
     def count(self, name: str) -> int:
-        return self._counts.get(name, 0)
+        """Copies left of the gear *name* refers to."""
+        keys = self._aliases.get(name)
+        if keys is None:
+            return self._counts.get(name, 0)
+        counts = self._counts
+        return counts[keys[0]] if len(keys) == 1 else sum(counts[k] for k in keys)
 
     def apply(self, section: UpgradeSection, option: UpgradeOption, models: int, k: int, issues: list[Issue]) -> bool:
-        """Apply one upgrade row; False (with an issue) when it replaces more than is left."""
+        """Apply one upgrade row; False (with an issue) when it takes more gear than is left.
+
+        Written for speed (validation runs it for every row of every edit in the web builder):
+        gear without ids and names shared by no other profile costs one dictionary probe.
+        """
         counts = self._counts
-        for name in section.replaces:
+        aliases = self._aliases
+        replaces = section.replaces
+        per_copy = section.replace_counts
+        for name in replaces:
             # Replacing no more than the unit still has, counting earlier replacements.
-            left = counts.get(name, 0)
-            if left < models or left == 0:
+            keys = aliases.get(name) if aliases else None
+            left = counts.get(name, 0) if keys is None else counts[keys[0]] if len(keys) == 1 else self.count(name)
+            asked = models * per_copy.get(name, 1) if per_copy else models
+            if left < asked or left == 0:
                 issues.append(Issue(
                     "upgrade.replace_exceeds",
-                    f"“{section.label}” replaces {models} {name}, but only {left} left "
-                    f"({self.unit.gear_counts.get(name, 0)} in the unit before upgrades)",
+                    f"“{section.label}” replaces {asked} {name}, but only {left} left "
+                    f"({self._at_start(name)} in the unit before upgrades)",
                     f".upgrades[{k}]", _clause(section),
-                    data={"gear": name, "left": left, "asked": models},
+                    data={"gear": name, "left": left, "asked": asked},
                 ))
                 return False
-        for name in section.replaces:
-            counts[name] -= models
+        if section.targets and not self._use_targets(section, models, k, issues):
+            return False
+        for name in replaces:
+            asked = models * per_copy.get(name, 1) if per_copy else models
+            keys = aliases.get(name) if aliases else None
+            if keys is None or len(keys) == 1:  # one profile: no search
+                counts[name if keys is None else keys[0]] -= asked
+            else:
+                self._take(name, asked)
         per = 1 if section.affects == AFFECTS_UNIT else models
         gains = option.gains
-        for weapon in gains.weapons:
-            if weapon.name not in counts:
-                self._gained_weapons[weapon.name] = weapon
-            counts[weapon.name] = counts.get(weapon.name, 0) + weapon.count * per
-        for item in gains.items:
-            if item.name not in counts:
-                self._gained_items[item.name] = item
-            counts[item.name] = counts.get(item.name, 0) + item.count * per
+        for gained, gears in ((self._gained_weapons, gains.weapons), (self._gained_items, gains.items)):
+            for gear in gears:
+                key = gear.gear_key
+                if key in counts:
+                    counts[key] += gear.count * per
+                elif aliases or key != gear.name:
+                    self._add(gear, gear.count * per)
+                else:  # a new profile no other gear shares a name with
+                    gained[key] = gear
+                    counts[key] = gear.count * per
+        if gains.weapon_rules and section.targets:
+            self._modify(section.targets[0], models, gains.weapon_rules, f"{section.id}/{option.id}")
         if gains.rules:
             self.rules = merge_rules([*self.rules, *gains.rules])
         return True
 
-    def weapons(self) -> tuple[Weapon, ...]:
-        return _with_counts({**self.unit.weapons_by_name, **self._gained_weapons}, self._counts)
+    def _use_targets(self, section: UpgradeSection, models: int, k: int, issues: list[Issue]) -> bool:
+        """An upgrade tied to gear: each copy of the targeted gear takes the section once."""
+        capacity = min(self.count(name) for name in section.targets)
+        if self._targeted is None:
+            self._targeted = {}
+        used = self._targeted.get(section.id, 0)
+        if capacity == 0 or used + models > capacity:
+            gear = " and ".join(section.targets)
+            issues.append(Issue(
+                "upgrade.target_exceeds",
+                f"“{section.label}” is tied to {gear}: {capacity} cop{'y' if capacity == 1 else 'ies'} left, "
+                f"{used + max(models, 1)} asked",
+                f".upgrades[{k}]", _clause(section),
+                data={"gear": gear, "left": capacity, "asked": used + max(models, 1)},
+            ))
+            return False
+        self._targeted[section.id] = used + models
+        return True
+
+    def _at_start(self, name: str) -> int:
+        counts = self.unit.gear_counts
+        return sum(counts[k] for k in self.unit.gear_keys(name))
+
+    def _take(self, name: str, copies: int) -> list[tuple[str, int]]:
+        """Remove *copies* of the gear *name* refers to, first key first; what was taken."""
+        taken: list[tuple[str, int]] = []
+        counts = self._counts
+        for key in self._keys(name):
+            if copies <= 0:
+                break
+            n = min(counts[key], copies)
+            if n:
+                counts[key] -= n
+                copies -= n
+                taken.append((key, n))
+        return taken
+
+    def _add(self, gear: Weapon | Item, copies: int) -> None:
+        key = gear.gear_key
+        counts = self._counts
+        if key not in counts:
+            (self._gained_weapons if isinstance(gear, Weapon) else self._gained_items)[key] = gear
+            counts[key] = 0
+            if key in self._aliases:  # its key is also the name of other profiles: it comes first
+                aliases = self._writable_aliases()
+                aliases[key] = (key, *aliases[key])
+            if gear.name != key:  # an id: its name now names it too
+                aliases = self._writable_aliases()
+                aliases[gear.name] = (*self._keys(gear.name), key)
+        counts[key] += copies
+
+    def _writable_aliases(self) -> dict[str, tuple[str, ...]]:
+        if self._aliases is self.unit.gear_aliases:
+            self._aliases = dict(self._aliases)
+        return self._aliases  # type: ignore[return-value]
+
+    def _modify(self, target: str, copies: int, rules: tuple[RuleRef, ...], tag: str) -> None:
+        """Give *rules* to *copies* of the targeted weapons: those copies become a profile of
+        their own (same name), so the rest of the unit's copies stay as they were."""
+        for key, n in self._take(target, copies):
+            profile = self._profile(key)
+            if not isinstance(profile, Weapon):
+                self._counts[key] += n  # only weapons take weapon rules; items stay as they were
+                continue
+            new_key = f"{key}+{tag}"
+            changed = Weapon(profile.name, profile.attacks, profile.range, merge_rules([*profile.rules, *rules]), 0, profile.extra, new_key)
+            aliases = self._writable_aliases()
+            for ref in {key, profile.name}:
+                aliases.setdefault(ref, self._keys(ref))
+            self._add(changed, n)
+            # Anything that named the old copies (by key or by name) still finds these.
+            for ref, keys in list(aliases.items()):
+                if key in keys and new_key not in keys:
+                    aliases[ref] = (*keys, new_key)
+
+    def _profile(self, key: str) -> Weapon | Item:
+        return self._gained_weapons.get(key) or self._gained_items.get(key) or self.unit.gear_by_key[key]
+
+    def weapons(self, items: tuple[Item, ...]) -> tuple[Weapon, ...]:
+        """Every weapon the unit ends with (those inside its final *items* last), with final counts."""
+        own = _with_counts({**self.unit.weapons_by_key, **self._gained_weapons}, self._counts)
+        carried = tuple(w for item in items if item.weapons for w in item.carried_weapons())
+        return own + carried if carried else own
 
     def items(self) -> tuple[Item, ...]:
-        return _with_counts({**self.unit.items_by_name, **self._gained_items}, self._counts)
+        return _with_counts({**self.unit.items_by_key, **self._gained_items}, self._counts)
 
 
 def _with_counts(gear: Mapping[str, Any], counts: Mapping[str, int]) -> tuple[Any, ...]:
-    """Each piece of gear the unit still has, with its final count."""
-    return tuple(g if g.count == counts[n] else g.with_count(counts[n]) for n, g in gear.items() if counts[n] > 0)
+    """Each piece of gear (by key) the unit still has, with its final count: its own first,
+    then gained, each once."""
+    return tuple(g if g.count == counts[k] else g.with_count(counts[k]) for k, g in gear.items() if counts[k] > 0)

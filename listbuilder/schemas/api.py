@@ -34,6 +34,8 @@ class SpellOut(Schema):
 
 class WeaponOut(Schema):
     name = fields.String()
+    id = fields.String(metadata={"description": "gear key when two profiles share a name; empty otherwise"})
+    carried_by = fields.String(metadata={"description": "the item this weapon comes inside, if any"})
     count = fields.Integer()
     range = fields.Integer(metadata={"description": "0 for melee weapons"})
     attacks = fields.Integer()
@@ -44,8 +46,10 @@ class WeaponOut(Schema):
 
 class ItemOut(Schema):
     name = fields.String()
+    id = fields.String(metadata={"description": "gear key when two profiles share a name; empty otherwise"})
     count = fields.Integer()
     rules = fields.List(RuleLabel())
+    weapons = fields.List(fields.Nested(WeaponOut), metadata={"description": "weapons inside the item, per copy"})
     extra = fields.Dict()
 
 
@@ -53,6 +57,7 @@ class GainsOut(Schema):
     weapons = fields.List(fields.Nested(WeaponOut))
     items = fields.List(fields.Nested(ItemOut))
     rules = fields.List(RuleLabel())
+    weapon_rules = fields.List(RuleLabel(), metadata={"description": "rules the section's targeted weapons gain"})
 
 
 class OptionOut(Schema):
@@ -69,8 +74,10 @@ class OptionOut(Schema):
 class SectionOut(Schema):
     id = fields.String()
     label = fields.String()
-    variant = fields.String(metadata={"description": "replace | upgrade"})
+    variant = fields.String(metadata={"description": "replace | upgrade | attachment"})
     replaces = fields.List(fields.String())
+    replace_counts = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "copies of a replaced gear each affected model gives up, when not 1"})
+    targets = fields.List(fields.String(), metadata={"description": "gear an upgrade or attachment is tied to (each copy takes it once)"})
     affects = fields.String(metadata={"description": "unit | one | all | up_to | any"})
     affects_count = fields.Integer(allow_none=True)
     pick = fields.Function(lambda s: {"min": s.pick_min, "max": s.pick_max}, metadata={"description": "options per affected model; max null = any number"})
@@ -113,6 +120,7 @@ class BookOut(BookSummaryOut):
     spells = fields.List(fields.Nested(SpellOut))
     units = fields.List(fields.Nested(UnitOut))
     upgrades = fields.Function(lambda b: SectionOut(many=True).dump(b.sections.values()))
+    undefined_rules = fields.List(fields.String(), metadata={"description": "rules the book uses that nothing defines (imported books)"})
     extra = fields.Dict()
 
 

@@ -50,6 +50,7 @@ class WeaponSchema(StrictSchema):
     EXTRA_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     name = fields.String(required=True, validate=validate.Length(min=1))
+    id = Identifier(load_default="")
     attacks = positive_int(required=True)
     range = non_negative_int(load_default=0)
     rules = rule_list()
@@ -65,26 +66,33 @@ class WeaponSchema(StrictSchema):
             rules=tuple(data["rules"]),
             count=data["count"] or 0,  # 0 = "one per model", settled by the unit or the gain
             extra=extra,
+            id=data["id"],
         )
 
 
 class ItemSchema(StrictSchema):
+    """Wargear granting rules; ``weapons`` come inside it (counted per copy of the item)."""
+
     EXTRA_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     name = fields.String(required=True, validate=validate.Length(min=1))
+    id = Identifier(load_default="")
     rules = rule_list()
+    weapons = fields.List(fields.Nested(WeaponSchema), load_default=())
     count = positive_int(load_default=None)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> Item:
         extra = _split_extra(data, self.EXTRA_FIELDS)
-        return Item(data["name"], tuple(data["rules"]), data["count"] or 0, extra)
+        weapons = tuple(w.with_count(w.count or 1) for w in data["weapons"])
+        return Item(data["name"], tuple(data["rules"]), data["count"] or 0, extra, data["id"], weapons)
 
 
 class GainsSchema(StrictSchema):
     weapons = fields.List(fields.Nested(WeaponSchema), load_default=())
     items = fields.List(fields.Nested(ItemSchema), load_default=())
     rules = rule_list()
+    weapon_rules = rule_list()
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> Gains:
@@ -92,14 +100,15 @@ class GainsSchema(StrictSchema):
             weapons=tuple(w.with_count(w.count or 1) for w in data["weapons"]),
             items=tuple(i.with_count(i.count or 1) for i in data["items"]),
             rules=tuple(data["rules"]),
+            weapon_rules=tuple(data["weapon_rules"]),
         )
 
 
 class OptionSchema(StrictSchema):
     id = Identifier(required=True)
     label = fields.String(required=True)
-    cost = CostField(required=True)
-    unit_costs = fields.Dict(keys=fields.String(), values=CostField(), load_default=dict)
+    cost = CostField(required=True, negative=True)
+    unit_costs = fields.Dict(keys=fields.String(), values=CostField(negative=True), load_default=dict)
     gains = fields.Nested(GainsSchema, load_default=None)
     requires = fields.List(
         fields.String(validate=validate.Regexp(r"^[^/]+/[^/]+$", error="not 'section/option'")),
@@ -136,11 +145,25 @@ class PickField(fields.Field):
         return _pick_bounds(value)
 
 
+class ReplacedGearField(fields.Field):
+    """One entry of ``replaces``: a gear name, or ``{gear: CCW, count: 2}`` for "replace 2x"."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, int]:
+        if isinstance(value, str) and value.strip():
+            return value, 1
+        if isinstance(value, dict) and set(value) == {"gear", "count"}:
+            gear, count = value["gear"], value["count"]
+            if isinstance(gear, str) and gear.strip() and isinstance(count, int) and not isinstance(count, bool) and count >= 1:
+                return gear, count
+        raise ValidationError("not gear to replace: a name, or {gear: name, count: N}")
+
+
 class SectionSchema(StrictSchema):
     id = Identifier(required=True)
     label = fields.String(required=True)
-    variant = fields.String(required=True, validate=validate.OneOf(["replace", "upgrade"]))
-    replaces = fields.List(fields.String(), load_default=())
+    variant = fields.String(required=True, validate=validate.OneOf(["replace", "upgrade", "attachment"]))
+    replaces = fields.List(ReplacedGearField(), load_default=())
+    targets = fields.List(fields.String(validate=validate.Length(min=1)), load_default=())
     affects = fields.String(
         load_default=AFFECTS_UNIT,
         validate=validate.OneOf([AFFECTS_UNIT, AFFECTS_ONE, AFFECTS_ALL, AFFECTS_UP_TO, AFFECTS_ANY]),
@@ -153,8 +176,14 @@ class SectionSchema(StrictSchema):
     def check_shape(self, data: dict[str, Any], **_: Any) -> None:
         if data["variant"] == "replace" and not data["replaces"]:
             raise ValidationError("a replace section names what it replaces", "replaces")
-        if data["variant"] == "upgrade" and data["replaces"]:
+        if data["variant"] != "replace" and data["replaces"]:
             raise ValidationError("only replace sections replace anything", "replaces")
+        if data["variant"] == "attachment" and not data["targets"]:
+            raise ValidationError("an attachment section names the gear it attaches to", "targets")
+        if data["variant"] == "replace" and data["targets"]:
+            raise ValidationError("a replace section is tied to what it replaces; targets go with upgrade or attachment", "targets")
+        if any(o.gains.weapon_rules for o in data["options"]) and not data["targets"]:
+            raise ValidationError("weapon_rules change targeted weapons: give the section targets", "options")
         if (data["affects"] == AFFECTS_UP_TO) != (data["affects_count"] is not None):
             raise ValidationError("affects_count goes with affects: up_to, and only there", "affects_count")
         ids = [o.id for o in data["options"]]
@@ -170,10 +199,12 @@ class SectionSchema(StrictSchema):
             variant=data["variant"],
             affects=data["affects"],
             options=tuple(data["options"]),
-            replaces=tuple(data["replaces"]),
+            replaces=tuple(gear for gear, _ in data["replaces"]),
             affects_count=data["affects_count"],
             pick_max=pick_max,
             pick_min=pick_min,
+            replace_counts={gear: count for gear, count in data["replaces"] if count != 1},
+            targets=tuple(data["targets"]),
         )
 
 
@@ -226,6 +257,7 @@ def book_schema(unit_schema: type[UnitSchema], name: str) -> type[StrictSchema]:
         spells = fields.List(fields.Nested(SpellSchema), load_default=())
         units = fields.List(fields.Nested(unit_schema), required=True, validate=validate.Length(min=1))
         upgrades = fields.List(fields.Nested(SectionSchema), load_default=())
+        undefined_rules = fields.List(fields.String(validate=validate.Length(min=1)), load_default=())
         extra = fields.Dict(keys=fields.String(), load_default=dict)
 
         @pre_load
@@ -249,6 +281,7 @@ def book_schema(unit_schema: type[UnitSchema], name: str) -> type[StrictSchema]:
                 rules={r.name: r for r in data["rules"]},
                 spells=tuple(data["spells"]),
                 extra=data["extra"],
+                undefined_rules=tuple(data["undefined_rules"]),
             )
 
     BookSchema.__name__ = name

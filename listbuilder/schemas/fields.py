@@ -27,7 +27,12 @@ def non_negative_int(**kw: Any) -> fields.Integer:
 
 
 class CostField(fields.Field):
-    """A cost vector ``{"pts": 120}``; every amount a non-negative integer."""
+    """A cost vector ``{"pts": 120}``; every amount a non-negative integer, or any integer
+    with ``negative=True`` (an upgrade option that swaps in cheaper gear refunds points)."""
+
+    def __init__(self, *, negative: bool = False, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.negative = negative
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Cost:
         if not isinstance(value, dict) or not value:
@@ -35,8 +40,8 @@ class CostField(fields.Field):
         for currency, amount in value.items():
             if not isinstance(currency, str) or not currency.isalpha():
                 raise ValidationError(f"not a currency name: {currency!r}")
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-                raise ValidationError(f"{currency}: not a non-negative integer")
+            if isinstance(amount, bool) or not isinstance(amount, int) or (amount < 0 and not self.negative):
+                raise ValidationError(f"{currency}: not {'an' if self.negative else 'a non-negative'} integer")
         return Cost(value)
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
@@ -44,11 +49,14 @@ class CostField(fields.Field):
 
 
 class RuleLabel(fields.Field):
-    """A special-rule label such as ``"Tough(3)"``, read into a RuleRef."""
+    """A special rule: a label such as ``"Tough(3)"``, or ``{name: Tough, rating: 3}`` (a number
+    kept as a number) or ``{name: Bane, param: Undead}``, read into a RuleRef."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> RuleRef:
+        if isinstance(value, dict):
+            return _rule_from_mapping(value)
         if not isinstance(value, str):
-            raise ValidationError("not a rule label such as 'Tough(3)'")
+            raise ValidationError("not a rule label such as 'Tough(3)' or {name: Tough, rating: 3}")
         try:
             return RuleRef.parse(value)
         except ValueError as exc:
@@ -56,6 +64,21 @@ class RuleLabel(fields.Field):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else value.label
+
+
+def _rule_from_mapping(value: dict[str, Any]) -> RuleRef:
+    name, rating, param = value.get("name"), value.get("rating"), value.get("param")
+    if set(value) - {"name", "rating", "param"} or not isinstance(name, str) or not name.strip() or "(" in name:
+        raise ValidationError("a rule mapping has a name and at most one of rating (a number) or param (text)")
+    if rating is not None and param is not None:
+        raise ValidationError("give a rule either a rating or a param, not both")
+    if rating is not None:
+        if isinstance(rating, bool) or not isinstance(rating, int):
+            raise ValidationError(f"{name}: rating is not a whole number")
+        return RuleRef(name.strip(), str(rating))
+    if param is not None and (not isinstance(param, str) or not param.strip() or set("()") & set(param)):
+        raise ValidationError(f"{name}: param is not a short text without brackets")
+    return RuleRef(name.strip(), param.strip() if param else None)
 
 
 def rule_list(**kw: Any) -> fields.List:

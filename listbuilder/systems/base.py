@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem
 from listbuilder.resolve import ResolvedEntry, resolve_entry
-from listbuilder.validation import Issue, ValidationReport
+from listbuilder.validation import WARNING, Issue, ValidationReport
 
 # Codes every family can emit; each family adds its own in ISSUE_CODES.
 COMMON_CODES: Mapping[str, str] = {
@@ -26,7 +26,9 @@ COMMON_CODES: Mapping[str, str] = {
     "upgrade.required": "A section that needs a choice has none (or too few).",
     "upgrade.replace_exceeds": "Replaces more copies of a weapon or item than the unit still has, counting earlier replacements.",
     "upgrade.requires": "An option that needs another option on the same unit is taken without it.",
+    "upgrade.target_exceeds": "An upgrade or attachment tied to a weapon or item is taken more often than the unit has copies of that gear left.",
     "list.duplicate_entry": "Two entries share a key.",
+    "rules.undefined": "Warning: the entry uses a rule that neither the system glossary nor the army book defines as used (an imported book); the combat preview does not model it.",
 }
 
 
@@ -68,6 +70,23 @@ class SystemRules:
             if unit is not None:
                 resolved.append(unit)
         return resolved, issues
+
+    @staticmethod
+    def undefined_rules(resolved: list[ResolvedEntry], book: ArmyBook) -> list[Issue]:
+        """A warning per entry and rule it uses that nothing defines (``book.undefined_rules``):
+        the list stays legal, but the player learns the rule has no text here."""
+        if not book.undefined_rules:
+            return []
+        undefined = set(book.undefined_rules)
+        issues: list[Issue] = []
+        for entry in resolved:
+            names = {r.name for r in entry.all_rules} | {r.name for w in entry.weapons for r in w.rules}
+            for name in sorted(names & undefined):
+                issues.append(Issue(
+                    "rules.undefined", f"{entry.name} uses {name}, for which this system and book have no fitting rules text (an imported rule); the combat preview does not model it",
+                    entry.path, f"{book.name} army book", WARNING, data={"rule": name},
+                ))
+        return issues
 
     @staticmethod
     def spent(resolved: list[ResolvedEntry]) -> Cost:

@@ -154,6 +154,7 @@ class OprRules(SystemRules):
         if force_org:
             issues.extend(self._force_org(table_units, limit))
         issues.extend(self._chosen_spells(resolved, book))
+        issues.extend(self.undefined_rules(resolved, book))
         totals = {
             POINTS: spent[POINTS],
             **count_totals(army, resolved),

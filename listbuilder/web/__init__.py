@@ -9,7 +9,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from listbuilder.books import load_registry
-from listbuilder.web import api, docs, errors, list_pages, pages, previews, rosters, saved
+from listbuilder.web import api, docs, errors, imports, list_pages, pages, previews, rosters, saved
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -44,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     rest.register_blueprint(previews.blp)
     rest.register_blueprint(saved.blp)
     saved.register_security(rest)
+    rest.register_blueprint(imports.blp)
     docs.init_app(app)
     pages.init_app(app)
     list_pages.init_app(app)

@@ -1,0 +1,357 @@
+"""Army Forge book JSON -> our army-book document (the YAML mapping) and model.
+
+The converter writes the same document a person would write in ``army_books/`` and then
+loads it through the normal loader (schema and every cross-reference check), so an imported
+book obeys exactly the rules of a hand-written one, and the YAML written by ``import-book``
+loads back into the same book.
+
+Rules: a rule our system glossary defines (with the same use of a parameter) stays a glossary
+rule; any other rule becomes one of the book's rules, with the definition the export gives;
+a rule the export uses but defines nowhere is listed in ``undefined_rules`` (the book loads,
+check-books and list validation warn, the combat preview cannot model it).
+
+The Army Forge ids a list refers to are kept in ``extra.army_forge`` (units, sections,
+options), which is what :mod:`listbuilder.importers.army_forge_list` reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from listbuilder.book_checks import BookProblem
+from listbuilder.books import BookLoadError, book_from_data
+from listbuilder.importers.army_forge import GameLine, line_of_book
+from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse
+from listbuilder.importers.army_forge_sections import OptionContext, option_doc, section_shape
+from listbuilder.importers.errors import ImportFailed
+from listbuilder.importers.naming import IdMaker, match_gear, slug, split_count
+from listbuilder.importers.reading import Node
+from listbuilder.model import ArmyBook, GameSystem
+
+SOURCE_KEY = "army_forge"
+
+
+@dataclass
+class ConvertedBook:
+    """An imported book: our document (what ``import-book`` writes), the loaded model, and
+    notes for the person importing (what was dropped or guessed, and why)."""
+
+    document: dict[str, Any]
+    book: ArmyBook
+    system: GameSystem
+    notes: list[str] = field(default_factory=list)
+    warnings: list[BookProblem] = field(default_factory=list)
+
+
+def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = "Army Forge export") -> ConvertedBook:
+    """Convert one Army Forge book export; raises ImportFailed naming the source path."""
+    if isinstance(data, dict) and isinstance(data.get("list"), dict):
+        raise ImportFailed("not_army_forge", "list", "this is an Army Forge list, not a book: import the book first, then the list")
+    if not isinstance(data, dict) or "units" not in data:
+        raise ImportFailed("not_army_forge", "", "not an Army Forge book export (a JSON object with units and upgradePackages)")
+    root = Node(data)
+    line, line_path = line_of_book(root)
+    system = systems.get(line.system)
+    if system is None:
+        raise ImportFailed("unsupported_system", line_path, f"this service has no {line.system!r} system loaded")
+    converter = _Converter(root, line, system)
+    document = converter.document()
+    warnings: list[BookProblem] = []
+    try:
+        book = book_from_data(document, system, source, warnings)
+    except BookLoadError as exc:
+        problems = [(converter.source_path(p.path), p.message) for p in exc.problems]
+        raise ImportFailed("invalid_result", problems[0][0], f"the converted book is refused: {problems[0][1]}", problems) from None
+    return ConvertedBook(document, book, system, converter.notes, warnings)
+
+
+class _Converter:
+    """One conversion: Army Forge ids -> ours, gear catalogue, rules seen, provenance."""
+
+    def __init__(self, root: Node, line: GameLine, system: GameSystem):
+        self.root = root
+        self.line = line
+        self.system = system
+        self.rules = RuleUse()
+        self.catalog = GearCatalog(self.rules)
+        self.notes = self.catalog.notes
+        self.provenance: dict[str, str] = {}  # our path -> source path
+        self.catalogue = _rule_catalogue(root)
+
+    def source_path(self, ours: str) -> str:
+        """The source JSON path behind a path of our document (its longest known prefix)."""
+        best = ""
+        for prefix in self.provenance:
+            if (ours == prefix or ours.startswith(prefix + ".") or ours.startswith(prefix + "[")) and len(prefix) > len(best):
+                best = prefix
+        if not best:
+            return ours
+        rest = ours[len(best):].lstrip(".")
+        return f"{self.provenance[best]} (our {best}{'.' + rest if rest else ''})"
+
+    def document(self) -> dict[str, Any]:
+        root = self.root
+        units_in = list(root.items("units", required=True))
+        if not units_in:
+            raise ImportFailed("malformed", "units", "the book has no units")
+        packages = {p.text("uid"): p for p in root.items("upgradePackages")}
+        unit_ids = IdMaker()
+        af_units: dict[str, str] = {}
+        units: list[dict[str, Any]] = []
+        for node in units_in:
+            af_id = node.text("id")
+            if af_id in af_units:
+                raise ImportFailed("malformed", node.child_path("id"), f"unit id {af_id!r} repeats")
+            af_units[af_id] = unit_ids.make(node.text("name"), "unit")
+            self.provenance[f"units[{len(units)}]"] = node.path
+            units.append(self._unit(node, af_units[af_id]))
+        sections, mapping = self._sections(units_in, units, af_units, packages)
+        name = root.text("name").strip() or "Imported army"
+        document: dict[str, Any] = {
+            "id": f"{self.line.book_prefix}-{slug(name, 'army')}",
+            "system": self.system.id,
+            "name": name,
+            "faction": (root.text("factionName", "") or root.text("genericName", "") or name).strip(),
+            "version": root.text("versionString", "") or "unknown",
+            "description": (root.text("background", "") or root.text("hint", "") or f"{name}, imported from Army Forge.").strip(),
+        }
+        book_rules, undefined = self._rule_definitions()
+        if book_rules:
+            document["rules"] = book_rules
+        if undefined:
+            document["undefined_rules"] = undefined
+        spells = self._spells()
+        if spells:
+            document["spells"] = spells
+        document["units"] = units
+        if sections:
+            document["upgrades"] = sections
+        document["extra"] = {SOURCE_KEY: {
+            "uid": root.text("uid", ""),
+            "version": root.text("versionString", ""),
+            "game_system": self.line.slug,
+            "units": af_units,
+            "upgrades": mapping,
+        }}
+        return document
+
+    # -- units ---------------------------------------------------------------------------
+
+    def _unit(self, node: Node, unit_id: str) -> dict[str, Any]:
+        size = node.whole("size", low=1)
+        doc: dict[str, Any] = {
+            "id": unit_id,
+            "name": node.text("name").strip() or unit_id,
+            "size": size,
+            "cost": {"pts": node.whole("cost", low=0)},
+            "quality": node.whole("quality"),
+            "defense": node.whole("defense"),
+        }
+        rules = self.catalog.rule_labels(node, "rules")
+        if rules:
+            doc["rules"] = rules
+        weapons, items = [], []
+        for weapon in node.items("weapons"):
+            copies = weapon.whole("count", None, low=0)
+            copies = weapon.whole("originalCount", size, low=0) if copies is None else copies
+            if copies and weapon.text("type", WEAPON) == MULTI_WEAPON:
+                items.append(self.catalog.multi_weapon(weapon, count=copies))
+            elif copies:
+                weapons.append(self.catalog.weapon(weapon, count=copies))
+        for item in node.items("items"):
+            copies = item.whole("count", 1, low=0)
+            kind = item.text("type", ITEM)
+            if not copies:
+                continue
+            if kind == WEAPON:  # gear lists are not always sorted by kind
+                weapons.append(self.catalog.weapon(item, count=copies))
+            elif kind == MULTI_WEAPON:
+                items.append(self.catalog.multi_weapon(item, count=copies))
+            elif kind == ITEM:
+                items.append(self.catalog.item(item, count=copies))
+            else:
+                raise ImportFailed("malformed", item.child_path("type"), f"expected {ITEM}, {WEAPON} or {MULTI_WEAPON}, got {kind!r}")
+        if weapons:
+            doc["weapons"] = weapons
+        if items:
+            doc["items"] = items
+        return doc
+
+    # -- upgrade sections ------------------------------------------------------------------
+
+    def _sections(self, units_in: list[Node], units: list[dict[str, Any]], af_units: dict[str, str], packages: dict[str, Node]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Every section offered to some unit, one of ours per distinct reading of its
+        targets (a shared package may name "Hand Weapons" that one unit holds as "Hand Weapon")."""
+        groups: dict[tuple[str, int, tuple[tuple[str, int], ...]], list[int]] = {}
+        nodes: dict[tuple[str, int], Node] = {}
+        reach: dict[int, list[str]] = {}
+        for u, node in enumerate(units_in):
+            disabled = set(node.texts("disabledSections")) | set(node.texts("disabledUpgradeSections"))
+            offered = []
+            for package_uid in node.texts("upgrades"):
+                package = packages.get(package_uid)
+                if package is None:
+                    self.notes.append(f"{node.path}: {units[u]['name']} names upgrade package {package_uid!r}, which the export does not contain; skipped")
+                    continue
+                offered += [(package_uid, s, section) for s, section in enumerate(package.items("sections")) if section.text("uid", section.text("id", "")) not in disabled and section.text("id", "") not in disabled]
+            weapon_names, item_names = self._reachable_gear(units[u], [section for _, _, section in offered])
+            reach[u] = weapon_names
+            for package_uid, s, section in offered:
+                targets = self._resolve_targets(section, weapon_names + item_names)
+                if targets is None:
+                    self.notes.append(f"{section.path}: {units[u]['name']} has none of {section.texts('targets')}; section not offered to it")
+                    continue
+                nodes[(package_uid, s)] = section
+                groups.setdefault((package_uid, s, targets), []).append(u)
+        section_ids = IdMaker()
+        made: list[dict[str, Any]] = []
+        mapping: dict[str, Any] = {}
+        weapon_rules = self._weapon_rule_names()
+        for (package_uid, s, targets), members in groups.items():
+            node = nodes[(package_uid, s)]
+            shape = section_shape(node)
+            section_id = section_ids.make(node.text("label", "") or "upgrade", "upgrade")
+            if shape.variant == "replace" and not targets:
+                raise ImportFailed("malformed", node.child_path("targets"), "a replace section names what it replaces")
+            gear_names = {name for u in members for name in reach[u]}
+            ctx = OptionContext(
+                catalog=self.catalog,
+                unit_ids={af: ours for af, ours in af_units.items() if ours in {units[u]["id"] for u in members}},
+                roles=tuple(self.system.composition.get("command_groups", {}).get("roles", ())),
+                weapon_rule_names=weapon_rules,
+                targets_weapons=shape.variant != "replace" and bool(targets) and all(name in gear_names for name, _ in targets),
+            )
+            doc: dict[str, Any] = {"id": section_id, "label": node.text("label", "").strip() or section_id, "variant": shape.variant}
+            if shape.variant == "replace":
+                doc["replaces"] = [name if n * shape.copies == 1 else {"gear": name, "count": n * shape.copies} for name, n in targets]
+            elif targets:
+                doc["targets"] = [name for name, _ in targets]
+            doc["affects"] = shape.affects
+            if shape.affects_count is not None:
+                doc["affects_count"] = shape.affects_count
+            doc["pick"] = shape.pick
+            option_ids = IdMaker()
+            options, af_options = [], {}
+            for o, option in enumerate(node.items("options", required=True)):
+                self.provenance[f"upgrades[{len(made)}].options[{o}]"] = option.path
+                option_out, af_ids = option_doc(option, ctx, option_ids)
+                options.append(option_out)
+                af_options.update({af_id: option_out["id"] for af_id in af_ids})
+            if not options:
+                raise ImportFailed("malformed", node.child_path("options"), "a section needs at least one option")
+            doc["options"] = options
+            self.provenance[f"upgrades[{len(made)}]"] = node.path
+            made.append(doc)
+            mapping[section_id] = {"uids": sorted({node.value[k] for k in ("uid", "id") if isinstance(node.value.get(k), str)}), "options": af_options}
+            for u in members:
+                units[u].setdefault("upgrades", []).append(section_id)
+        return made, mapping
+
+    def _reachable_gear(self, unit: dict[str, Any], sections: list[Node]) -> tuple[list[str], list[str]]:
+        """Names of the weapons and of the items the unit has or can gain from its sections."""
+        weapons = [g["name"] for g in unit.get("weapons", ())]
+        items = [g["name"] for g in unit.get("items", ())]
+        for section in sections:
+            for option in section.items("options"):
+                for gain in option.items("gains"):
+                    kind = gain.text("type", "")
+                    if kind in (WEAPON, ITEM, MULTI_WEAPON) and gain.has("name"):
+                        (weapons if kind == WEAPON else items).append(gain.text("name").strip())
+        return weapons, items
+
+    def _resolve_targets(self, section: Node, names: list[str]) -> tuple[tuple[str, int], ...] | None:
+        """The section's targets as (gear name, copies) in this unit's spelling; None if the
+        unit has none of one of them."""
+        out = []
+        for target in section.texts("targets"):
+            name, copies = split_count(target)
+            found = match_gear(name, names)
+            if found is None:
+                return None
+            out.append((found, copies))
+        return tuple(out)
+
+    def _weapon_rule_names(self) -> frozenset[str]:
+        """Rules that belong on weapons: the export's own say-so, else our glossary's."""
+        on_weapons = {name for name, entry in self.catalogue.items() if entry.get("targetType") == 2}
+        on_weapons |= {name for name, rule in self.system.glossary.items() if rule.kind == "weapon"}
+        return frozenset(on_weapons)
+
+    # -- rules and spells ------------------------------------------------------------------
+
+    def _rule_definitions(self) -> tuple[list[dict[str, Any]], list[str]]:
+        glossary = self.system.glossary
+        defined: list[dict[str, Any]] = []
+        undefined: list[str] = []
+        self._add_mentioned_rules()
+        for name, with_param in self.rules.with_param.items():
+            known = glossary.get(name)
+            mixed = name in self.rules.mixed
+            if known is not None and not mixed and (known.param is not None) == with_param:
+                continue
+            entry = self.catalogue.get(name)
+            text = " ".join(str(entry.get("description") or "").split()) if entry else ""
+            if not text or mixed:
+                # Defined nowhere, or used both with and without a parameter (or otherwise
+                # than our glossary has it) with no text of its own: flagged, not guessed.
+                undefined.append(name)
+                continue
+            rule: dict[str, Any] = {"name": name}
+            if with_param:
+                rule["param"] = "X"
+            rule["kind"] = "weapon" if entry.get("targetType") == 2 else "unit"
+            rule["text"] = text
+            defined.append(rule)
+        names = {r["name"] for r in defined} | set(glossary)
+        for rule in defined:
+            mentions = sorted(n for n in _mentioned(rule["text"], names) if n != rule["name"])
+            if mentions:
+                rule["mentions"] = mentions
+        return defined, sorted(undefined)
+
+    def _add_mentioned_rules(self) -> None:
+        """Rules of the export that used rules' texts name ("...get Shielded"), transitively,
+        so the printed quick reference can explain them too."""
+        names = set(self.catalogue) - set(self.system.glossary)
+        todo = [n for n in self.rules.with_param if n in self.catalogue]
+        while todo:
+            text = str(self.catalogue[todo.pop()].get("description") or "")
+            for name in _mentioned(text, names):
+                if name not in self.rules.with_param:
+                    self.rules.note(name, "X" if self.catalogue[name].get("hasRating") else None)
+                    todo.append(name)
+
+    def _spells(self) -> list[dict[str, Any]]:
+        ids = IdMaker()
+        spells = []
+        for spell in self.root.items("spells"):
+            name = spell.text("name").strip()
+            spells.append({"id": ids.make(name, "spell"), "name": name, "value": spell.whole("threshold", 0, low=0), "text": " ".join(spell.text("effect", "").split())})
+        return spells
+
+
+def _rule_catalogue(root: Node) -> dict[str, dict[str, Any]]:
+    """The export's rule definitions by name (``specialRules``, then ``customRules``)."""
+    found: dict[str, dict[str, Any]] = {}
+    for key in ("specialRules", "customRules"):
+        for entry in root.items(key):
+            if isinstance(entry.value, dict) and isinstance(entry.value.get("name"), str):
+                found.setdefault(entry.value["name"].strip(), entry.value)
+    return found
+
+
+_WORDS_CACHE: dict[frozenset[str], re.Pattern[str]] = {}
+
+
+def _mentioned(text: str, names: set[str]) -> set[str]:
+    key = frozenset(names)
+    pattern = _WORDS_CACHE.get(key)
+    if pattern is None:
+        ordered = sorted(names, key=len, reverse=True)
+        pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in ordered) + r")\b") if ordered else re.compile(r"(?!)")
+        _WORDS_CACHE.clear()
+        _WORDS_CACHE[key] = pattern
+    return set(pattern.findall(text))
