@@ -40,7 +40,6 @@ class HeroJoinSchema(StrictSchema):
 
 class CombinedSchema(StrictSchema):
     multi_model_only = fields.Boolean(required=True)
-    formation_sizes = fields.List(positive_int(), load_default=None, allow_none=True)
     clause = fields.String(required=True)
 
 

@@ -69,7 +69,6 @@ class OprRules(SystemRules):
         "combined.single_model": "Only multi-model units may combine.",
         "combined.conflict": "An entry is in more than one combined pair.",
         "combined.upgrades_differ": "The two copies do not share the same all-model upgrades.",
-        "combined.formation": "The combined unit's size is not a regiment formation size.",
         "join.unknown_key": "joined_to names a key that is not in the list.",
         "join.self": "An entry is joined to itself.",
         "join.not_hero": "Only heroes may join other units.",
@@ -186,7 +185,8 @@ class OprRules(SystemRules):
             if partner_key is None:
                 continue
             partner = keyed.get(partner_key)
-            # 000/001/002 Combined Units: two entries, each a copy of the same (multi-model) unit.
+            # 000/001/002 Combined Units: two entries, each a copy of the same unit; 001 and 002
+            # add "multi-model", 000 (AoF 2.16) lets any two copies combine (multi_model_only).
             if partner_key == entry.key:
                 issues.append(Issue("combined.self", "an entry cannot combine with itself", f"{entry.path}.combined_with", clause))
             elif partner is None:
@@ -207,7 +207,6 @@ class OprRules(SystemRules):
         for a, b in edges:
             degree[a.key] = degree.get(a.key, 0) + 1
             degree[b.key] = degree.get(b.key, 0) + 1
-        sizes = rules.get("formation_sizes")
         table_units: list[TableUnit] = []
         paired: set[str] = set()
         for a, b in edges:
@@ -222,9 +221,8 @@ class OprRules(SystemRules):
             # "...as long as upgrades that apply to all models are bought for both."
             if a.all_model_choices() != b.all_model_choices():
                 issues.append(Issue("combined.upgrades_differ", f"{a.name} and {b.name} must share the same all-model upgrades", f"{a.path}.upgrades", clause))
-            # 002 "Regiments": a combined unit must still make a legal formation.
-            if sizes and a.models + b.models not in sizes:
-                issues.append(Issue("combined.formation", f"{a.models + b.models} models is not a regiment formation ({sizes})", f"{a.path}.combined_with", clause, data={"models": a.models + b.models, "sizes": sizes}))
+            # 002 "Regiments" says how models stand in rows (5 a row for 5/10, 3 for 3/6), not
+            # what size a combined unit may reach, so 10+10 and 6+6 combine (docs/systems/opr.md).
         table_units += [TableUnit((r,)) for r in resolved if r.key not in paired]
         table_units.sort(key=_first_index)
         return table_units, issues

@@ -227,10 +227,17 @@ def test_combined_units_same_unit_only(books, system):
     assert codes(report) == {"combined.different_unit": 1}
 
 
-@pytest.mark.parametrize("system", OPR)
-def test_combined_units_multi_model_only(books, system):
+@pytest.mark.parametrize("system", ["grimdark-future", "age-of-fantasy-regiments"])
+def test_001_002_combined_units_multi_model_only(books, system):
     report = check(books, system, [unit("a", "beast", combined_with="b"), unit("b", "beast")], force_org=False)
     assert codes(report) == {"combined.single_model": 1}
+
+
+def test_000_combined_units_any_two_copies_even_single_models(books):
+    # 000 Combined Units: "two copies of the same unit", with no multi-model condition.
+    report = check(books, "age-of-fantasy", [unit("a", "beast", combined_with="b"), unit("b", "beast")])
+    assert report.valid, report.as_dict()
+    assert report.totals["activations"] == 1 and report.totals["models"] == 2
 
 
 @pytest.mark.parametrize("system", OPR)
@@ -272,15 +279,15 @@ def test_combined_units_declared_from_both_sides_is_one_pair(books):
     assert report.valid and report.totals["activations"] == 1
 
 
-def test_regiments_combined_unit_must_be_a_formation(books):
-    fives = [unit("a", "squad", combined_with="b"), unit("b", "squad")]
-    assert check(books, "age-of-fantasy-regiments", fives, force_org=False).valid
-    tens = [unit("a", "infantry", combined_with="b"), unit("b", "infantry")]
-    report = check(books, "age-of-fantasy-regiments", tens, force_org=False)
-    assert codes(report) == {"combined.formation": 1}
-    assert report.issues[0].data["models"] == 20
-    # The other systems have no formation sizes.
-    assert check(books, "grimdark-future", tens, force_org=False).valid
+@pytest.mark.parametrize("sizes", [("squad", 5), ("infantry", 10)])
+def test_002_combined_units_size_not_capped_by_regiments_rows(books, sizes):
+    # 002 Regiments: rows of 5 (5/10 models) or 3 (3/6) say how models stand, not how big a
+    # combined unit may be; 002 Combined Units asks only for the all-model upgrades on both.
+    unit_id, size = sizes
+    pair = [unit("a", unit_id, combined_with="b"), unit("b", unit_id)]
+    report = check(books, "age-of-fantasy-regiments", pair, force_org=False)
+    assert report.valid, report.as_dict()
+    assert report.totals["models"] == 2 * size and report.totals["activations"] == 1
 
 
 # -- heroes joining units ------------------------------------------------------------------
