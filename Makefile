@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 run: setup
-	$(VENV)/bin/gunicorn --preload --workers 2 --bind $(HOST):$(PORT) wsgi:app
+	$(VENV)/bin/gunicorn --config python:listbuilder.web.serving --bind $(HOST):$(PORT) wsgi:app
 
 # The browser tests drive Debian's chromium (not a Playwright download); CI runs as root.
 browser:

@@ -9,7 +9,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from listbuilder.books import load_registry
-from listbuilder.web import api, docs, errors, imports, list_pages, pages, previews, rosters, saved
+from listbuilder.web import api, bodies, docs, errors, imports, list_pages, pages, previews, rosters, saved, security
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -26,8 +26,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL=docs.SWAGGER_ASSETS_URL,
         DATABASE_URL=None,  # see saved.init_app: else $DATABASE_URL, else SQLite in the instance folder
     )
     app.config.from_prefixed_env("LISTBUILDER")
@@ -45,8 +43,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     rest.register_blueprint(saved.blp)
     saved.register_security(rest)
     rest.register_blueprint(imports.blp)
+    bodies.init_app(app)
     docs.init_app(app)
     pages.init_app(app)
     list_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
+    security.init_app(app)
     return app

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 from marshmallow import Schema, fields
 
 from listbuilder.books import BookRegistry
@@ -18,6 +18,7 @@ from listbuilder.lists import validate_list
 from listbuilder.model import ArmyList
 from listbuilder.schemas.api import BookOut, BookSummaryOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.schemas.lists import ArmyListSchema
+from listbuilder.web.bodies import Blueprint
 
 REGISTRY_KEY = "listbuilder.registry"
 

@@ -1,7 +1,9 @@
 """Interactive API docs served offline: Swagger UI's files come from the flask-swagger-ui wheel.
 
-Clubs have no internet; flask-smorest's Swagger page would load its scripts from a CDN, so we
-serve the same files from our own route instead.
+Clubs have no internet; flask-smorest's Swagger page would load its scripts from a CDN and
+start them with an inline script, which our Content-Security-Policy forbids. So the page is
+ours (``templates/api_docs.html``), the Swagger UI files are served from our own route, and
+``static/js/api-docs.js`` starts Swagger UI on the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import flask_swagger_ui
-from flask import Blueprint, Flask, send_from_directory
+from flask import Blueprint, Flask, render_template, send_from_directory, url_for
 
 SWAGGER_ASSETS_URL = "/api/v1/docs-assets/"
 _DIST = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
@@ -20,6 +22,11 @@ bp = Blueprint("docs_assets", __name__)
 @bp.route(f"{SWAGGER_ASSETS_URL}<path:filename>")
 def asset(filename: str):  # type: ignore[no-untyped-def]
     return send_from_directory(_DIST, filename, max_age=86400)
+
+
+@bp.route("/api/v1/docs")
+def page() -> str:
+    return render_template("api_docs.html", assets=SWAGGER_ASSETS_URL, spec_url=url_for("api-docs.openapi_json"))
 
 
 def init_app(app: Flask) -> None:

@@ -11,12 +11,12 @@ from typing import Any
 
 from flask import jsonify
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from listbuilder.combat import PreviewError, preview
 from listbuilder.schemas.previews import PreviewRequestSchema, finish_request
 from listbuilder.web.api import registry
+from listbuilder.web.bodies import Blueprint
 
 blp = Blueprint("previews", __name__, url_prefix="/api/v1", description="Combat previews with exact odds.")
 

@@ -13,13 +13,13 @@ from urllib.parse import quote
 
 from flask import Response, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from listbuilder.model import ArmyList
 from listbuilder.roster_html import PAPERS, render_html
 from listbuilder.rosters import build_roster, roster_text
 from listbuilder.web.api import ARMY_LIST, registry
+from listbuilder.web.bodies import Blueprint
 
 blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.")
 
