@@ -54,16 +54,20 @@ def field_errors(messages: Any) -> dict[str, list[str]]:
 
 
 def book_for(registry: BookRegistry, army: ArmyList) -> tuple[SystemRules, ArmyBook]:
-    """The rules and book a list names; raises ListError for unknown or mismatched ids."""
+    """The rules and book a list names; raises ListError (404) for unknown or mismatched ids.
+
+    404 like any id that names nothing we have: a book of another system is not among the
+    books of the system the list names.
+    """
     rules = registry.rules.get(army.system)
     if rules is None:
-        raise ListError("unknown_system", f"no game system {army.system!r}", {"system": [f"unknown; known: {sorted(registry.systems)}"]})
+        raise ListError("unknown_system", f"no game system {army.system!r}", {"system": [f"unknown; known: {sorted(registry.systems)}"]}, status=404)
     book = registry.books.get(army.book)
     if book is None:
         known = sorted(b.id for b in registry.books_of(army.system))
-        raise ListError("unknown_book", f"no army book {army.book!r}", {"book": [f"unknown; books for {army.system}: {known}"]})
+        raise ListError("unknown_book", f"no army book {army.book!r}", {"book": [f"unknown; books for {army.system}: {known}"]}, status=404)
     if book.system != army.system:
-        raise ListError("book_system", f"{book.name} is a {book.system} book, not {army.system}", {"book": [f"belongs to {book.system}"]})
+        raise ListError("book_system", f"{book.name} is a {book.system} book, not {army.system}", {"book": [f"belongs to {book.system}, not {army.system}"]}, status=404)
     return rules, book
 
 

@@ -183,7 +183,7 @@ def test_api_unknown_book_gets_the_validation_4xx(client, kind):
     army = ember({"key": "m", "unit": "marchlord"}, book="no-such-book")
     expected = client.post("/api/v1/lists/validate", json=army)
     response = client.post(f"/api/v1/rosters/{kind}", json=army)
-    assert response.status_code == expected.status_code == 422
+    assert response.status_code == expected.status_code == 404
     assert response.get_json() == expected.get_json()
 
 

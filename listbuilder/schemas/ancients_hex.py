@@ -30,6 +30,7 @@ from listbuilder.schemas.fields import (
     Identifier,
     RuleDefinitionSchema,
     StrictSchema,
+    WholeNumber,
     non_negative_int,
     positive_int,
 )
@@ -72,9 +73,9 @@ class AncientsHexUnitSchema(UnitSchema):
     )
 
     unit_class = fields.String(required=True, data_key="class", validate=validate.OneOf(UNIT_CLASSES))
-    activation = fields.Integer(strict=True, load_default=None, validate=validate.OneOf(sorted(ACTIVATION.values())))
+    activation = WholeNumber(load_default=None, validate=validate.OneOf(sorted(ACTIVATION.values())))
     figures = fields.String(required=True, validate=validate.OneOf(FIGURES))
-    hexes = fields.Integer(strict=True, load_default=1, validate=validate.OneOf([1, 2]))
+    hexes = WholeNumber(load_default=1, validate=validate.OneOf([1, 2]))
     move = fields.String(required=True)
     attack = non_negative_int(required=True)
     missile = positive_int(load_default=None, allow_none=True)
@@ -131,7 +132,7 @@ class HomeTerrainRowSchema(StrictSchema):
     """One row of a home terrain table: the card values that place this terrain type."""
 
     cards = fields.List(
-        fields.Integer(strict=True, validate=validate.Range(min=1, max=10, error="not a card value from 1 to 10")),
+        WholeNumber(validate=validate.Range(min=1, max=10, error="not a card value from 1 to 10")),
         required=True,
         validate=validate.Length(min=1),
     )
@@ -146,7 +147,7 @@ class AncientsHexBookSchema(book_schema(AncientsHexUnitSchema, "AncientsHexBookB
     """
 
     army_rule = fields.Nested(RuleDefinitionSchema, required=True)
-    expansion = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=5, error="not an expansion number from 1 to 5"))
+    expansion = WholeNumber(required=True, validate=validate.Range(min=1, max=5, error="not an expansion number from 1 to 5"))
     home_terrain = fields.List(fields.Nested(HomeTerrainRowSchema), required=True, validate=validate.Length(min=1))
 
     @post_load

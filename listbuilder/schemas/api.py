@@ -12,6 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, post_dump
 
+from listbuilder.schemas.families import FAMILY_SCHEMAS
 from listbuilder.schemas.fields import CostField, RuleLabel
 
 
@@ -84,7 +85,17 @@ class SectionOut(Schema):
     options = fields.List(fields.Nested(OptionOut))
 
 
-class UnitOut(Schema):
+def _lifted_stats() -> dict[str, fields.Field]:
+    """One optional property per stat any family's units carry (``quality``, ``figures``, ...)."""
+    names: dict[str, str] = {}
+    for family, (_, book_schema) in FAMILY_SCHEMAS.items():
+        unit_schema = book_schema._declared_fields["units"].inner.nested
+        for name in unit_schema.STAT_FIELDS:
+            names.setdefault(name, family)
+    return {name: fields.Raw(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"}) for name, family in names.items()}
+
+
+class UnitOut(Schema.from_dict(_lifted_stats())):  # type: ignore[misc]
     id = fields.String()
     name = fields.String()
     size = fields.Integer()
@@ -140,17 +151,12 @@ class SystemOut(SystemSummaryOut):
     composition = fields.Dict(metadata={"description": "the system's army-building parameters"})
 
 
-class SystemDetailOut(Schema):
+class SystemDetailOut(SystemOut):
     """A system with what its rules object adds: limits at common sizes, game modes, codes."""
 
-    system = fields.Nested(SystemOut)
     limits = fields.Dict(metadata={"description": "family-specific limits (force org maxima, game modes)"})
-    issue_codes = fields.Dict(keys=fields.String(), values=fields.String())
-    books = fields.List(fields.String())
-
-    @post_dump
-    def flatten(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
-        return {**data.pop("system"), **data}
+    issue_codes = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "every issue code the system's validation can report, with what it means"})
+    books = fields.List(fields.String(), metadata={"description": "ids of the system's army books"})
 
 
 class IssueOut(Schema):
@@ -167,3 +173,15 @@ class ReportOut(Schema):
     totals = fields.Dict(metadata={"description": "pts (or each currency), units, models, limit, left"})
     issues = fields.List(fields.Nested(IssueOut))
     entries = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "per entry key: its cost vector after upgrades and its model count"})
+
+
+class ErrorOut(Schema):
+    """The one error shape of every 4xx and 5xx."""
+
+    code = fields.Integer(required=True, metadata={"description": "the HTTP status code"})
+    status = fields.String(required=True, metadata={"description": "the HTTP status name"})
+    message = fields.String(required=True)
+    errors = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()), required=True,
+        metadata={"description": "field path in the request (units[2].count, (body)) -> messages"},
+    )

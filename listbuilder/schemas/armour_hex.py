@@ -45,7 +45,7 @@ from listbuilder.schemas.books import (
     book_schema,
     system_schema,
 )
-from listbuilder.schemas.fields import StrictSchema, non_negative_int, positive_int
+from listbuilder.schemas.fields import StrictSchema, WholeNumber, non_negative_int, positive_int
 
 CURRENCIES: tuple[str, ...] = ("ip", "mp", "cp", "xp")
 UNIT_TYPES: tuple[str, ...] = ("infantry", "cavalry", "vehicle")
@@ -156,7 +156,7 @@ class AssaultSchema(StrictSchema):
     """Per-model assault profile: dice by facing, the roll that hits, AP and damage (004 Assault)."""
 
     dice = FacingsField(required=True)
-    hit = fields.Integer(strict=True, required=True, validate=validate.Range(min=2, max=7, error="not a target from 2+ to 7+"))
+    hit = WholeNumber(required=True, validate=validate.Range(min=2, max=7, error="not a target from 2+ to 7+"))
     ap = non_negative_int(load_default=0)
     damage = DiceField(required=True)
     damage_type = fields.String(load_default="regular")
@@ -167,7 +167,7 @@ class DeflectionSchema(StrictSchema):
     """Per-model assault deflection: dice by facing and the roll that deflects (004 Assault)."""
 
     dice = FacingsField(required=True)
-    hit = fields.Integer(strict=True, required=True, validate=validate.Range(min=2, max=7, error="not a target from 2+ to 7+"))
+    hit = WholeNumber(required=True, validate=validate.Range(min=2, max=7, error="not a target from 2+ to 7+"))
 
 
 class SpeedSchema(StrictSchema):

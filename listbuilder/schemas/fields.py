@@ -15,15 +15,26 @@ Identifier = lambda **kw: fields.String(  # noqa: E731 - a field factory reads b
 )
 
 
+class WholeNumber(fields.Integer):
+    """A whole number: ``2`` and ``2.0`` (JSON has one number type, and JSON Schema calls 2.0
+    an integer), never ``2.5``, ``"2"`` or ``true``."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(strict=True, **kw)
+
+    def _validated(self, value: Any) -> Any:
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
 def positive_int(**kw: Any) -> fields.Integer:
     kw.setdefault("validate", validate.Range(min=1, error="not a positive integer"))
-    return fields.Integer(strict=True, **kw)
+    return WholeNumber(**kw)
 
 
 def non_negative_int(**kw: Any) -> fields.Integer:
-    return fields.Integer(
-        strict=True, validate=validate.Range(min=0, error="not a non-negative integer"), **kw
-    )
+    return WholeNumber(validate=validate.Range(min=0, error="not a non-negative integer"), **kw)
 
 
 class CostField(fields.Field):

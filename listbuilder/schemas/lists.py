@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from listbuilder.model import ArmyList, ChosenUpgrade, ListEntry
-from listbuilder.schemas.fields import StrictSchema, positive_int
+from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
 
 MAX_UNITS = 300
 MAX_UPGRADES = 100
@@ -112,10 +112,10 @@ class ListEntrySchema(StrictSchema):
 
 
 class BudgetSchema(StrictSchema):
-    ip = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=1000))
-    mp = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=1000))
-    cp = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=1000))
-    xp = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=1000))
+    ip = WholeNumber(load_default=0, validate=validate.Range(min=0, max=1000))
+    mp = WholeNumber(load_default=0, validate=validate.Range(min=0, max=1000))
+    cp = WholeNumber(load_default=0, validate=validate.Range(min=0, max=1000))
+    xp = WholeNumber(load_default=0, validate=validate.Range(min=0, max=1000))
 
 
 class ArmyListSchema(StrictSchema):

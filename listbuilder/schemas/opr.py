@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
-from listbuilder.schemas.fields import StrictSchema, positive_int
+from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
 
 _TARGET = validate.Range(min=2, max=6, error="not a target number from 2 to 6")
 
@@ -13,8 +13,8 @@ _TARGET = validate.Range(min=2, max=6, error="not a target number from 2 to 6")
 class OprUnitSchema(UnitSchema):
     STAT_FIELDS = ("quality", "defense")
 
-    quality = fields.Integer(strict=True, required=True, validate=_TARGET)
-    defense = fields.Integer(strict=True, required=True, validate=_TARGET)
+    quality = WholeNumber(required=True, validate=_TARGET)
+    defense = WholeNumber(required=True, validate=_TARGET)
 
 
 class PointsSchema(StrictSchema):
@@ -26,7 +26,7 @@ class ForceOrgSchema(StrictSchema):
     default_on = fields.Boolean(required=True)
     hero_per = positive_int(required=True)
     copies_per = positive_int(required=True)
-    max_unit_share = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=100))
+    max_unit_share = WholeNumber(required=True, validate=validate.Range(min=1, max=100))
     unit_per = positive_int(required=True)
     clause = fields.String(required=True)
 

@@ -16,7 +16,7 @@ path (``attacker.profile.weapons[0].attacks``, ``situation.range``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
@@ -24,7 +24,7 @@ from listbuilder.books import BookRegistry
 from listbuilder.combat.service import SIDES, PreviewError
 from listbuilder.lists import field_errors
 from listbuilder.schemas.families import FAMILY_SCHEMAS
-from listbuilder.schemas.fields import StrictSchema
+from listbuilder.schemas.fields import StrictSchema, WholeNumber
 from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema
 
 _ID = validate.Length(min=1, max=100)
@@ -33,6 +33,13 @@ _COUNT = validate.Range(min=0, max=10000, error="not a count from 0 to 10000")
 
 class SideSchema(StrictSchema):
     """Exactly one of: a book unit with upgrades, a unit of a list, or an inline profile."""
+
+    # kind -> (required fields, optional fields); also the OpenAPI oneOf (listbuilder.web.rest)
+    ONE_OF: ClassVar[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+        "book": (("book", "unit"), ("upgrades",)),
+        "list": (("list", "key"), ()),
+        "profile": (("profile",), ()),
+    }
 
     book = fields.String(validate=_ID, metadata={"description": "army book id (with unit)"})
     unit = fields.String(validate=_ID, metadata={"description": "unit id in the book"})
@@ -43,11 +50,11 @@ class SideSchema(StrictSchema):
 
     @validates_schema
     def one_kind(self, data: dict[str, Any], **_: Any) -> None:
-        kinds = [k for k in ("book", "list", "profile") if k in data]
+        kinds = [k for k in self.ONE_OF if k in data]
         if len(kinds) != 1:
             raise ValidationError("give exactly one of book (+unit), list (+key) or profile", "_schema")
-        needs = {"book": ("unit",), "list": ("key",), "profile": ()}[kinds[0]]
-        allowed = {"book": {"book", "unit", "upgrades"}, "list": {"list", "key"}, "profile": {"profile"}}[kinds[0]]
+        needs, optional = self.ONE_OF[kinds[0]]
+        allowed = {*needs, *optional}
         for name in needs:
             if name not in data:
                 raise ValidationError(f"required with {kinds[0]}", name)
@@ -74,8 +81,8 @@ class SideStateSchema(StrictSchema):
 
     shaken = fields.Boolean(load_default=False, metadata={"description": "Shaken (001) / Wavering (000) / Shaken (002)"})
     fatigued = fields.Boolean(load_default=False, metadata={"description": "already fought in melee this round"})
-    models_lost = fields.Integer(strict=True, load_default=0, validate=_COUNT)
-    wounds_taken = fields.Integer(strict=True, load_default=0, validate=_COUNT, metadata={"description": "wounds on the most-wounded tough model (or on a single-model unit)"})
+    models_lost = WholeNumber(load_default=0, validate=_COUNT)
+    wounds_taken = WholeNumber(load_default=0, validate=_COUNT, metadata={"description": "wounds on the most-wounded tough model (or on a single-model unit)"})
     moved = fields.Boolean(load_default=False, metadata={"description": "moved in its last activation (001 Entrenched)"})
 
 
@@ -107,7 +114,7 @@ class OprSituationSchema(StrictSchema):
 
     attack = fields.String(required=True, validate=validate.OneOf(["shooting", "melee"]))
     charging = fields.Boolean(load_default=False, metadata={"description": "melee: the attacker charged this activation"})
-    range = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"})
+    range = WholeNumber(load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"})
     hold = fields.Boolean(load_default=True, metadata={"description": "shooting: the attacker stood still (Hold) rather than moved before firing"})
     cover = fields.Boolean(load_default=False, metadata={"description": "the defender is in cover"})
     facing = fields.String(load_default="front", validate=validate.OneOf(["front", "flank", "rear"]), metadata={"description": "melee: where the charge hits the defender (002 flanking, Counter)"})
@@ -116,8 +123,8 @@ class OprSituationSchema(StrictSchema):
     defender = fields.Nested(SideStateSchema, load_default=lambda: SideStateSchema().load({}))
     shaken = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.shaken"})
     fatigued = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"})
-    models_lost = fields.Integer(strict=True, load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
-    wounds_taken = fields.Integer(strict=True, load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.wounds_taken"})
+    models_lost = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
+    wounds_taken = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.wounds_taken"})
     weapons = fields.List(fields.String(validate=_ID), load_default=None, allow_none=True, metadata={"description": "only these attacker weapons fight (default: all that can)"})
     pick = PickField(load_default="next", metadata={"description": 'Sniper/Takedown target: "next" (default), "hero", {"hero": index or name} or {"model": place in wound order, 0 = next}'})
 

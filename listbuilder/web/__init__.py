@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask_smorest import Api
 
 from listbuilder.books import load_registry
 from listbuilder.web import api, bodies, docs, errors, imports, list_pages, pages, previews, rosters, saved, security
+from listbuilder.web.rest import Api
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -23,7 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="listbuilder",
         API_VERSION="v1",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         DATABASE_URL=None,  # see saved.init_app: else $DATABASE_URL, else SQLite in the instance folder

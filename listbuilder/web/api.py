@@ -6,6 +6,7 @@ schemas in ``listbuilder.schemas`` describe payloads (and the OpenAPI document).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app
@@ -15,10 +16,10 @@ from marshmallow import Schema, fields
 
 from listbuilder.books import BookRegistry
 from listbuilder.lists import validate_list
-from listbuilder.model import ArmyList
+from listbuilder.model import ArmyList, GameSystem
 from listbuilder.schemas.api import BookOut, BookSummaryOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.schemas.lists import ArmyListSchema
-from listbuilder.web.bodies import Blueprint
+from listbuilder.web.rest import Blueprint
 
 REGISTRY_KEY = "listbuilder.registry"
 
@@ -31,6 +32,16 @@ blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems
 
 def registry() -> BookRegistry:
     return current_app.extensions[REGISTRY_KEY]
+
+
+class SystemDetail:
+    """A game system with what its rules object and the registry add (see SystemDetailOut)."""
+
+    def __init__(self, system: GameSystem, limits: dict[str, Any], issue_codes: Mapping[str, str], books: list[str]):
+        self.system, self.limits, self.issue_codes, self.books = system, limits, issue_codes, books
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.system, name)
 
 
 class BookQuery(Schema):
@@ -61,6 +72,7 @@ class Systems(MethodView):
 @blp.route("/systems/<system_id>")
 class System(MethodView):
     @blp.response(200, SystemDetailOut)
+    @blp.errors(404)
     def get(self, system_id: str) -> Any:
         """Read one game system: glossary, composition parameters, game modes, issue codes."""
         reg = registry()
@@ -69,13 +81,14 @@ class System(MethodView):
             abort(404, message=f"no game system {system_id!r}", errors={"system_id": [f"unknown; known: {sorted(reg.systems)}"]})
         rules = reg.rules[system_id]
         limits = {k: v for k, v in rules.describe().items() if k != "composition"}
-        return {"system": system, "limits": limits, "issue_codes": rules.issue_codes, "books": [b.id for b in reg.books_of(system_id)]}
+        return SystemDetail(system, limits, rules.issue_codes, [b.id for b in reg.books_of(system_id)])
 
 
 @blp.route("/books")
 class Books(MethodView):
     @blp.arguments(BookQuery, location="query")
     @blp.response(200, BookSummaryOut(many=True))
+    @blp.errors(404)
     def get(self, query: dict[str, str]) -> Any:
         """List army books, optionally of one system."""
         reg = registry()
@@ -88,6 +101,7 @@ class Books(MethodView):
 @blp.route("/books/<book_id>")
 class Book(MethodView):
     @blp.response(200, BookOut)
+    @blp.errors(404)
     def get(self, book_id: str) -> Any:
         """Read one army book: units, weapons, rules, spells and upgrade sections."""
         book = registry().books.get(book_id)
@@ -100,6 +114,7 @@ class Book(MethodView):
 class ValidateList(MethodView):
     @blp.arguments(ARMY_LIST)
     @blp.response(200, ReportOut)
+    @blp.errors(400, 404, 413, 415)
     def post(self, army: ArmyList) -> Any:
         """Validate an army list: legal or not, totals, and every issue with path and clause."""
         return validate_list(registry(), army).as_dict()

@@ -7,8 +7,8 @@ through into strings that cannot be encoded again. Each of those became a 500 so
 further in. :func:`load_json_body` turns all of them into a :class:`BodyError`, a 4xx naming
 the position in the body or the field, before any schema sees the data.
 
-API blueprints take :class:`Blueprint` (flask-smorest's, with this reader for JSON bodies)
-instead of ``flask_smorest.Blueprint``. :func:`init_app` makes chunked bodies (no
+API blueprints read bodies with :class:`JsonBodyParser` (``listbuilder.web.rest.Blueprint``
+sets it up). :func:`init_app` makes chunked bodies (no
 Content-Length) obey ``MAX_CONTENT_LENGTH`` too: werkzeug stops reading them at the limit
 without a word, so a 20 MB stream used to arrive as truncated, "unterminated" JSON.
 """
@@ -20,7 +20,6 @@ import re
 from typing import Any
 
 import flask
-import flask_smorest
 from werkzeug.exceptions import RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -146,12 +145,6 @@ class JsonBodyParser(FlaskParser):
         if not data:
             return core.missing
         return load_json_body(data)
-
-
-class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint reading JSON bodies with :class:`JsonBodyParser`."""
-
-    ARGUMENTS_PARSER = JsonBodyParser()
 
 
 def refuse_long_streams() -> None:

@@ -16,7 +16,7 @@ from marshmallow import Schema, fields
 from listbuilder.combat import PreviewError, preview
 from listbuilder.schemas.previews import PreviewRequestSchema, finish_request
 from listbuilder.web.api import registry
-from listbuilder.web.bodies import Blueprint
+from listbuilder.web.rest import Blueprint
 
 blp = Blueprint("previews", __name__, url_prefix="/api/v1", description="Combat previews with exact odds.")
 
@@ -48,6 +48,7 @@ def _preview_error(error: PreviewError) -> Any:
 class Previews(MethodView):
     @blp.arguments(PreviewRequestSchema)
     @blp.response(200, PreviewOut)
+    @blp.errors(400, 404, 413, 415)
     def post(self, request: dict[str, Any]) -> Any:
         """Preview a combat: distributions of hits, wounds and models killed, and consequences."""
         reg = registry()

@@ -19,9 +19,13 @@ from listbuilder.model import ArmyList
 from listbuilder.roster_html import PAPERS, render_html
 from listbuilder.rosters import build_roster, roster_text
 from listbuilder.web.api import ARMY_LIST, registry
-from listbuilder.web.bodies import Blueprint
+from listbuilder.web.rest import Blueprint
 
 blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.")
+
+
+BINARY = {"type": "string", "format": "binary"}
+TEXT = {"type": "string"}
 
 
 class PaperQuery(Schema):
@@ -49,7 +53,8 @@ def _disposition(kind: str, filename: str) -> str:
 class RosterPdf(MethodView):
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ARMY_LIST)
-    @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.")
+    @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.")
+    @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """Print an army list as a PDF roster (A4 or US Letter), legal or not."""
         from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
@@ -63,7 +68,8 @@ class RosterPdf(MethodView):
 @blp.route("/text")
 class RosterText(MethodView):
     @blp.arguments(ARMY_LIST)
-    @blp.response(200, content_type="text/plain", description="One line per unit, for forums.")
+    @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.")
+    @blp.errors(400, 404, 413, 415)
     def post(self, army: ArmyList) -> Any:
         """The roster as compact text: a header line, then one line per unit."""
         return Response(roster_text(build_roster(registry(), army)), mimetype="text/plain")
@@ -73,7 +79,8 @@ class RosterText(MethodView):
 class RosterHtml(MethodView):
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ARMY_LIST)
-    @blp.response(200, content_type="text/html", description="The print preview as an HTML page.")
+    @blp.response(200, TEXT, content_type="text/html", description="The print preview as an HTML page.")
+    @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
         roster = build_roster(registry(), army)

@@ -3,16 +3,15 @@
 Pages load scripts and styles from our own ``static/`` only (no inline ``<script>``, no
 ``style`` attributes, no ``<style>`` blocks: see templates/ and static/js/), so the policy
 allows nothing else. Scripts may still set ``element.style.x`` (CSSOM is not inline style).
-The Swagger UI page (``/api/v1/docs``) gets the same policy except for inline styles, which
-Swagger UI's own components write into the page. Framing is allowed from our own origin only,
+The Swagger UI page (``/api/v1/docs``) is ours too and passes the same policy. Framing is allowed from our own origin only,
 so a print preview can sit in a frame of the builder and no other site can frame us.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 
-_BASE = {
+_DIRECTIVES = {
     "default-src": "'self'",
     "script-src": "'self'",
     "style-src": "'self'",
@@ -27,13 +26,7 @@ _BASE = {
 }
 
 
-def _policy(**changes: str) -> str:
-    return "; ".join(f"{name} {value}" for name, value in {**_BASE, **changes}.items())
-
-
-CONTENT_SECURITY_POLICY = _policy()
-DOCS_POLICY = _policy(**{"style-src": "'self' 'unsafe-inline'"})
-DOCS_PATH = "/api/v1/docs"
+CONTENT_SECURITY_POLICY = "; ".join(f"{name} {value}" for name, value in _DIRECTIVES.items())
 
 HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -45,7 +38,7 @@ HEADERS = {
 
 def add_headers(response: Response) -> Response:
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", DOCS_POLICY if request.path == DOCS_PATH else CONTENT_SECURITY_POLICY)
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     for name, value in HEADERS.items():
         headers.setdefault(name, value)
     return response

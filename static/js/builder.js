@@ -25,6 +25,8 @@ const bookCache = new Map();
 // Start-up
 
 async function start() {
+  // The forms only group controls: Enter must not submit them (no inline handlers under our CSP).
+  for (const form of document.querySelectorAll("form")) form.addEventListener("submit", (ev) => ev.preventDefault());
   try {
     [system, book] = await Promise.all([api(`/api/v1/systems/${encodeURIComponent(SYSTEM_ID)}`), api(`/api/v1/books/${encodeURIComponent(BOOK_ID)}`)]);
   } catch (err) {

@@ -114,14 +114,14 @@ def test_duplicate_entry_keys_are_422(client):
     assert "units[1].key" in response.json["errors"]
 
 
-def test_unknown_book_or_system_is_422_naming_the_field(client, registry):
+def test_unknown_book_or_system_is_404_naming_the_field(client, registry):
     response = client.post("/api/v1/lists/validate", json={"system": "grimdark-future", "book": "nope", "units": []})
-    assert response.status_code == 422 and "book" in response.json["errors"]
+    assert response.status_code == 404 and "book" in response.json["errors"]
     response = client.post("/api/v1/lists/validate", json={"system": "chess", "book": "nope", "units": []})
-    assert response.status_code == 422 and "system" in response.json["errors"]
+    assert response.status_code == 404 and "system" in response.json["errors"]
     other = registry.books_of("age-of-fantasy")[0].id
     response = client.post("/api/v1/lists/validate", json={"system": "grimdark-future", "book": other, "units": []})
-    assert response.status_code == 422 and "book" in response.json["errors"]
+    assert response.status_code == 404 and "book" in response.json["errors"]
 
 
 def test_body_over_the_size_limit_is_413(client):
