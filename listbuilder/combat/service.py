@@ -35,6 +35,8 @@ from listbuilder.model import ArmyBook, ArmyList, GameSystem, Item, ListEntry, R
 from listbuilder.resolve import ResolvedEntry, resolve_entry
 from listbuilder.validation import ERROR
 
+from listbuilder.combat.budget import SideSize
+
 if TYPE_CHECKING:  # the registry module reads YAML; the core only needs its shape
     from listbuilder.books import BookRegistry
 
@@ -65,7 +67,7 @@ class PreviewError(Exception):
         self.errors = dict(errors) if errors else {field: [message]}
 
     def as_dict(self) -> dict[str, Any]:
-        name = "Not Found" if self.status == 404 else "Unprocessable Entity"
+        name = {404: "Not Found", 413: "Content Too Large"}.get(self.status, "Unprocessable Entity")
         return {"code": self.status, "status": name, "message": self.message, "errors": self.errors}
 
 
@@ -117,6 +119,10 @@ def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
         raise PreviewError("system", f"no game system {system_id!r}; known: {sorted(registry.systems)}", 404)
     engine = engine_for(system.family)
     sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
+    for name, side in sides.items():
+        too_big = SideSize.of(side).over_budget()  # bounded work: listbuilder.combat.budget
+        if too_big:
+            raise PreviewError(name, too_big, 413)
     situation = dict(request.get("situation") or {})
     result = engine(system, sides["attacker"], sides["defender"], situation)
     return {

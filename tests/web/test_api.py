@@ -144,3 +144,15 @@ def test_openapi_document_and_offline_docs(client):
     asset = client.get("/api/v1/docs-assets/swagger-ui-bundle.js")
     assert asset.status_code == 200
     asset.close()
+
+
+def test_reports_are_sent_in_their_schema_shape(client, registry):
+    """The validate view sends ``as_dict()`` without a marshmallow dump: dumping must change nothing."""
+    from listbuilder.lists import parse_list, validate_list
+    from listbuilder.schemas.api import ReportOut
+
+    for path in sorted(GOLDEN.glob("*/*.json")):
+        army = json.loads(path.read_text())["list"]
+        report = validate_list(registry, parse_list(army)).as_dict()
+        assert ReportOut().dump(report) == report, path.name
+        assert client.post("/api/v1/lists/validate", json=army).get_json() == json.loads(json.dumps(report)), path.name

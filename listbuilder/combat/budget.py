@@ -1,0 +1,93 @@
+"""Work budgets of a combat preview: how big a side may be before we refuse to compute it.
+
+The exact engines grow with the models, attack dice, Tough values and joined heroes of each
+side (melee strike-back multiplies the two). Inline profiles and hostile lists can ask for
+any of them (5000 models with 100 attacks against Tough(1000) kept a worker busy for 30 s),
+so each side is measured before any maths runs and refused with 413, naming the side, when
+it is over a budget. No legal unit comes near them: the largest combined unit in our books is
+40 models, the most dice a unit throws 20 per model group, the highest Tough 18, the largest
+stat 16 (an armour-hex damage table). At the budgets the slowest previews measured (OPR melee
+with both sides at the limits, Blast(6) against Regeneration; ancients-hex with 30 attack
+dice) answer in about 0.2-0.4 s; ``make bench`` prints the figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, is_dataclass
+from typing import TYPE_CHECKING, Any
+
+from listbuilder.model import rule_rating
+
+if TYPE_CHECKING:
+    from listbuilder.combat.service import Combatant
+
+MAX_MODELS = 100        # models on one side, joined heroes included
+MAX_HEROES = 4          # heroes joined to the unit (001/002 allow one; AoF 2.16 sets no limit)
+MAX_DICE = 300          # attack dice one side throws: weapons x attacks, heroes included
+MAX_TOUGH = 30          # Tough(X) (or hit points) of one model
+MAX_WOUNDS = 200        # wounds to take a whole side off the table: models x Tough, summed
+MAX_STAT = 30           # any other number: a rule's (X), a stat, a weapon extra (hex dice, burst)
+
+
+@dataclass(frozen=True)
+class SideSize:
+    """How much work one side of a preview brings."""
+
+    models: int
+    heroes: int
+    dice: int
+    tough: int
+    wounds: int
+    stat: int
+
+    @classmethod
+    def of(cls, side: Combatant) -> SideSize:
+        groups = (side, *side.heroes)
+        toughs = [_tough(g) for g in groups]
+        return cls(
+            models=sum(g.models for g in groups),
+            heroes=len(side.heroes),
+            dice=sum(w.count * w.attacks for g in groups for w in g.weapons),
+            tough=max(toughs),
+            wounds=sum(g.models * t for g, t in zip(groups, toughs)),
+            stat=max(_largest_number((g.stats, [w.extra for w in g.weapons], _ratings(g))) for g in groups),
+        )
+
+    def over_budget(self) -> str | None:
+        """Why this side is too big to preview, or None."""
+        limits = (
+            (self.models, MAX_MODELS, "models"),
+            (self.heroes, MAX_HEROES, "joined heroes"),
+            (self.dice, MAX_DICE, "attack dice (weapons x attacks)"),
+            (self.tough, MAX_TOUGH, "Tough (or hit points) on one model"),
+            (self.wounds, MAX_WOUNDS, "wounds in all (models x Tough)"),
+            (self.stat, MAX_STAT, "as a rule's (X), a stat or a weapon value"),
+        )
+        for value, limit, what in limits:
+            if value > limit:
+                return f"{value} {what}: a preview takes at most {limit}"
+        return None
+
+
+def _tough(side: Combatant) -> int:
+    return max(rule_rating(side.rules, "Tough", 1), int(side.stats.get("hit_points") or 1))
+
+
+def _ratings(side: Combatant) -> list[int]:
+    return [r.rating for r in (*side.rules, *(r for w in side.weapons for r in w.rules)) if r.rating]
+
+
+def _largest_number(value: Any) -> int:
+    """The largest number anywhere in a stats value (nested mappings, sequences, dataclasses)."""
+    if isinstance(value, bool) or isinstance(value, str):
+        return 0
+    if isinstance(value, (int, float)):
+        return int(value)
+    if isinstance(value, Mapping):
+        value = value.values()
+    elif is_dataclass(value):
+        value = [getattr(value, f.name) for f in fields(value)]
+    elif not isinstance(value, (list, tuple)):
+        return 0
+    return max((_largest_number(v) for v in value), default=0)
