@@ -60,7 +60,7 @@ class Resolution:
     built on first use and then kept with it.
     """
 
-    __slots__ = ("unit", "rules", "cost", "taken", "issues", "_gear", "_weapons", "_items", "_all_rules", "_all_model_choices")
+    __slots__ = ("unit", "rules", "cost", "taken", "issues", "_gear", "_weapons", "_items", "_all_rules", "_all_model_choices", "_derived")
 
     def __init__(self, unit: Unit, gear: _Gear, cost: Cost, taken: tuple[TakenUpgrade, ...], issues: tuple[Issue, ...]):
         self.unit = unit
@@ -75,6 +75,15 @@ class Resolution:
         self._items: tuple[Item, ...] | None = None
         self._all_rules: tuple[RuleRef, ...] | None = None
         self._all_model_choices: tuple[tuple[str, str], ...] | None = None
+        self._derived: dict[Any, Any] | None = None
+
+    @property
+    def derived(self) -> dict[Any, Any]:
+        """What a rules family derives from this resolution alone, kept with it (and so
+        remembered with it): armour-hex hands its upgrades out model by model here."""
+        if self._derived is None:
+            self._derived = {}
+        return self._derived
 
     @property
     def weapons(self) -> tuple[Weapon, ...]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from listbuilder.model import (
@@ -32,6 +32,7 @@ from listbuilder.model import (
     ArmyBook,
     ArmyList,
     Cost,
+    GameSystem,
     Item,
     RuleDefinition,
     RuleRef,
@@ -97,11 +98,33 @@ class Budget:
 
 @dataclass(eq=False)  # identity matters: two models with the same gear are still two models
 class _Model:
-    """One model of an infantry unit while upgrades are handed out (working state only)."""
+    """One model of an infantry unit while upgrades are handed out (working state only).
 
+    ``hands`` is kept equal to the hands its gear fills (each piece's slot weight, counting only
+    gear it holds), so ranking models by free hands never re-adds their gear.
+    """
+
+    number: int
     gear: Counter[str] = field(default_factory=Counter)
+    hands: int = 0
     elite_as: str | None = None  # "section/option" of the elite it became
     taken: set[str] = field(default_factory=set)
+
+    def add(self, name: str, copies: int, weight: int) -> None:
+        before = self.gear[name]
+        self.gear[name] = after = before + copies
+        self.hands += weight * (max(after, 0) - max(before, 0))
+
+    def hands_after(self, changes: Mapping[str, int], weights: Mapping[str, int]) -> int:
+        """The hands it would fill after *changes* (gear name -> copies added or removed)."""
+        hands = self.hands
+        for name, copies in changes.items():
+            held = self.gear[name]
+            hands += weights[name] * (max(held + copies, 0) - max(held, 0))
+        return hands
+
+    def copy(self) -> _Model:
+        return _Model(self.number, Counter(self.gear), self.hands)
 
 
 class ArmourHexRules(SystemRules):
@@ -120,6 +143,11 @@ class ArmourHexRules(SystemRules):
         "upgrade.elite_only": "Elite-only equipment bought more often than there are elites to carry it (or with no elite).",
         "declare.huge": "The list has a huge unit: tell the opponent before they build their army.",
     }
+
+    def __init__(self, system: GameSystem):
+        super().__init__(system)
+        # id(unit) -> (unit, starting models, shared, slots, weights): see _starting_models
+        self._starts: dict[int, tuple[Any, ...]] = {}
 
     # -- data --------------------------------------------------------------------------------
 
@@ -519,43 +547,62 @@ class ArmourHexRules(SystemRules):
         stated = unit.stat("shared_slots")
         return int(stated if stated is not None else self.composition["loadout"]["shared_per_unit"])
 
-    def _hands_used(self, model: _Model, slots_of: Mapping[str, str]) -> int:
-        weights = self.composition["loadout"]["slots"]
-        return sum(weights.get(slots_of[name], 0) * n for name, n in model.gear.items() if n > 0)
+    def _weigh(self, gear: Weapon | Item, slots_of: dict[str, str], weights: dict[str, int]) -> str:
+        """Record the slot (and its hand weight) of a gear name on first sight; its slot."""
+        slot = slots_of.setdefault(gear.name, self._slot(gear))
+        weights.setdefault(gear.name, self.composition["loadout"]["slots"].get(slot, 0))
+        return slot
 
     def _base_overload(self, unit: Unit) -> str | None:
-        models, _, slots_of = self._starting_models(unit)
+        models, _, _, _ = self._starting_models(unit)
         cap = self._hand_slots(unit)
-        for number, model in enumerate(models, 1):
-            used = self._hands_used(model, slots_of)
-            if used > cap:
-                return f"model {number} starts with {used} hands of gear; it has {cap}"
+        for model in models:
+            if model.hands > cap:
+                return f"model {model.number + 1} starts with {model.hands} hands of gear; it has {cap}"
         return None
 
-    def _starting_models(self, unit: Unit) -> tuple[list[_Model], int, dict[str, str]]:
-        """The unit's models with its own gear dealt out one copy per model, and its shared weapons."""
-        models = [_Model() for _ in range(unit.size)]
-        shared = 0
-        slots_of: dict[str, str] = {}
-        for gear in (*unit.weapons, *unit.items):
-            slot = self._slot(gear)
-            slots_of.setdefault(gear.name, slot)
-            if slot == "shared":
-                shared += gear.count
-                continue
-            for k in range(gear.count):
-                models[k % unit.size].gear[gear.name] += 1
-        return models, shared, slots_of
+    def _starting_models(self, unit: Unit) -> tuple[list[_Model], int, dict[str, str], dict[str, int]]:
+        """The unit's models with its own gear dealt out one copy per model, its shared weapons,
+        and the slot and hand weight of each gear name.
+
+        Book data: derived once per unit and copied for each entry (the copies are worked on).
+        """
+        start = self._starts.get(id(unit))
+        if start is None or start[0] is not unit:
+            models = [_Model(k) for k in range(unit.size)]
+            shared = 0
+            slots_of: dict[str, str] = {}
+            weights: dict[str, int] = {}
+            for gear in (*unit.weapons, *unit.items):
+                if self._weigh(gear, slots_of, weights) == "shared":
+                    shared += gear.count
+                    continue
+                for k in range(gear.count):
+                    models[k % unit.size].add(gear.name, 1, weights[gear.name])
+            start = self._starts[id(unit)] = (unit, models, shared, slots_of, weights)
+        _, models, shared, slots_of, weights = start
+        return [m.copy() for m in models], shared, dict(slots_of), dict(weights)
 
     def _models_of(self, entry: ResolvedEntry, book: ArmyBook) -> tuple[int, list[Issue]]:
         """Hand out the entry's upgrades model by model; report elites, elite gear and loadouts.
 
         Returns the number of elites and the issues. The resolver has already priced the rows
         and checked the counts a section allows; this adds what only a per-model view sees.
+        The work depends on the resolution (unit and rows) and the entry's name only, so it is
+        kept with the resolution and done again only when the entry changes.
         """
+        derived = entry.resolution.derived
+        found = derived.get(("models", entry.name))
+        if found is None:
+            found = derived[("models", entry.name)] = self._hand_out(entry, book)
+        elites, relative = found
+        return elites, [replace(i, path=entry.path + i.path) for i in relative]
+
+    def _hand_out(self, entry: ResolvedEntry, book: ArmyBook) -> tuple[int, tuple[Issue, ...]]:
+        """:meth:`_models_of`'s work; issue paths relative to the entry (``.upgrades[2]``)."""
         unit = entry.unit
         loadout = self.composition["loadout"]
-        models, shared, slots_of = self._starting_models(unit)
+        models, shared, slots_of, weights = self._starting_models(unit)
         cap = self._hand_slots(unit)
         issues: list[Issue] = []
         first_overload: dict[int, int] = {}
@@ -566,19 +613,17 @@ class ArmourHexRules(SystemRules):
             last = [t for t in entry.taken if is_elite(t.option)][-1]
             issues.append(Issue(
                 "upgrade.elites", f"{entry.name} has {unit.size} models but {elites} elites",
-                f"{entry.path}.upgrades[{last.index}]", BUILD,
+                f".upgrades[{last.index}]", BUILD,
                 data={"models": unit.size, "elites": elites},
             ))
         bought = {f"{t.section.id}/{t.option.id}" for t in entry.taken}
         for taken in entry.taken:
             section, option, count = taken.section, taken.option, taken.models
             key = f"{section.id}/{option.id}"
-            row = f"{entry.path}.upgrades[{taken.index}]"
+            row = f".upgrades[{taken.index}]"
             personal: list[tuple[str, int]] = []
             for gear in (*option.gains.weapons, *option.gains.items):
-                slot = self._slot(gear)
-                slots_of.setdefault(gear.name, slot)
-                if slot == "shared":
+                if self._weigh(gear, slots_of, weights) == "shared":
                     shared += gear.count * (1 if section.affects == AFFECTS_UNIT else count)
                     if shared > self._shared_slots(unit) and shared_row is None:
                         shared_row = taken.index
@@ -588,16 +633,16 @@ class ArmourHexRules(SystemRules):
                 # Gear bought for the unit goes, copy by copy, to the model with most free hands.
                 for name, copies in personal:
                     for _ in range(copies):
-                        target = min(models, key=lambda m: (self._hands_used(m, slots_of), models.index(m)))
-                        target.gear[name] += 1
-                        self._note_overload(target, models, slots_of, cap, taken.index, first_overload)
+                        target = min(models, key=lambda m: (m.hands, m.number))
+                        target.add(name, 1, weights[name])
+                        self._note_overload(target, cap, taken.index, first_overload)
                 continue
             if section.affects == AFFECTS_ALL:
                 targets = [m for m in models if all(m.gear[n] > 0 for n in section.replaces)]
                 for model in targets:
                     copies = min((model.gear[n] for n in section.replaces), default=1)
-                    self._equip(model, section, personal, copies, key, option)
-                    self._note_overload(model, models, slots_of, cap, taken.index, first_overload)
+                    self._equip(model, section, personal, copies, key, option, weights)
+                    self._note_overload(model, cap, taken.index, first_overload)
                 continue
             candidates = [m for m in models if all(m.gear[n] > 0 for n in section.replaces)]
             if is_elite(option):
@@ -624,15 +669,20 @@ class ArmourHexRules(SystemRules):
                         row, BUILD,
                         data={"bought": count, "elites": holders, "free": len(candidates)},
                     ))
-            ranked = sorted(candidates, key=lambda m: (self._hands_after(m, section, personal, slots_of), models.index(m)))
+            changes: Counter[str] = Counter()
+            for name in section.replaces:
+                changes[name] -= 1
+            for name, copies in personal:
+                changes[name] += copies
+            ranked = sorted(candidates, key=lambda m: (m.hands_after(changes, weights), m.number))
             for model in ranked[:count]:
-                self._equip(model, section, personal, 1, key, option)
-                self._note_overload(model, models, slots_of, cap, taken.index, first_overload)
+                self._equip(model, section, personal, 1, key, option, weights)
+                self._note_overload(model, cap, taken.index, first_overload)
         if unit.stat("unit_type") == INFANTRY:
             # 004 Build your army: one two-handed or two one-handed items per infantry model.
             for number in sorted(first_overload):
                 model = models[number]
-                used = self._hands_used(model, slots_of)
+                used = model.hands
                 if used <= cap:
                     continue  # a later replacement freed the hands again
                 carried = ", ".join(
@@ -642,40 +692,32 @@ class ArmourHexRules(SystemRules):
                 issues.append(Issue(
                     "loadout.hands",
                     f"{entry.name}, model {number + 1}{' (elite)' if model.elite_as else ''}: {carried} need {used} hands, a model has {cap}",
-                    f"{entry.path}.upgrades[{first_overload[number]}]", loadout["clause"],
+                    f".upgrades[{first_overload[number]}]", loadout["clause"],
                     data={"model": number + 1, "hands": used, "slots": cap},
                 ))
         # 004 Build your army: a unit may have a maximum of one shared weapon.
         if shared > self._shared_slots(unit):
             issues.append(Issue(
                 "loadout.shared", f"{entry.name} has {shared} shared weapons, at most {self._shared_slots(unit)}",
-                f"{entry.path}.upgrades[{shared_row}]" if shared_row is not None else entry.path, loadout["clause"],
+                f".upgrades[{shared_row}]" if shared_row is not None else "", loadout["clause"],
                 data={"shared": shared, "max": self._shared_slots(unit)},
             ))
-        return elites, issues
-
-    def _hands_after(self, model: _Model, section: UpgradeSection, personal: list[tuple[str, int]], slots_of: Mapping[str, str]) -> int:
-        trial = _Model(Counter(model.gear))
-        for name in section.replaces:
-            trial.gear[name] -= 1
-        for name, copies in personal:
-            trial.gear[name] += copies
-        return self._hands_used(trial, slots_of)
+        return elites, tuple(issues)
 
     @staticmethod
-    def _equip(model: _Model, section: UpgradeSection, personal: list[tuple[str, int]], copies: int, key: str, option: UpgradeOption) -> None:
+    def _equip(model: _Model, section: UpgradeSection, personal: list[tuple[str, int]], copies: int, key: str, option: UpgradeOption, weights: Mapping[str, int]) -> None:
         for name in section.replaces:
-            model.gear[name] -= copies
+            model.add(name, -copies, weights.get(name, 0))
         for name, n in personal:
-            model.gear[name] += n * copies
+            model.add(name, n * copies, weights[name])
         if is_elite(option):
             model.elite_as = key
         model.taken.add(key)
 
-    def _note_overload(self, model: _Model, models: list[_Model], slots_of: Mapping[str, str], cap: int, row: int, first: dict[int, int]) -> None:
-        number = models.index(model)
-        if number not in first and self._hands_used(model, slots_of) > cap:
-            first[number] = row
+    @staticmethod
+    def _note_overload(model: _Model, cap: int, row: int, first: dict[int, int]) -> None:
+        if model.number not in first and model.hands > cap:
+            first[model.number] = row
 
     # huge units ------------------------------------------------------------------------------
 

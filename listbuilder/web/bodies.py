@@ -100,8 +100,28 @@ def load_json_body(data: bytes) -> Any:
     return value
 
 
+def _within_depth(value: Any) -> bool:
+    """Whether *value* nests at most MAX_DEPTH deep (level by level, no paths: the fast case)."""
+    level = [value] if type(value) in (dict, list) else []
+    for _ in range(MAX_DEPTH):
+        below = []
+        for node in level:
+            for child in node.values() if type(node) is dict else node:
+                if type(child) in (dict, list):
+                    below.append(child)
+        if not below:
+            return True
+        level = below
+    return False
+
+
 def _check_shape(value: Any, check_text: bool) -> None:
-    """Depth within MAX_DEPTH and, when the text had surrogate escapes, every string encodable."""
+    """Depth within MAX_DEPTH and, when the text had surrogate escapes, every string encodable.
+
+    The walk that names the path only runs when one of them may fail.
+    """
+    if not check_text and _within_depth(value):
+        return
     stack: list[tuple[Any, str, int]] = [(value, "", 1)]
     while stack:
         node, path, depth = stack.pop()
