@@ -28,6 +28,7 @@ test: setup browser
 bench: setup
 	command -v wrk >/dev/null || (apt-get update && apt-get install -y --no-install-recommends wrk)
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/server.py
 	$(PY) benchmarks/combat.py
 	$(PY) benchmarks/pdf.py
 	$(PY) benchmarks/store.py

@@ -4,11 +4,14 @@ The exact engines grow with the models, attack dice, Tough values and joined her
 side (melee strike-back multiplies the two). Inline profiles and hostile lists can ask for
 any of them (5000 models with 100 attacks against Tough(1000) kept a worker busy for 30 s),
 so each side is measured before any maths runs and refused with 413, naming the side, when
-it is over a budget. No legal unit comes near them: the largest combined unit in our books is
+it is over a budget. No book unit comes near them: the largest combined unit in our books is
 40 models, the most dice a unit throws 20 per model group, the highest Tough 18, the largest
-stat 16 (an armour-hex damage table). At the budgets the slowest previews measured (OPR melee
-with both sides at the limits, Blast(6) against Regeneration; ancients-hex with 30 attack
-dice) answer in about 0.2-0.4 s; ``make bench`` prints the figures.
+stat 16 (an armour-hex damage table). Joined heroes are the one budget a legal list can pass:
+Grimdark Future and regiments allow one per unit, AoF 2.16 sets no limit, and each joined hero
+multiplies the work of a melee with strike-back, so previews take units with up to two. At
+the budgets the slowest previews measured (a 40-model AoF pair with two heroes fighting
+itself; ancients-hex with 30 attack dice) answer in well under a second; ``make bench``
+prints the figures.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ if TYPE_CHECKING:
     from listbuilder.combat.service import Combatant
 
 MAX_MODELS = 100        # models on one side, joined heroes included
-MAX_HEROES = 4          # heroes joined to the unit (001/002 allow one; AoF 2.16 sets no limit)
+MAX_HEROES = 2          # heroes joined to the unit (001/002 allow one; AoF 2.16 sets no limit)
 MAX_DICE = 300          # attack dice one side throws: weapons x attacks, heroes included
 MAX_TOUGH = 30          # Tough(X) (or hit points) of one model
 MAX_WOUNDS = 200        # wounds to take a whole side off the table: models x Tough, summed

@@ -9,8 +9,11 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 from listbuilder.model import ArmyList, ChosenUpgrade, ListEntry
 from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
 
+# Work budgets: far beyond any army (a 2000-point list has 15-30 entries and well under 100
+# upgrade rows), and low enough that the largest list validates or prints in well under a second.
 MAX_UNITS = 300
-MAX_UPGRADES = 100
+MAX_UPGRADES = 100          # rows on one entry
+MAX_LIST_UPGRADES = 2000    # rows on all entries together
 
 
 def _text(value: Any, low: int, high: int) -> bool:
@@ -60,14 +63,16 @@ class ChosenUpgradeSchema(StrictSchema):
     def make(self, data: dict[str, Any], **_: Any) -> ChosenUpgrade:
         return ChosenUpgrade(**data)
 
-    @staticmethod
-    def fast(value: Any) -> ChosenUpgrade | None:
-        if type(value) is not dict or not value.keys() <= {"section", "option", "count"}:
+    _KEYS = frozenset({"section", "option", "count"})
+
+    @classmethod
+    def fast(cls, value: Any) -> ChosenUpgrade | None:
+        if type(value) is not dict or not value.keys() <= cls._KEYS:
             return None
         section, option, count = value.get("section"), value.get("option"), value.get("count", 1)
-        if not (_text(section, 1, 100) and _text(option, 1, 100)):
+        if type(section) is not str or type(option) is not str or type(count) is not int:
             return None
-        if type(count) is not int or not 1 <= count <= 1000:
+        if not (0 < len(section) <= 100 and 0 < len(option) <= 100 and 1 <= count <= 1000):
             return None
         return ChosenUpgrade(section, option, count)
 
@@ -88,27 +93,41 @@ class ListEntrySchema(StrictSchema):
         data["spells"] = tuple(data["spells"])
         return ListEntry(**data)
 
-    @staticmethod
-    def fast(value: Any) -> ListEntry | None:
-        keys = {"key", "unit", "name", "notes", "upgrades", "combined_with", "joined_to", "spells"}
-        if type(value) is not dict or not value.keys() <= keys:
+    _KEYS = frozenset({"key", "unit", "name", "notes", "upgrades", "combined_with", "joined_to", "spells"})
+
+    @classmethod
+    def fast(cls, value: Any) -> ListEntry | None:
+        if type(value) is not dict or not value.keys() <= cls._KEYS:
             return None
-        key, unit = value.get("key"), value.get("unit")
-        name, notes = value.get("name", ""), value.get("notes", "")
-        combined_with, joined_to = value.get("combined_with"), value.get("joined_to")
-        if not (_text(key, 1, 64) and _text(unit, 1, 100) and _text(name, 0, 200) and _text(notes, 0, 2000)):
+        get = value.get
+        key, unit, name, notes = get("key"), get("unit"), get("name", ""), get("notes", "")
+        if type(key) is not str or type(unit) is not str or type(name) is not str or type(notes) is not str:
             return None
+        if not (0 < len(key) <= 64 and 0 < len(unit) <= 100 and len(name) <= 200 and len(notes) <= 2000):
+            return None
+        combined_with, joined_to = get("combined_with"), get("joined_to")
         if not (_optional_text(combined_with, 1, 64) and _optional_text(joined_to, 1, 64)):
             return None
-        rows, spells = value.get("upgrades", []), value.get("spells", [])
-        if type(rows) is not list or len(rows) > MAX_UPGRADES or type(spells) is not list or len(spells) > 50:
+        rows, spells = get("upgrades", ()), get("spells", ())
+        if rows:
+            if type(rows) is not list or len(rows) > MAX_UPGRADES:
+                return None
+            upgrades = _all_fast(rows, ChosenUpgradeSchema.fast)
+            if upgrades is None:
+                return None
+        elif rows != () and rows != []:
             return None
-        if not all(_text(spell, 1, 100) for spell in spells):
+        else:
+            upgrades = ()
+        if spells:
+            if type(spells) is not list or len(spells) > 50 or not all(_text(spell, 1, 100) for spell in spells):
+                return None
+            spells = tuple(spells)
+        elif spells != () and spells != []:
             return None
-        upgrades = _all_fast(rows, ChosenUpgradeSchema.fast)
-        if upgrades is None:
-            return None
-        return ListEntry(key, unit, name, notes, upgrades, combined_with, joined_to, tuple(spells))
+        else:
+            spells = ()
+        return ListEntry(key, unit, name, notes, upgrades, combined_with, joined_to, spells)
 
 
 class BudgetSchema(StrictSchema):
@@ -119,7 +138,8 @@ class BudgetSchema(StrictSchema):
 
 
 class ArmyListSchema(StrictSchema):
-    """A list as players and tools submit it; ``units[].key`` must be unique."""
+    """A list as players and tools submit it; ``units[].key`` must be unique, and the entries
+    hold at most MAX_LIST_UPGRADES upgrade rows together."""
 
     system = fields.String(required=True, validate=validate.Length(min=1, max=100))
     book = fields.String(required=True, validate=validate.Length(min=1, max=100))
@@ -128,10 +148,16 @@ class ArmyListSchema(StrictSchema):
     force_org = fields.Boolean(load_default=None, allow_none=True)
     game_mode = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=100))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
-    units = fields.List(FastNested(ListEntrySchema), required=True, validate=validate.Length(max=MAX_UNITS))
+    units = fields.List(
+        FastNested(ListEntrySchema), required=True, validate=validate.Length(max=MAX_UNITS),
+        metadata={"description": f"the entries; each key unique, at most {MAX_LIST_UPGRADES} upgrade rows in all"},
+    )
 
     @validates_schema(skip_on_field_errors=True)
     def unique_keys(self, data: dict[str, Any], **_: Any) -> None:
+        rows = sum(len(entry.upgrades) for entry in data["units"])
+        if rows > MAX_LIST_UPGRADES:
+            raise ValidationError({"units": [f"{rows} upgrade rows in all; a list holds at most {MAX_LIST_UPGRADES}"]})
         seen: dict[str, int] = {}
         errors: dict[int, dict[str, list[str]]] = {}
         for i, entry in enumerate(data["units"]):
@@ -169,6 +195,8 @@ class ArmyListSchema(StrictSchema):
         units = _all_fast(rows, ListEntrySchema.fast)
         if units is None or len({u.key for u in units}) != len(units):
             return None  # duplicate keys: the schema names them
+        if sum(len(u.upgrades) for u in units) > MAX_LIST_UPGRADES:
+            return None
         extra = {"game_mode": game_mode} if game_mode is not None else {}
         return ArmyList(system, book, units, limit, force_org, name, extra)
 

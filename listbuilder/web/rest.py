@@ -66,8 +66,12 @@ class Blueprint(flask_smorest.Blueprint):
         """Document the error statuses an operation answers, each with the error shape."""
 
         def decorate(view: View) -> View:
+            # alt_response wraps the view once per status only to carry the documentation;
+            # keep the documentation and serve the view itself (no wrapper per request).
+            documented = view
             for code in codes:
-                view = self.alt_response(code, schema=ErrorOut, description=ERROR_DESCRIPTIONS[code])(view)
+                documented = self.alt_response(code, schema=ErrorOut, description=ERROR_DESCRIPTIONS[code])(documented)
+            view._apidoc = documented._apidoc  # type: ignore[attr-defined]
             return view
 
         return decorate

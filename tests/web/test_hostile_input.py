@@ -103,3 +103,16 @@ def test_unknown_api_path_is_json_404_and_unknown_page_is_html(client):
     page = client.get("/nothing-here")
     assert page.status_code == 404 and page.mimetype == "text/html"
     assert "/nothing-here" in page.get_data(as_text=True)
+
+
+def test_a_list_holds_a_bounded_number_of_upgrade_rows(client):
+    from listbuilder.schemas.lists import MAX_LIST_UPGRADES
+
+    row = {"section": "s", "option": "o"}
+    per_entry = 100
+    units = [{"key": f"k{i}", "unit": "cc-ash-wardens", "upgrades": [row] * per_entry} for i in range(MAX_LIST_UPGRADES // per_entry + 1)]
+    response = post(client, "/api/v1/lists/validate", json.dumps({**LIST, "units": units}))
+    assert response.status_code == 422
+    assert response.get_json()["errors"]["units"] == [f"{len(units) * per_entry} upgrade rows in all; a list holds at most {MAX_LIST_UPGRADES}"]
+    units.pop()
+    assert client.post("/api/v1/lists/validate", json={**LIST, "units": units}).status_code == 200

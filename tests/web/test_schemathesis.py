@@ -8,8 +8,10 @@ data refused, valid data accepted, 405 with ``Allow`` for undeclared methods.
 Two settings, both honest about what the API promises:
 - 413 counts as refusing invalid data (a schema-violating body over 1 MiB, say 301 units of
   100 upgrades each, is refused for its size before its fields are read);
-- one rule OpenAPI cannot state, "``units[].key`` is unique in a list", is kept by giving a
-  repeated key a suffix before the request is sent (a repeated key is a 422 naming it).
+- two list rules OpenAPI cannot state (the schema's description says them) are kept before a
+  request is sent: ``units[].key`` is unique (a repeated key gets a suffix), and a list holds
+  at most MAX_LIST_UPGRADES upgrade rows in all (rows past it are dropped). Breaking either
+  is a 422 naming the field.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
+from listbuilder.schemas.lists import MAX_LIST_UPGRADES
 from listbuilder.web import create_app
 
 EXAMPLES_PER_OPERATION = 200
@@ -30,29 +33,37 @@ CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"e
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", create_app({"TESTING": True}), config=CONFIG)
 
 
-def _unique_keys(army: Any) -> None:
-    """Give a repeated, otherwise valid entry key a suffix; invalid keys stay as generated."""
+def _list_rules(army: Any) -> None:
+    """Give a repeated, otherwise valid entry key a suffix (invalid keys stay as generated), and
+    drop upgrade rows past the list's total (MAX_LIST_UPGRADES)."""
     if not (isinstance(army, dict) and isinstance(army.get("units"), list)):
         return
     seen: set[str] = set()
+    rows_left = MAX_LIST_UPGRADES
     for i, entry in enumerate(army["units"]):
-        key = entry.get("key") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        key = entry.get("key")
         if isinstance(key, str) and key in seen and 1 <= len(key) <= 64:
             entry["key"] = key = f"{key[:56]}~{i}"
-        seen.add(key) if isinstance(key, str) else None
+        if isinstance(key, str):
+            seen.add(key)
+        if isinstance(entry.get("upgrades"), list):
+            entry["upgrades"] = entry["upgrades"][:max(rows_left, 0)]
+            rows_left -= len(entry["upgrades"])
 
 
-def unique_entry_keys(body: Any) -> None:
-    """Lists, and lists inside preview sides, get distinct entry keys."""
-    _unique_keys(body)
+def list_rules(body: Any) -> None:
+    """Lists, and lists inside preview sides, follow the rules OpenAPI cannot state."""
+    _list_rules(body)
     if isinstance(body, dict):
         for side in ("attacker", "defender"):
             if isinstance(body.get(side), dict):
-                _unique_keys(body[side].get("list"))
+                _list_rules(body[side].get("list"))
 
 
 @schema.parametrize()
 @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api(case):
-    unique_entry_keys(case.body)
+    list_rules(case.body)
     case.call_and_validate()
