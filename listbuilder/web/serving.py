@@ -2,11 +2,11 @@
 
     gunicorn --config python:listbuilder.web.serving --bind 127.0.0.1:8000 wsgi:app
 
-Work budgets (``listbuilder.budgets``) keep every request well under a second, so the worker
-timeout only catches the unexpected: a worker silent for ``timeout`` seconds is killed and
-replaced. ``max_requests`` with jitter recycles workers one at a time, so a slow leak can
-never take the service down and the workers never restart together. Request-line and header
-limits are gunicorn's own; the errors gunicorn answers itself (414, 431, 400 for broken
+Work budgets (``listbuilder.combat.budget``, ``listbuilder.schemas.lists``) keep every request
+well under a second, so the worker timeout only catches the unexpected: a worker silent for
+``timeout`` seconds is killed and replaced. ``max_requests`` with jitter recycles workers one at
+a time, so a slow leak can never take the service down and the workers never restart together.
+Request-line and header limits are gunicorn's own; the errors gunicorn answers itself (414, 431, 400 for broken
 HTTP) use the API's JSON error shape instead of gunicorn's HTML page.
 """
 
