@@ -78,9 +78,12 @@ class Server:
         self.port = free_port()
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.log = tempfile.TemporaryFile()
+        # Saved lists go to a throw-away SQLite file, never the instance folder's real one.
+        self.scratch = tempfile.TemporaryDirectory()
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(self.scratch.name) / 'bench.sqlite3'}"}
         self.process = subprocess.Popen(
             [str(gunicorn), "--config", "python:listbuilder.web.serving", "--bind", f"127.0.0.1:{self.port}", "wsgi:app"],
-            cwd=ROOT, stdout=self.log, stderr=self.log,
+            cwd=ROOT, stdout=self.log, stderr=self.log, env=env,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -110,6 +113,7 @@ class Server:
             self.process.kill()
             self.process.wait()
         self.log.close()
+        self.scratch.cleanup()
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None, timeout: float = 35) -> tuple[int, float, bytes]:

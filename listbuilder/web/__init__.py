@@ -37,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     saved.init_app(app)
 
     rest = Api(app, spec_kwargs={"info": {"description": "Build and validate army lists, print rosters, preview combats."}})
+    rest.register_converter(saved.SavedIdConverter, saved.SavedIdConverter.openapi)
     rest.register_blueprint(api.blp)
     rest.register_blueprint(rosters.blp)
     rest.register_blueprint(previews.blp)

@@ -11,7 +11,6 @@ from typing import Any
 
 from flask import jsonify
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from listbuilder.canonical import list_document
@@ -21,6 +20,7 @@ from listbuilder.lists import ListError, parse_list, validate_list
 from listbuilder.schemas.api import ReportOut
 from listbuilder.web.api import registry
 from listbuilder.web.errors import error_body
+from listbuilder.web.rest import Blueprint
 
 blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Lists from other builders (Army Forge).")
 
@@ -48,13 +48,13 @@ def _import_failed(error: ImportFailed) -> Any:
 class ImportList(MethodView):
     @blp.arguments(ListImportIn)
     @blp.response(200, ListImportOut)
-    @blp.alt_response(422, description="The Army Forge list cannot be read, names units or upgrades the book lacks, or the book was not imported from Army Forge (errors name the place).")
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: "The Army Forge list cannot be read, names units or upgrades the book lacks, or the book was not imported from Army Forge (errors name the place)."})
     def post(self, body: dict[str, Any]) -> Any:
         """Import an Army Forge list for a book imported from Army Forge: our list and its report."""
         reg = registry()
         book = reg.books.get(body["book"])
         if book is None:
-            raise ListError("unknown_book", f"no army book {body['book']!r}", {"book": ["unknown"]})
+            raise ListError("unknown_book", f"no army book {body['book']!r}", {"book": ["unknown"]}, status=404)
         try:
             converted = convert_list(body["list"], book)
         except ImportFailed as exc:

@@ -7,7 +7,7 @@ it really answers with ``@blp.errors(404, 422)`` instead of a catch-all ``defaul
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import flask_smorest
@@ -62,15 +62,17 @@ class Blueprint(flask_smorest.Blueprint):
 
     ARGUMENTS_PARSER = JsonBodyParser()
 
-    def errors(self, *codes: int) -> Callable[[View], View]:
-        """Document the error statuses an operation answers, each with the error shape."""
+    def errors(self, *codes: int, descriptions: Mapping[int, str] | None = None) -> Callable[[View], View]:
+        """Document the error statuses an operation answers, each with the error shape
+        (and :data:`ERROR_DESCRIPTIONS`' words unless *descriptions* has the operation's own)."""
+        words = {**ERROR_DESCRIPTIONS, **(descriptions or {})}
 
         def decorate(view: View) -> View:
             # alt_response wraps the view once per status only to carry the documentation;
             # keep the documentation and serve the view itself (no wrapper per request).
             documented = view
-            for code in codes:
-                documented = self.alt_response(code, schema=ErrorOut, description=ERROR_DESCRIPTIONS[code])(documented)
+            for code in reversed(codes):
+                documented = self.alt_response(code, schema=ErrorOut, description=words[code])(documented)
             view._apidoc = documented._apidoc  # type: ignore[attr-defined]
             return view
 

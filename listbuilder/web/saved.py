@@ -18,9 +18,9 @@ from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
-from flask_smorest.error_handler import ErrorSchema
+from flask_smorest import abort
 from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.routing import BaseConverter
 
 from listbuilder import saved
 from listbuilder.canonical import verification_code
@@ -30,9 +30,11 @@ from listbuilder.rosters import build_roster, roster_text
 from listbuilder.schemas.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
 from listbuilder.store import lists as store
 from listbuilder.store.database import Database, default_url
+from listbuilder.schemas.api import ErrorOut as ErrorSchema
 from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
 from listbuilder.web.api import ARMY_LIST, registry
 from listbuilder.web.errors import error_body
+from listbuilder.web.rest import Blueprint
 from listbuilder.web.rosters import _disposition, download_name
 
 DATABASE_KEY = "listbuilder.database"
@@ -53,6 +55,20 @@ def database() -> Database:
     return current_app.extensions[DATABASE_KEY]
 
 
+class SavedIdConverter(BaseConverter):
+    """A list id in a URL: never one of the words of the routes beside ``/lists/<id>``, so
+    ``/lists/validate`` and ``/lists/import`` answer only for themselves (405 with their own
+    ``Allow``). Real ids are random and 16 characters long; other strings still reach the view
+    (and its 404)."""
+
+    regex = r"(?!(?:validate|import)$)[^/]+"
+
+    @staticmethod
+    def openapi(converter: BaseConverter) -> dict[str, str]:
+        """The ids a list can have, for the OpenAPI document (``listbuilder.store.tokens``)."""
+        return {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$", "description": "a saved list's id: 16 URL-safe characters"}
+
+
 def init_app(app: Flask) -> Database:
     """Open the database named by DATABASE_URL and bring its schema up to date.
 
@@ -61,6 +77,7 @@ def init_app(app: Flask) -> Database:
     The pool is emptied afterwards: gunicorn ``--preload`` forks workers from this process,
     and a connection must never be shared across a fork.
     """
+    app.url_map.converters["saved_id"] = SavedIdConverter
     db = Database(database_url(app.config.get("DATABASE_URL"), app.instance_path))
     db.upgrade()
     db.dispose()
@@ -120,7 +137,7 @@ def _expected(list_id: str, token: str | None, *, required: bool = True) -> int 
     if if_match.star_tag:
         return None
     for tag in if_match.as_set(include_weak=True):
-        found = _ETAG.fullmatch(tag)
+        found = _ETAG.fullmatch(tag or "")  # a malformed header can hold an empty (None) tag
         if found:
             return int(found.group(1))
     return 0  # not one of our ETags: never current, so the store answers 412
@@ -204,9 +221,9 @@ _LIST_OUT = SavedListOut()
 BODIES_KEY = "listbuilder.saved_bodies"
 
 
-_NOT_FOUND = {"schema": ErrorSchema, "description": "no list with this id (or no such version)"}
+_NOT_FOUND = {"schema": ErrorSchema, "description": "no list with this id (or no such version), or the list names a system or book we do not have"}
 _GONE = {"schema": ErrorSchema, "description": "the list was deleted"}
-_UNPROCESSABLE = {"schema": ErrorSchema, "description": "malformed list, or unknown system or book: nothing stored"}
+_UNPROCESSABLE = {"schema": ErrorSchema, "description": "malformed list: nothing stored"}
 
 
 def _errors(*codes: int) -> Any:
@@ -217,26 +234,21 @@ def _errors(*codes: int) -> Any:
         413: "body over 1 MiB", 422: _UNPROCESSABLE["description"], 423: "the list is locked", 428: "If-Match is missing",
     }
 
-    def decorate(view: Any) -> Any:
-        for code in reversed(codes):
-            view = blp.alt_response(code, schema=ErrorSchema, description=described[code])(view)
-        return view
-
-    return decorate
+    return blp.errors(*codes, descriptions=described)
 
 
 @blp.route("")
 class SavedLists(MethodView):
     @blp.arguments(ARMY_LIST)
     @blp.response(201, CreatedOut, headers={"Location": {"description": "the new list's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
-    @_errors(400, 413, 422)
+    @_errors(400, 404, 413, 415, 422)
     def post(self, army: ArmyList) -> Any:
         """Save a list (legal or not): a new id, an edit token shown only now, version 1."""
         ready = saved.to_save(registry(), army)
         return _created(store.create_list(database(), ready.document_json, ready.rules, ready.texts), ready.report)
 
 
-@blp.route("/<list_id>")
+@blp.route("/<saved_id:list_id>")
 class SavedList(MethodView):
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @_errors(404, 410)
@@ -250,7 +262,7 @@ class SavedList(MethodView):
     @blp.arguments(ARMY_LIST)
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @blp.doc(security=EDIT_TOKEN, parameters=[IF_MATCH])
-    @_errors(400, 401, 403, 404, 410, 412, 413, 422, 423, 428)
+    @_errors(400, 401, 403, 404, 410, 412, 413, 415, 422, 423, 428)
     def put(self, army: ArmyList, list_id: str) -> Any:
         """Save a new version (edit token and If-Match needed); older versions stay readable."""
         token = _token()
@@ -267,7 +279,7 @@ class SavedList(MethodView):
         return ""
 
 
-@blp.route("/<list_id>/versions")
+@blp.route("/<saved_id:list_id>/versions")
 class Versions(MethodView):
     @blp.response(200, VersionsOut)
     @_errors(404, 410)
@@ -284,7 +296,7 @@ class Versions(MethodView):
         return {"id": list_id, "current": versions[-1].number if versions else 0, "versions": summaries}
 
 
-@blp.route("/<list_id>/versions/<int:number>")
+@blp.route("/<saved_id:list_id>/versions/<int:number>")
 class Version(MethodView):
     @blp.response(200, VersionOut)
     @_errors(404, 410)
@@ -294,7 +306,7 @@ class Version(MethodView):
         return version_body(saved.check_version(database(), registry(), version))
 
 
-@blp.route("/<list_id>/diff")
+@blp.route("/<saved_id:list_id>/diff")
 class Diff(MethodView):
     @blp.arguments(DiffQuery, location="query")
     @blp.response(200, DiffOut)
@@ -308,7 +320,7 @@ class Diff(MethodView):
         return {"id": list_id, "from": before, "to": to, **saved.diff_versions(db, registry(), older, newer).as_dict()}
 
 
-@blp.route("/<list_id>/lock")
+@blp.route("/<saved_id:list_id>/lock")
 class Lock(MethodView):
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @blp.doc(security=EDIT_TOKEN, parameters=[LOCK_IF_MATCH])
@@ -319,7 +331,7 @@ class Lock(MethodView):
         return _answer(store.lock_list(database(), list_id, token, _expected(list_id, token, required=False)))
 
 
-@blp.route("/<list_id>/copy")
+@blp.route("/<saved_id:list_id>/copy")
 class Copy(MethodView):
     @blp.arguments(VersionQuery, location="query")
     @blp.response(201, CreatedOut, headers={"Location": {"description": "the copy's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
@@ -337,7 +349,7 @@ def _version_to_print(list_id: str, number: int | None) -> tuple[Any, ArmyList]:
     return saved.registry_for(db, registry(), version), parse_list(version.document)
 
 
-@blp.route("/<list_id>/roster.pdf")
+@blp.route("/<saved_id:list_id>/roster.pdf")
 class SavedRosterPdf(MethodView):
     @blp.arguments(RosterQuery, location="query")
     @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.")
@@ -356,7 +368,7 @@ class SavedRosterPdf(MethodView):
         return response
 
 
-@blp.route("/<list_id>/roster.txt")
+@blp.route("/<saved_id:list_id>/roster.txt")
 class SavedRosterText(MethodView):
     @blp.arguments(VersionQuery, location="query")
     @blp.response(200, content_type="text/plain", description="One line per unit, for forums.")

@@ -66,3 +66,17 @@ def test_swagger_ui_renders_the_api(watched: Page):
     expect(watched.locator(".opblock-summary-path", has_text="/api/v1/lists/validate")).to_be_visible()
     watched.locator(".opblock-summary", has_text="/api/v1/lists/validate").first.click()
     expect(watched.locator(".opblock-body").first).to_be_visible()
+
+
+def test_saved_list_pages(watched: Page):
+    import json
+    import urllib.request
+
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "CSP check", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}
+    request = urllib.request.Request(f"{watched.base}/api/v1/lists", data=json.dumps(army).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        created = json.loads(response.read())
+    watched.goto(f"{watched.base}/l/{created['id']}")
+    expect(watched.locator("body")).to_contain_text("CSP check")
+    watched.goto(f"{watched.base}/lists")
+    expect(watched.locator("body")).to_be_visible()

@@ -51,13 +51,13 @@ def test_import_list_names_the_place_in_the_body(import_client):
     assert body["code"] == 422 and list(body["errors"]) == ["list.list.units[2].id"]
 
 
-@pytest.mark.parametrize("payload, field", [
-    ({"book": "gf-nope", "list": {}}, "book"),
-    ({"book": "gf-cinder-covenant", "list": fixture("gf-rustbound-list")}, "book"),
-    ({"book": "gf-rustbound-salvagers"}, "list"),
-    ({"book": "gf-rustbound-salvagers", "list": []}, "list"),
+@pytest.mark.parametrize("payload, field, status", [
+    ({"book": "gf-nope", "list": {}}, "book", 404),  # an id that names nothing: 404, like every unknown id
+    ({"book": "gf-cinder-covenant", "list": fixture("gf-rustbound-list")}, "book", 422),
+    ({"book": "gf-rustbound-salvagers"}, "list", 422),
+    ({"book": "gf-rustbound-salvagers", "list": []}, "list", 422),
 ])
-def test_import_list_bad_requests_are_422(import_client, payload, field):
+def test_import_list_bad_requests_are_4xx(import_client, payload, field, status):
     response = import_client.post("/api/v1/lists/import", json=payload)
-    assert response.status_code == 422
+    assert response.status_code == status
     assert field in response.get_json()["errors"]

@@ -231,8 +231,8 @@ def test_rosters_of_the_current_or_an_earlier_version(saved_client):
 
 @pytest.mark.parametrize("body, status", [
     (b"{nope", 400),
-    (json.dumps({**LIST, "book": "no-such-book"}).encode(), 422),
-    (json.dumps({**LIST, "system": "no-such-system"}).encode(), 422),
+    (json.dumps({**LIST, "book": "no-such-book"}).encode(), 404),
+    (json.dumps({**LIST, "system": "no-such-system"}).encode(), 404),
     (json.dumps({**LIST, "units": [{"key": "a"}]}).encode(), 422),
     (json.dumps({**LIST, "name": "x" * (1024 * 1024 + 10)}).encode(), 413),
 ])
@@ -309,7 +309,7 @@ def test_openapi_documents_every_saved_list_operation_with_its_real_codes(saved_
     spec = saved_client.get("/api/v1/openapi.json").json
     paths = spec["paths"]
     expected = {
-        ("/api/v1/lists", "post"): {"201", "400", "413", "422"},
+        ("/api/v1/lists", "post"): {"201", "400", "404", "413", "415", "422"},
         ("/api/v1/lists/{list_id}", "get"): {"200", "404", "410"},
         ("/api/v1/lists/{list_id}", "put"): {"200", "400", "401", "403", "404", "410", "412", "413", "422", "423", "428"},
         ("/api/v1/lists/{list_id}", "delete"): {"204", "401", "403", "404", "410", "423"},

@@ -16,6 +16,8 @@ Two settings, both honest about what the API promises:
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import schemathesis
@@ -25,12 +27,16 @@ from schemathesis.config import SchemathesisConfig
 from listbuilder.schemas.lists import MAX_LIST_UPGRADES
 from listbuilder.web import create_app
 
+# Derandomised: the same requests on every run (CI never fails by the luck of a draw); a run
+# of 1500 examples per operation found nothing more.
 EXAMPLES_PER_OPERATION = 200
 
 REFUSALS = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429"]
 CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}})
 
-schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", create_app({"TESTING": True}), config=CONFIG)
+_DATABASE = tempfile.TemporaryDirectory()  # saved lists land in a throw-away SQLite file
+_APP = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{Path(_DATABASE.name) / 'schemathesis.sqlite3'}"})
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _APP, config=CONFIG)
 
 
 def _list_rules(army: Any) -> None:
@@ -63,7 +69,7 @@ def list_rules(body: Any) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_api(case):
     list_rules(case.body)
     case.call_and_validate()
