@@ -1,3 +1,5 @@
-from listbuilder.web import create_app
+"""The gunicorn entry point: the app, with its database opened before workers fork."""
 
-app = create_app()
+from listbuilder.web import create_app, warm_up
+
+app = warm_up(create_app())

@@ -14,18 +14,23 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from listbuilder.books import BookLoadError, BookRegistry, load_book_text, load_system_text
 from listbuilder.canonical import canonical_json, rules_version, verification_code
 from listbuilder.list_diff import ListDiff, diff_lists
 from listbuilder.lists import ListError, book_for, parse_list
 from listbuilder.model import ArmyBook, ArmyList, Cost
-from listbuilder.store import texts as stored_texts
-from listbuilder.store.database import Database
-from listbuilder.store.lists import RulesRecord, SavedVersion
+from listbuilder.lazy import lazy_module
 from listbuilder.systems import SystemRules, rules_for
 from listbuilder.validation import ValidationReport
+
+if TYPE_CHECKING:
+    from listbuilder.store.database import Database
+    from listbuilder.store.lists import RulesRecord, SavedVersion
+
+stored_texts = lazy_module("listbuilder.store.texts")
+stored_lists = lazy_module("listbuilder.store.lists")
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,7 @@ def to_save(registry: BookRegistry, army: ArmyList) -> ToSave:
     system_rules, book = book_for(registry, army)
     system = system_rules.system
     texts = {d: registry.texts[d] for d in (book.digest, system.digest) if d in registry.texts}
-    rules = RulesRecord(system.id, book.id, book.version, book.digest, system.digest, rules_version(book, system))
+    rules = stored_lists.RulesRecord(system.id, book.id, book.version, book.digest, system.digest, rules_version(book, system))
     return ToSave(canonical_json(army), rules, texts, system_rules.validate(army, book))
 
 

@@ -107,7 +107,8 @@ def saved_app(registry, database_url, db):
 
     app = create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": database_url})
     yield app
-    app.extensions["listbuilder.database"].dispose()
+    if (opened := app.extensions.get("listbuilder.database")) is not None:
+        opened.dispose()  # opened on first use
 
 
 @pytest.fixture()

@@ -16,6 +16,16 @@ in place: a save adds a version.
 
 from __future__ import annotations
 
-from listbuilder.store.database import Database, default_url
+from typing import Any
 
 __all__ = ["Database", "default_url"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Database`` and ``default_url`` on first use: importing the package (for its errors,
+    say) must not import SQLAlchemy, which start-up does not need (see listbuilder.lazy)."""
+    if name in __all__:
+        from listbuilder.store import database
+
+        return getattr(database, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

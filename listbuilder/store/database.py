@@ -25,8 +25,9 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Executable, MetaData, create_engine, event, inspect, text
 from sqlalchemy.engine import Compiled, make_url
 
+from listbuilder.store.urls import default_url, normalise_url
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-DEFAULT_FILE = "listbuilder.sqlite3"
 BUSY_TIMEOUT_MS = 10_000           # how long a SQLite writer waits for the write lock
 MIGRATION_LOCK_KEY = 0x6C62_0001   # pg_advisory_xact_lock key: "lb" + 1
 
@@ -39,19 +40,6 @@ metadata = MetaData(naming_convention={
     "uq": "uq_%(table_name)s_%(column_0_name)s",
     "ck": "ck_%(table_name)s_%(constraint_name)s",
 })
-
-
-def default_url(instance_folder: str | Path) -> str:
-    """SQLite in the Flask instance folder: nothing to install or configure."""
-    return f"sqlite:///{Path(instance_folder).resolve() / DEFAULT_FILE}"
-
-
-def normalise_url(url: str) -> str:
-    """``postgres://`` and ``postgresql://`` (as hosting platforms hand them out) use psycopg 3."""
-    for prefix in ("postgres://", "postgresql://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
-    return url
 
 
 def utcnow() -> dt.datetime:

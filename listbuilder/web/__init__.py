@@ -51,3 +51,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     security.init_app(app)
     return app
+
+
+def warm_up(app: Flask) -> Flask:
+    """Do once, before gunicorn forks its workers, what the first request would otherwise pay:
+    open and migrate the database (a broken DATABASE_URL stops the server here, not at the
+    first save). ``wsgi.py`` calls it; create_app stays quick for tests and tools."""
+    saved.open_database(app)
+    return app

@@ -18,11 +18,10 @@ from flask import Blueprint, Flask, render_template, request
 from listbuilder import saved
 from listbuilder.list_diff import format_cost
 from listbuilder.model import ArmyBook, ArmyList, Cost
-from listbuilder.store import lists as store
 from listbuilder.store.errors import ListGone, ListNotFound
 from listbuilder.validation import ValidationReport
 from listbuilder.web.api import registry
-from listbuilder.web.saved import database
+from listbuilder.web.saved import database, store
 
 bp = Blueprint("list_pages", __name__)
 

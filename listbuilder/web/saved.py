@@ -14,7 +14,8 @@ from __future__ import annotations
 import inspect
 import os
 import re
-from typing import Any
+import threading
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, jsonify, request, url_for
 from flask.views import MethodView
@@ -28,16 +29,23 @@ from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.rosters import build_roster, roster_text
 from listbuilder.schemas.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
-from listbuilder.store import lists as store
-from listbuilder.store.database import Database, default_url
 from listbuilder.schemas.api import ErrorOut as ErrorSchema
 from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
 from listbuilder.web.api import ARMY_LIST, registry
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
 from listbuilder.web.rosters import _disposition, download_name
+from listbuilder.lazy import lazy_module
+from listbuilder.store.urls import default_url
+
+if TYPE_CHECKING:
+    from listbuilder.store.database import Database
+
+store = lazy_module("listbuilder.store.lists")
+store_database = lazy_module("listbuilder.store.database")
 
 DATABASE_KEY = "listbuilder.database"
+DATABASE_URL_KEY = "listbuilder.database_url"
 
 blp = Blueprint(
     "saved_lists", __name__, url_prefix="/api/v1/lists",
@@ -52,7 +60,34 @@ ETAG_HEADER = {"ETag": {"description": 'the version, as "v<number>"', "schema": 
 
 
 def database() -> Database:
-    return current_app.extensions[DATABASE_KEY]
+    """The app's database, opened (and migrated) on first use in this process.
+
+    create_app only records the URL: start-up stays free of SQLAlchemy, and ``wsgi.py`` opens
+    the database in gunicorn's master before it forks, so workers find it migrated.
+    """
+    found = current_app.extensions.get(DATABASE_KEY)
+    if found is None:
+        found = open_database(current_app)
+    return found
+
+
+_OPENING = threading.Lock()
+
+
+def open_database(app: Flask) -> Database:
+    """Open the database named by the app's DATABASE_URL and bring its schema up to date.
+
+    The pool is emptied afterwards: gunicorn ``--preload`` forks workers from the process that
+    calls this in ``wsgi.py``, and a connection must never be shared across a fork.
+    """
+    with _OPENING:
+        found = app.extensions.get(DATABASE_KEY)
+        if found is None:
+            found = store_database.Database(app.extensions[DATABASE_URL_KEY])
+            found.upgrade()
+            found.dispose()
+            app.extensions[DATABASE_KEY] = found
+        return found
 
 
 class SavedIdConverter(BaseConverter):
@@ -69,21 +104,15 @@ class SavedIdConverter(BaseConverter):
         return {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$", "description": "a saved list's id: 16 URL-safe characters"}
 
 
-def init_app(app: Flask) -> Database:
-    """Open the database named by DATABASE_URL and bring its schema up to date.
+def init_app(app: Flask) -> None:
+    """Record the database URL (opened on first use, see :func:`database`).
 
     The URL is the app config's ``DATABASE_URL`` (``LISTBUILDER_DATABASE_URL`` in the
     environment), else the environment's ``DATABASE_URL``, else SQLite in the instance folder.
-    The pool is emptied afterwards: gunicorn ``--preload`` forks workers from this process,
-    and a connection must never be shared across a fork.
     """
     app.url_map.converters["saved_id"] = SavedIdConverter
-    db = Database(database_url(app.config.get("DATABASE_URL"), app.instance_path))
-    db.upgrade()
-    db.dispose()
-    app.extensions[DATABASE_KEY] = db
+    app.extensions[DATABASE_URL_KEY] = database_url(app.config.get("DATABASE_URL"), app.instance_path)
     app.extensions[BODIES_KEY] = saved.Lru(256)  # rendered GET bodies, see _answer
-    return db
 
 
 def database_url(configured: str | None, instance_path: str) -> str:

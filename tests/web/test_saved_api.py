@@ -271,7 +271,8 @@ def app_with(database_url):
 
     yield make
     for app in made:
-        app.extensions["listbuilder.database"].dispose()
+        if (opened := app.extensions.get("listbuilder.database")) is not None:
+            opened.dispose()  # opened on first use
 
 
 def test_when_the_book_changed_get_says_so_and_reports_validity_against_both(saved_client, app_with, tmp_path):
@@ -390,3 +391,31 @@ def test_a_worker_never_serves_a_stale_copy_of_a_list_another_worker_changed(sav
 def test_impossible_ids_and_versions_are_404_not_500(saved_client, path):
     response = saved_client.get(path)
     assert response.status_code == 404 and set(response.json) == ERROR_KEYS
+
+
+def test_create_app_leaves_the_store_unopened_until_first_use():
+    """Start-up stays free of SQLAlchemy (issue 11's start-up budget); the database opens on
+    first use, or in wsgi.py's warm_up before gunicorn forks."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from listbuilder.web import create_app; app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
+        "print('sqlalchemy' in sys.modules, 'listbuilder.database' in app.extensions)"
+    )
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = subprocess.run([sys.executable, "-c", code, f"{folder}/lazy.sqlite3"], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_warm_up_opens_and_migrates_the_database(tmp_path, registry):
+    from listbuilder.web import create_app, warm_up
+
+    app = warm_up(create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'warm.sqlite3'}"}))
+    db = app.extensions["listbuilder.database"]
+    try:
+        assert db.revision() is not None
+    finally:
+        db.dispose()
