@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup browser run test bench check-books clean
+.PHONY: setup native browser run test bench check-books clean
 
 setup: $(VENV)/.installed
 
@@ -15,14 +15,19 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-run: setup
+# WeasyPrint subsets fonts with HarfBuzz's subset library (Debian package libharfbuzz-subset0);
+# without it WeasyPrint warns on import and embeds whole fonts.
+native:
+	ldconfig -p | grep -q libharfbuzz-subset || (apt-get update && apt-get install -y --no-install-recommends libharfbuzz-subset0)
+
+run: setup native
 	$(VENV)/bin/gunicorn --config python:listbuilder.web.serving --bind $(HOST):$(PORT) wsgi:app
 
 # The browser tests drive Debian's chromium (not a Playwright download); CI runs as root.
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
 
-test: setup browser
+test: setup native browser
 	$(VENV)/bin/python -m pytest -q
 
 bench: setup
