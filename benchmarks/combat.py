@@ -45,7 +45,7 @@ REQUEST = {
 
 
 def clear_caches() -> None:
-    for fn in (opr._per_attack, opr._per_attack_raw, opr._wounds_only, opr._advance_deadly, _binomial):
+    for fn in (opr.per_attack, opr.per_attack_raw, opr.wounds_only, opr.group_2d, opr.advance_deadly, _binomial):
         fn.cache_clear()
 
 
