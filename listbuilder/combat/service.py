@@ -49,6 +49,11 @@ ENGINES: dict[str, Engine | str] = {
     "armour-hex": "listbuilder.combat.armour_hex:engine",
 }
 
+# family -> whole-turn engine (shooting then the charge, same request shape; OPR only so far)
+TURN_ENGINES: dict[str, Engine | str] = {
+    "opr": "listbuilder.combat.opr:turn_engine",
+}
+
 SIDES = ("attacker", "defender")
 
 
@@ -113,11 +118,21 @@ class Combatant:
 
 def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
     """Answer one preview request; raises :class:`PreviewError` for nonsense inputs."""
+    return _answer(registry, request, ENGINES, "combat previews")
+
+
+def preview_turn(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
+    """A whole turn (the attacker shoots the defender, then charges it): the same request and
+    answer shape as :func:`preview`, plus ``steps``; raises :class:`PreviewError`."""
+    return _answer(registry, request, TURN_ENGINES, "whole-turn previews")
+
+
+def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping[str, Engine | str], what: str) -> dict[str, Any]:
     system_id = request.get("system")
     system = registry.systems.get(system_id) if isinstance(system_id, str) else None
     if system is None:
         raise PreviewError("system", f"no game system {system_id!r}; known: {sorted(registry.systems)}", 404)
-    engine = engine_for(system.family)
+    engine = engine_for(system.family, engines, what)
     sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
     for name, side in sides.items():
         too_big = SideSize.of(side).over_budget()  # bounded work: listbuilder.combat.budget
@@ -125,7 +140,7 @@ def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
             raise PreviewError(name, too_big, 413)
     situation = dict(request.get("situation") or {})
     result = engine(system, sides["attacker"], sides["defender"], situation)
-    return {
+    answer = {
         "system": system.id,
         "attacker": sides["attacker"].summary(),
         "defender": sides["defender"].summary(),
@@ -136,6 +151,9 @@ def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
         "consequences": result.get("consequences", {}),
         "notes": result.get("notes", []),
     }
+    if "steps" in result:
+        answer["steps"] = result["steps"]
+    return answer
 
 
 def register_engine(family: str, engine: Engine | str) -> None:
@@ -143,17 +161,17 @@ def register_engine(family: str, engine: Engine | str) -> None:
     ENGINES[family] = engine
 
 
-def engine_for(family: str) -> Engine:
-    found = ENGINES.get(family)
+def engine_for(family: str, engines: Mapping[str, Engine | str] = ENGINES, what: str = "combat previews") -> Engine:
+    found = engines.get(family)
     if found is None:
-        raise PreviewError("system", f"combat previews are not available for the {family!r} rules family")
+        raise PreviewError("system", f"{what} are not available for the {family!r} rules family")
     if isinstance(found, str):
         module_name, _, attr = found.partition(":")
         try:
             found = getattr(importlib.import_module(module_name), attr or "engine")
         except (ImportError, AttributeError):
-            raise PreviewError("system", f"combat previews for the {family!r} rules family are not built yet") from None
-        ENGINES[family] = found
+            raise PreviewError("system", f"{what} for the {family!r} rules family are not built yet") from None
+        engines[family] = found  # type: ignore[index]
     return found
 
 

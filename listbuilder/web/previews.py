@@ -14,7 +14,7 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from listbuilder.combat import PreviewError, preview
-from listbuilder.schemas.previews import PreviewRequestSchema, finish_request
+from listbuilder.schemas.previews import PreviewRequestSchema, finish_request, schema_of
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 
@@ -46,10 +46,12 @@ def _preview_error(error: PreviewError) -> Any:
 
 @blp.route("/previews")
 class Previews(MethodView):
-    @blp.arguments(PreviewRequestSchema)
+    @blp.arguments(schema_of(PreviewRequestSchema))  # an instance: webargs builds a class anew per request
     @blp.response(200, PreviewOut)
     @blp.errors(400, 404, 413, 415)
     def post(self, request: dict[str, Any]) -> Any:
         """Preview a combat: distributions of hits, wounds and models killed, and consequences."""
         reg = registry()
-        return preview(reg, finish_request(reg, request))
+        # The engine's answer is already JSON in PreviewOut's shape (which documents it); a
+        # marshmallow dump would only copy every distribution again.
+        return jsonify(preview(reg, finish_request(reg, request)))

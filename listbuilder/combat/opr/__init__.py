@@ -28,7 +28,8 @@ The engine is split by phase, one small module each:
 * :mod:`.groups` - attack groups; :mod:`.hits` - rolling to hit and the per-die kernels;
 * :mod:`.saves` - Defense and Regeneration; :mod:`.wounds` - groups turned into positions;
 * :mod:`.pick` - Sniper/Takedown picks; :mod:`.morale` - morale tests and melee-result bonuses;
-* :mod:`.melee` - strike, strike-back and the result; :mod:`.preview` - the wiring and shooting.
+* :mod:`.melee` - strike, strike-back and the result; :mod:`.preview` - the wiring and shooting;
+* :mod:`.turn` - a whole turn: the shooting, then the charge from every state it leaves.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from listbuilder.combat.opr.hits import B, SIX, group_2d, per_attack, per_attack
 from listbuilder.combat.opr.outcomes import Outcomes
 from listbuilder.combat.opr.preview import Preview, engine, preview_fighters
 from listbuilder.combat.opr.situation import Pick, SideState, Situation
+from listbuilder.combat.opr.turn import preview_turn, turn_engine, turn_situations
 from listbuilder.combat.opr.wounds import advance, advance_deadly
 
 # The names the single-module engine had (tests and benchmarks import some of them).
@@ -46,4 +48,4 @@ _advance, _advance_deadly = advance, advance_deadly
 _per_attack, _per_attack_raw, _group_2d, _wounds_only = per_attack, per_attack_raw, group_2d, wounds_only
 
 __all__ = ["AOF", "AOFR", "B", "DIALECTS", "GF", "SIX", "Dialect", "Group", "Outcomes", "Pick", "Preview", "SideState",
-           "Situation", "dialect_for", "engine", "preview_fighters"]
+           "Situation", "dialect_for", "engine", "preview_fighters", "preview_turn", "turn_engine", "turn_situations"]

@@ -28,7 +28,29 @@ def hit_chances(g: Group) -> tuple[float, float]:
 def hits_only(g: Group, n: int, models_alive: int) -> Dist:
     """Hits of n attacks of the group against a unit with *models_alive* (Blast is capped by it)."""
     blast = min(g.blast, 1 if g.single_model else max(1, models_alive))
-    return per_attack(*hit_chances(g), g.six_hits, g.six_extra, blast, 0.0, 0.0, g.auto).map(lambda x: x // B).repeat(n)
+    return hits_n(*hit_chances(g), g.six_hits, g.six_extra, blast, g.auto, n)
+
+
+# n attacks of one kind, cached whole: a melee strikes back from every state the attack left, and
+# a whole-turn or compare preview repeats the same groups, so the convolutions are shared.
+
+
+@lru_cache(maxsize=4096)
+def hits_n(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, auto: bool, n: int) -> Dist:
+    """Hits of n attacks."""
+    return per_attack(p6, pn, six_hits, six_extra, blast, 0.0, 0.0, auto).map(lambda x: x // B).repeat(n)
+
+
+@lru_cache(maxsize=4096)
+def wounds_n(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool, n: int) -> Dist:
+    """Effective wounds of n attacks (hits dropped)."""
+    return wounds_only(per_attack(p6, pn, six_hits, six_extra, blast, q_six, q_plain, auto)).repeat(n)
+
+
+@lru_cache(maxsize=1024)
+def raw_n(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, w_six: float, w_plain: float, auto: bool, n: int) -> Dist:
+    """Raw wounds of n attacks, kinds apart (see :func:`per_attack_raw`)."""
+    return per_attack_raw(p6, pn, six_hits, six_extra, blast, w_six, w_plain, auto).repeat(n)
 
 
 @lru_cache(maxsize=8192)

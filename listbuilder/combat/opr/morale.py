@@ -1,6 +1,8 @@
 """Morale and the melee result: who tests, on what, and the extra "wounds" a side counts.
 
-Both depend only on a side and where it stands on its wound line, never on how it got there.
+Both depend only on a side and where it stands on its wound line, never on how it got there,
+so each is worked out once per side and position and remembered: a melee reads them for every
+joint outcome of the attack and the strike-back (thousands), but only tens of positions exist.
 """
 
 from __future__ import annotations
@@ -16,9 +18,36 @@ class Morale:
 
     def __init__(self, fight: Fight):
         self.f = fight
+        # keyed by id(fighter), id(line): both live as long as the preview that owns this object
+        self._fail: dict[tuple[int, int, int, SideState, str], float] = {}
+        self._bonus: dict[tuple[int, int, int], Dist] = {}
+        self._items: dict[tuple[int, int, int], tuple[tuple[int, float], ...]] = {}
 
     def fail(self, fighter: Fighter, line: WoundLine, p: int, state: SideState, *, flank: str = "front") -> float:
         """Chance a morale test fails for *fighter* standing at position p."""
+        key = (id(fighter), id(line), p, state, flank)
+        found = self._fail.get(key)
+        if found is None:
+            found = self._fail[key] = self._compute_fail(fighter, line, p, state, flank)
+        return found
+
+    def melee_bonus(self, fighter: Fighter, line: WoundLine, p: int) -> Dist:
+        """Extra 'wounds' for the melee result: Fear, Musician/Battle Standard, full rows."""
+        key = (id(fighter), id(line), p)
+        found = self._bonus.get(key)
+        if found is None:
+            found = self._bonus[key] = self._compute_bonus(fighter, line, p)
+        return found
+
+    def bonus_items(self, fighter: Fighter, line: WoundLine, p: int) -> tuple[tuple[int, float], ...]:
+        """The melee-result bonus as (value, probability) pairs, for tight loops."""
+        key = (id(fighter), id(line), p)
+        found = self._items.get(key)
+        if found is None:
+            found = self._items[key] = tuple(self.melee_bonus(fighter, line, p).items())
+        return found
+
+    def _compute_fail(self, fighter: Fighter, line: WoundLine, p: int, state: SideState, flank: str) -> float:
         d = self.f.d
         if state.shaken:
             return 1.0  # Wavering (000) / Shaken (001/002) units automatically fail morale tests
@@ -43,14 +72,14 @@ class Morale:
             fail *= 1.0 - success_chance(4)  # 001/002 Fearless: a failed test passes on 4+
         return fail
 
-    def half_or_less(self, fighter: Fighter, line: WoundLine, p: int) -> bool:
+    @staticmethod
+    def half_or_less(fighter: Fighter, line: WoundLine, p: int) -> bool:
         """Half or less of starting size (models), or of Tough for a single-model unit."""
         if line.models == 1:
             return (line.end - p) * 2 <= line.end
         return line.alive(p) * 2 <= line.models
 
-    def melee_bonus(self, fighter: Fighter, line: WoundLine, p: int) -> Dist:
-        """Extra 'wounds' for the melee result: Fear, Musician/Battle Standard, full rows."""
+    def _compute_bonus(self, fighter: Fighter, line: WoundLine, p: int) -> Dist:
         d = self.f.d
         if p >= line.end:
             return Dist.constant(0)

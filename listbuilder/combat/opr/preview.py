@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from listbuilder.combat.opr.dialects import NO_COMBAT_EFFECT, Dialect, dialect_for
 from listbuilder.combat.opr.fight import Fight
 from listbuilder.combat.opr.groups import AttackGroups
-from listbuilder.combat.opr.melee import Melee
+from listbuilder.combat.opr.melee import Clash, Melee
 from listbuilder.combat.opr.morale import Morale
-from listbuilder.combat.opr.outcomes import result
+from listbuilder.combat.opr.outcomes import Outcomes, result
 from listbuilder.combat.opr.pick import Picking
 from listbuilder.combat.opr.saves import Saves
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.opr.wounds import Wounding
 from listbuilder.combat.profiles import Fighter, fighter_from
 from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 
 
@@ -47,10 +49,15 @@ class Preview:
 
     def run(self) -> dict[str, Any]:
         if self.fight.sit.melee:
-            return Melee(self.fight, self.groups, self.wounding, self.picking, self.morale).run()
-        return self._shooting()
+            return self.clash().answer()
+        return self.shoot().answer
 
-    def _shooting(self) -> dict[str, Any]:
+    def clash(self) -> Clash:
+        """The melee, with its raw distributions (a whole-turn preview mixes them)."""
+        return Melee(self.fight, self.groups, self.wounding, self.picking, self.morale).resolve()
+
+    def shoot(self) -> Shot:
+        """The shooting: its answer, and where it leaves the defender."""
         f = self.fight
         groups = self.groups.attack_groups(f.att)
         if not groups:
@@ -64,16 +71,28 @@ class Preview:
         where = self.picking.out
         out = result(hits, ends, where)
         test = fail = 0.0
+        failed: dict[int, float] = {}
         for k, w in ends.items():
             line, p = where.locate(k)
             # Morale: a unit left at half strength or less by wounds tests (not if destroyed)
             if where.wounds(k) > 0 and p < line.end and self.morale.half_or_less(f.dfn, line, p):
+                failed[k] = self.morale.fail(f.dfn, line, p, f.sit.defender)
                 test += w
-                fail += w * self.morale.fail(f.dfn, line, p, f.sit.defender)
+                fail += w * failed[k]
         out["consequences"] = {"morale": {"p_test": test, f"p_{f.d.shaken.lower()}": fail, "p_rout": 0.0, "state_on_fail": f.d.shaken},
                                **self.picking.report(ends)}
         out["notes"] = f.notes + [f"groups: {', '.join(g.label for g in groups)}"]
-        return out
+        return Shot(out, ends, where, failed)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A shooting's answer and the defender's outcomes, each with its chance to fail morale."""
+
+    answer: dict[str, Any]
+    ends: Dist  # defender outcome keys of ``where``
+    where: Outcomes
+    failed: dict[int, float]  # outcome key -> chance the morale test it forces fails
 
 
 def check(fight: Fight) -> None:

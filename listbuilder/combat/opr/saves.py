@@ -22,6 +22,8 @@ class Saves:
     def __init__(self, fight: Fight):
         self.f = fight
         self._alone_cache: dict[int, Fighter] = {}
+        # (id(defender), id(line), p) -> whether every model left has Regeneration alike (None: mixed)
+        self._uniform: dict[tuple[int, int, int], bool | None] = {}
 
     def target(self, defender: Fighter, line: WoundLine, p: int, g: Group) -> Fighter:
         """Whose Defense blocks: the unit's until its own models are gone (000/001/002 Hero)."""
@@ -74,10 +76,14 @@ class Saves:
 
     def regen_profile(self, defender: Fighter, line: WoundLine, p: int, g: Group) -> tuple[float, float] | None:
         """(plain, six) chance a wound is ignored, if the same for every model left; else None."""
-        flags = {self.regen_has(defender, line, q) for q in model_starts(line, p)}
-        if len(flags) > 1:
+        key = (id(defender), id(line), p)
+        if key not in self._uniform:
+            flags = {self.regen_has(defender, line, q) for q in model_starts(line, p)}
+            self._uniform[key] = flags.pop() if len(flags) == 1 else None
+        has = self._uniform[key]
+        if has is None:
             return None
-        return self.regen_at(defender, line, p, g, "plain"), self.regen_at(defender, line, p, g, "six")
+        return self.regen_roll(has, g, "plain"), self.regen_roll(has, g, "six")
 
 
 def model_starts(line: WoundLine, p: int) -> list[int]:

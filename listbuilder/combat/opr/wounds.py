@@ -14,7 +14,7 @@ from typing import Any
 
 from listbuilder.combat.opr.fight import Fight
 from listbuilder.combat.opr.groups import Group
-from listbuilder.combat.opr.hits import B, group_2d, hit_chances, hits_only, per_attack, per_attack_raw, wounds_only
+from listbuilder.combat.opr.hits import B, group_2d, hit_chances, hits_only, raw_n, wounds_n
 from listbuilder.combat.opr.saves import Saves
 from listbuilder.combat.profiles import Fighter, WoundLine
 from listbuilder.dice import Dist
@@ -39,19 +39,20 @@ class Wounding:
         S = line_d.end + 1
         track = len(groups) > 1 and any(g.blast > 1 for g in groups[1:])
         state: dict[int, float] = dict(start.items())
-        hits = Dist.constant(0)
+        hits: Dist | None = None
         for g in groups:
             n = g.attacks(unit_alive, heroes_alive)
             if n <= 0:
                 continue
             if not track:
                 first = next(iter(state))
-                hits = hits + hits_only(g, n, line_d.alive(first))
+                these = hits_only(g, n, line_d.alive(first))
+                hits = these if hits is None else hits + these
             state = self.apply_group(g, n, defender, line_d, state, S if track else 0, shooting)
         ends = Dist(state)
         if track:
             return ends.map(lambda k: k // S), ends.map(lambda k: k % S)
-        return hits, ends
+        return hits if hits is not None else Dist.constant(0), ends
 
     def apply_group(self, g: Group, n: int, defender: Fighter, line: WoundLine, state: dict[int, float], S: int, shooting: bool) -> dict[int, float]:
         """One group from every state; keys are positions, or hits*S + position when S > 0."""
@@ -91,7 +92,7 @@ class Wounding:
                     key = base + (x // B) * S + advance(line, p, x % B, g.deadly, cap)
                     out[key] = out.get(key, 0.0) + w * px
             else:
-                dist = wounds_only(per_attack(p6, pn, g.six_hits, g.six_extra, blast, q_six, q_plain, g.auto)).repeat(n)
+                dist = wounds_n(p6, pn, g.six_hits, g.six_extra, blast, q_six, q_plain, g.auto, n)
                 for e, pe in dist.items():
                     key = advance(line, p, e, g.deadly, cap)
                     out[key] = out.get(key, 0.0) + w * pe
@@ -110,13 +111,13 @@ class Wounding:
         """
         kinds_differ = g.six_no_regen
         if kinds_differ:
-            raw = per_attack_raw(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto).repeat(n)
+            raw = raw_n(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto, n)
             split = [((x // (B * B)) if S else 0, (x // B) % B, x % B, px) for x, px in raw.items()]
         elif S:
             raw = group_2d(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto, n)
             split = [(x // B, 0, x % B, px) for x, px in raw.items()]
         else:
-            raw = wounds_only(per_attack(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto)).repeat(n)
+            raw = wounds_n(p6, pn, g.six_hits, g.six_extra, blast, 1 - block_six, 1 - block_plain, g.auto, n)
             split = [(0, 0, x, px) for x, px in raw.items()]
         grouped: dict[tuple[int, int], dict[int, float]] = {}
         for h, six, plain, px in split:
