@@ -118,16 +118,17 @@ class Combatant:
 
 def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
     """Answer one preview request; raises :class:`PreviewError` for nonsense inputs."""
-    return _answer(registry, request, ENGINES, "combat previews")
+    return _answer(registry, request, ENGINES, "combat previews", SideSize.over_budget)
 
 
 def preview_turn(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
     """A whole turn (the attacker shoots the defender, then charges it): the same request and
     answer shape as :func:`preview`, plus ``steps``; raises :class:`PreviewError`."""
-    return _answer(registry, request, TURN_ENGINES, "whole-turn previews")
+    return _answer(registry, request, TURN_ENGINES, "whole-turn previews", SideSize.over_turn_budget)
 
 
-def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping[str, Engine | str], what: str) -> dict[str, Any]:
+def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping[str, Engine | str], what: str,
+            over_budget: Callable[[SideSize], str | None]) -> dict[str, Any]:
     system_id = request.get("system")
     system = registry.systems.get(system_id) if isinstance(system_id, str) else None
     if system is None:
@@ -135,7 +136,7 @@ def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping
     engine = engine_for(system.family, engines, what)
     sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
     for name, side in sides.items():
-        too_big = SideSize.of(side).over_budget()  # bounded work: listbuilder.combat.budget
+        too_big = over_budget(SideSize.of(side))  # bounded work: listbuilder.combat.budget
         if too_big:
             raise PreviewError(name, too_big, 413)
     situation = dict(request.get("situation") or {})

@@ -1,4 +1,5 @@
-"""``POST /api/v1/previews``: exact combat odds for an attacker and a defender.
+"""``POST /api/v1/previews`` (one attack) and ``/previews/turn`` (shooting then the charge):
+exact combat odds for an attacker and a defender.
 
 The view only loads the request (``listbuilder.schemas.previews``) and calls the pure core
 (``listbuilder.combat.preview``); nonsense inputs raise PreviewError, answered here in the
@@ -14,7 +15,8 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from listbuilder.combat import PreviewError, preview
-from listbuilder.schemas.previews import PreviewRequestSchema, finish_request, schema_of
+from listbuilder.combat.service import preview_turn
+from listbuilder.schemas.previews import TURN_SITUATION_SCHEMAS, PreviewRequestSchema, finish_request, schema_of
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 
@@ -39,6 +41,21 @@ class PreviewOut(Schema):
     notes = fields.List(fields.String(), metadata={"description": "interpretations the engine applied"})
 
 
+class TurnStepsOut(Schema):
+    shooting = fields.Dict(metadata={"description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test)"})
+    charge = fields.Dict(metadata={"description": "the charge: expected hits, given the target survived the shooting"})
+
+
+class TurnOut(PreviewOut):
+    steps = fields.Nested(TurnStepsOut)
+
+
+class TurnRequestSchema(PreviewRequestSchema):
+    """``POST /api/v1/previews/turn``: the attacker shoots the defender, then charges it."""
+
+    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "range, hold, cover (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"})
+
+
 @blp.errorhandler(PreviewError)
 def _preview_error(error: PreviewError) -> Any:
     return jsonify(error.as_dict()), error.status
@@ -55,3 +72,15 @@ class Previews(MethodView):
         # The engine's answer is already JSON in PreviewOut's shape (which documents it); a
         # marshmallow dump would only copy every distribution again.
         return jsonify(preview(reg, finish_request(reg, request)))
+
+
+@blp.route("/previews/turn")
+class TurnPreviews(MethodView):
+    @blp.arguments(schema_of(TurnRequestSchema))
+    @blp.response(200, TurnOut)
+    @blp.errors(400, 404, 413, 415)
+    def post(self, request: dict[str, Any]) -> Any:
+        """Preview a whole turn: the attacker's shooting, then its charge into the same target
+        (with the target's strike-back and morale), as one exact distribution."""
+        reg = registry()
+        return jsonify(preview_turn(reg, finish_request(reg, request, TURN_SITUATION_SCHEMAS)))
