@@ -127,12 +127,80 @@ def preview_turn(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str
     return _answer(registry, request, TURN_ENGINES, "whole-turn previews", SideSize.over_turn_budget)
 
 
-def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping[str, Engine | str], what: str,
-            over_budget: Callable[[SideSize], str | None]) -> dict[str, Any]:
+def compare(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Loadouts of one book unit against the same defender: each option's points, expected
+    wounds, chance to destroy and expected wounds per 100 points; raises PreviewError.
+
+    ``request["attacker"]`` is ``{"book", "unit"}``; ``request["options"]`` holds 2-8
+    ``{"label"?, "upgrades"}`` (upgrades as in a list entry, checked as list validation does).
+    ``points`` is the sum of the cost vector (a single currency in the OPR systems).
+    """
+    system = _system(registry, request)
+    engine = engine_for(system.family)
+    defender = resolve_side(registry, system, request.get("defender"), "defender")
+    too_big = SideSize.of(defender).over_budget()
+    if too_big:
+        raise PreviewError("defender", too_big, 413)
+    attacker = request.get("attacker") or {}
+    book = _book(registry, system, attacker.get("book"), "attacker.book")
+    if book.unit(attacker.get("unit", "")) is None:
+        raise PreviewError("attacker.unit", f"{book.name} has no unit {attacker.get('unit')!r}", 404)
+    situation = dict(request.get("situation") or {})
+    options = []
+    for i, option in enumerate(request.get("options") or ()):
+        where = f"options[{i}]"
+        upgrades = tuple(option.get("upgrades") or ())
+        resolved = _resolve(book, ListEntry(key=where, unit=attacker["unit"], upgrades=upgrades), 0, where)
+        side = _combatant(resolved, "book")
+        too_big = SideSize.of(side).over_budget()
+        if too_big:
+            raise PreviewError(where, too_big, 413)
+        result = engine(system, side, defender, situation)
+        points = sum(resolved.cost.amounts.values())
+        wounds = result["expected"]["wounds"]
+        options.append({
+            "label": option.get("label") or _loadout_label(book, upgrades),
+            "upgrades": [{"section": u.section, "option": u.option, "count": u.count} for u in upgrades],
+            "cost": dict(resolved.cost.amounts),
+            "points": points,
+            "expected_wounds": wounds,
+            "p_destroyed": result["p_destroyed"],
+            "wounds_per_100_points": wounds * 100 / points if points > 0 else None,
+            "notes": result.get("notes", []),
+        })
+    rated = [i for i, o in enumerate(options) if o["wounds_per_100_points"] is not None]
+    return {
+        "system": system.id,
+        "attacker": {"book": book.id, "unit": attacker["unit"], "name": book.unit(attacker["unit"]).name},  # type: ignore[union-attr]
+        "defender": defender.summary(),
+        "situation": situation,
+        "options": options,
+        "best": max(rated, key=lambda i: options[i]["wounds_per_100_points"]) if rated else None,
+    }
+
+
+def _loadout_label(book: ArmyBook, upgrades: tuple[Any, ...]) -> str:
+    """The options' names from the book ("Base loadout" without upgrades)."""
+    names = []
+    for u in upgrades:
+        section = book.sections.get(u.section)
+        found = next((o for o in section.options if o.id == u.option), None) if section else None
+        label = found.label if found else u.option
+        names.append(f"{u.count} x {label}" if u.count > 1 else label)
+    return ", ".join(names) or "Base loadout"
+
+
+def _system(registry: BookRegistry, request: Mapping[str, Any]) -> GameSystem:
     system_id = request.get("system")
     system = registry.systems.get(system_id) if isinstance(system_id, str) else None
     if system is None:
         raise PreviewError("system", f"no game system {system_id!r}; known: {sorted(registry.systems)}", 404)
+    return system
+
+
+def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping[str, Engine | str], what: str,
+            over_budget: Callable[[SideSize], str | None]) -> dict[str, Any]:
+    system = _system(registry, request)
     engine = engine_for(system.family, engines, what)
     sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
     for name, side in sides.items():

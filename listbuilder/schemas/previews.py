@@ -76,6 +76,28 @@ class PreviewRequestSchema(StrictSchema):
     situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "how they fight; keys depend on the system (see docs/combat.md)"})
 
 
+class CompareOptionSchema(StrictSchema):
+    """One loadout to compare: upgrades as in a list entry, and a label to show."""
+
+    label = fields.String(validate=validate.Length(min=1, max=100), metadata={"description": "shown for this option (default: the options' names)"})
+    upgrades = fields.List(fields.Nested(ChosenUpgradeSchema), load_default=list, validate=validate.Length(max=100))
+
+
+class CompareUnitSchema(StrictSchema):
+    book = fields.String(required=True, validate=_ID, metadata={"description": "army book id"})
+    unit = fields.String(required=True, validate=_ID, metadata={"description": "unit id in the book"})
+
+
+class CompareRequestSchema(StrictSchema):
+    """``POST /api/v1/previews/compare``: loadouts of one unit against the same defender."""
+
+    system = fields.String(required=True, validate=_ID)
+    attacker = fields.Nested(CompareUnitSchema, required=True)
+    options = fields.List(fields.Nested(CompareOptionSchema), required=True, validate=validate.Length(min=2, max=8, error="give 2 to 8 options"))
+    defender = fields.Nested(SideSchema, required=True)
+    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "as in /previews for the system"})
+
+
 # --------------------------------------------------------------------------------------------
 # Situations, per rules family
 

@@ -15,8 +15,8 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from listbuilder.combat import PreviewError, preview
-from listbuilder.combat.service import preview_turn
-from listbuilder.schemas.previews import TURN_SITUATION_SCHEMAS, PreviewRequestSchema, finish_request, schema_of
+from listbuilder.combat.service import compare, preview_turn
+from listbuilder.schemas.previews import TURN_SITUATION_SCHEMAS, CompareRequestSchema, PreviewRequestSchema, finish_request, schema_of
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 
@@ -56,6 +56,26 @@ class TurnRequestSchema(PreviewRequestSchema):
     situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "range, hold, cover (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"})
 
 
+class CompareOptionOut(Schema):
+    label = fields.String()
+    upgrades = fields.List(fields.Dict(), metadata={"description": "the option's upgrades as given"})
+    cost = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "the unit's cost with these upgrades"})
+    points = fields.Integer(metadata={"description": "the cost vector's sum"})
+    expected_wounds = fields.Float()
+    p_destroyed = fields.Float()
+    wounds_per_100_points = fields.Float(allow_none=True, metadata={"description": "expected wounds per 100 points (null for a free unit)"})
+    notes = fields.List(fields.String())
+
+
+class CompareOut(Schema):
+    system = fields.String()
+    attacker = fields.Dict(metadata={"description": "book, unit and name of the unit compared"})
+    defender = fields.Dict()
+    situation = fields.Dict()
+    options = fields.List(fields.Nested(CompareOptionOut))
+    best = fields.Integer(allow_none=True, metadata={"description": "index of the option with the most expected wounds per 100 points"})
+
+
 @blp.errorhandler(PreviewError)
 def _preview_error(error: PreviewError) -> Any:
     return jsonify(error.as_dict()), error.status
@@ -84,3 +104,15 @@ class TurnPreviews(MethodView):
         (with the target's strike-back and morale), as one exact distribution."""
         reg = registry()
         return jsonify(preview_turn(reg, finish_request(reg, request, TURN_SITUATION_SCHEMAS)))
+
+
+@blp.route("/previews/compare")
+class ComparePreviews(MethodView):
+    @blp.arguments(schema_of(CompareRequestSchema))
+    @blp.response(200, CompareOut)
+    @blp.errors(400, 404, 413, 415)
+    def post(self, request: dict[str, Any]) -> Any:
+        """Compare loadouts of one unit against a target: points, expected wounds, chance to
+        destroy and expected wounds per 100 points of each option."""
+        reg = registry()
+        return jsonify(compare(reg, finish_request(reg, request)))
