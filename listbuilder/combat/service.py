@@ -12,7 +12,8 @@ systems share one request and one response shape::
                 "distributions": {"hits": Dist.as_dict(), "wounds": ..., "models_killed": ...},
                 "p_destroyed": float,
                 "consequences": {...family specific...},
-                "notes": [interpretations the engine applied]}
+                "notes": [interpretations the engine applied],
+                "unmodelled": [names of rules on either side the engine does not model]}
 
 ``listbuilder.schemas.previews`` turns JSON into this request (lists parsed, profiles loaded
 with the family's own unit schema, the situation checked by the family's situation schema);
@@ -27,7 +28,7 @@ the ``expected``/``distributions``/``p_destroyed``/``consequences`` part of the 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -167,6 +168,7 @@ def compare(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
             "p_destroyed": result["p_destroyed"],
             "wounds_per_100_points": wounds * 100 / points if points > 0 else None,
             "notes": result.get("notes", []),
+            "unmodelled": result.get("unmodelled", []),
         })
     rated = [i for i, o in enumerate(options) if o["wounds_per_100_points"] is not None]
     return {
@@ -219,10 +221,24 @@ def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping
         "p_destroyed": result["p_destroyed"],
         "consequences": result.get("consequences", {}),
         "notes": result.get("notes", []),
+        "unmodelled": result.get("unmodelled", []),
     }
     if "steps" in result:
         answer["steps"] = result["steps"]
     return answer
+
+
+def unmodelled_rules(sides: Iterable[Combatant], known: Callable[[str], bool]) -> list[str]:
+    """Names of the rules on these sides (the units, what their items grant, their weapons and
+    joined heroes) that ``known`` says the engine neither models nor may ignore, each once in
+    the order met. An imported book's own rules land here, so an answer never hides them."""
+    out: list[str] = []
+    for side in sides:
+        for member in (side, *side.heroes):
+            for rule in (*member.rules, *(r for w in member.weapons for r in w.rules)):
+                if rule.name not in out and not known(rule.name):
+                    out.append(rule.name)
+    return out
 
 
 def register_engine(family: str, engine: Engine | str) -> None:

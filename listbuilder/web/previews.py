@@ -39,6 +39,7 @@ class PreviewOut(Schema):
     p_destroyed = fields.Float()
     consequences = fields.Dict(metadata={"description": "system consequences: morale, melee result, retreats, damage results"})
     notes = fields.List(fields.String(), metadata={"description": "interpretations the engine applied"})
+    unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model (ignored in the odds)"})
 
 
 class TurnStepsOut(Schema):
@@ -65,6 +66,7 @@ class CompareOptionOut(Schema):
     p_destroyed = fields.Float()
     wounds_per_100_points = fields.Float(allow_none=True, metadata={"description": "expected wounds per 100 points (null for a free unit)"})
     notes = fields.List(fields.String())
+    unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model"})
 
 
 class CompareOut(Schema):

@@ -54,6 +54,10 @@ class Dialect:
     reliable: bool
     modelled: frozenset[str]
 
+    def knows(self, rule: str) -> bool:
+        """The maths models the rule, or it never changes a fight's odds."""
+        return rule in self.modelled or rule in NO_COMBAT_EFFECT
+
 
 _COMMON = frozenset({"AP", "Blast", "Deadly", "Fear", "Fearless", "Furious", "Hero", "Impact", "Indirect",
                      "Regeneration", "Rending", "Stealth", "Tough"})

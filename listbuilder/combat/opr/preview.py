@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from listbuilder.combat.opr.dialects import NO_COMBAT_EFFECT, Dialect, dialect_for
+from listbuilder.combat.opr.dialects import Dialect, dialect_for
 from listbuilder.combat.opr.fight import Fight
 from listbuilder.combat.opr.groups import AttackGroups
 from listbuilder.combat.opr.melee import Clash, Melee
@@ -17,7 +17,7 @@ from listbuilder.combat.opr.saves import Saves
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.opr.wounds import Wounding
 from listbuilder.combat.profiles import Fighter, fighter_from
-from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 
@@ -26,7 +26,9 @@ def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situati
     """The OPR family's preview: see :mod:`listbuilder.combat.service` for the shape."""
     dialect = dialect_for(system)
     sit = Situation.of(situation)
-    return Preview(dialect, fighter_from(attacker), fighter_from(defender), sit).run()
+    out = Preview(dialect, fighter_from(attacker), fighter_from(defender), sit).run()
+    out["unmodelled"] = unmodelled_rules((attacker, defender), dialect.knows)
+    return out
 
 
 def preview_fighters(dialect: Dialect, attacker: Fighter, defender: Fighter, situation: Situation) -> dict[str, Any]:
@@ -115,6 +117,6 @@ def check(fight: Fight) -> None:
     for f in (fight.att, fight.dfn):
         for member in f.all_members:
             for rule in (*member.rules, *(r for w in member.weapons for r in w.rules)):
-                if rule.name not in d.modelled and rule.name not in NO_COMBAT_EFFECT and rule.name not in seen:
+                if not d.knows(rule.name) and rule.name not in seen:
                     seen.add(rule.name)
                     fight.notes.append(f"{rule.name}: not modelled in previews for {d.name}; ignored")

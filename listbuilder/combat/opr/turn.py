@@ -22,7 +22,7 @@ from listbuilder.combat.opr.dialects import Dialect, dialect_for
 from listbuilder.combat.opr.preview import Preview
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.profiles import Fighter, fighter_from
-from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 
@@ -114,4 +114,7 @@ def _mix(weighted: list[tuple[float, Any]]) -> Any:
 def turn_engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
     """The OPR family's whole-turn preview (``listbuilder.combat.service.preview_turn``)."""
     shoot, charge = turn_situations(situation)
-    return preview_turn(dialect_for(system), fighter_from(attacker), fighter_from(defender), shoot, charge)
+    dialect = dialect_for(system)
+    out = preview_turn(dialect, fighter_from(attacker), fighter_from(defender), shoot, charge)
+    out["unmodelled"] = unmodelled_rules((attacker, defender), dialect.knows)
+    return out
