@@ -22,7 +22,7 @@ from listbuilder.combat.opr.dialects import Dialect, dialect_for
 from listbuilder.combat.opr.preview import Preview
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.profiles import Fighter, fighter_from
-from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
+from listbuilder.combat.service import Combatant, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 
@@ -42,9 +42,7 @@ def turn_situations(data: Mapping[str, Any]) -> tuple[Situation, Situation]:
 def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: Situation, charge: Situation) -> dict[str, Any]:
     """Shooting, then the charge from every state it leaves, as one answer (see the module)."""
     shot = Preview(dialect, attacker, defender, shoot).shoot()
-    where = shot.where
-    if len(where.lines) > 1:  # a Sniper pick leaves states no single wound line holds
-        raise PreviewError("situation.pick", "a turn preview takes the next model for Sniper shots")
+    where = shot.where  # one wound line: a turn takes no pick, so Sniper shots follow the wound order
     start = where.untouched
     line = where.lines[0]
     alive_before = line.alive(start)
