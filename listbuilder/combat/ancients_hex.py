@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 
@@ -555,7 +555,19 @@ def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situati
     """The ancients-hex engine the preview service dispatches to; raises PreviewError."""
     a = read_fighter(attacker, "attacker")
     d = read_fighter(defender, "defender")
-    return preview_fight(a, d, read_situation(situation))
+    out = preview_fight(a, d, read_situation(situation))
+    out["unmodelled"] = unmodelled_rules((attacker, defender), lambda name: _key(name) in KNOWN_RULES)
+    return out
+
+
+# Rules the maths above reads, and rules that never change one attack's dice (movement,
+# activation, orders, spells, other units' attacks). Any other rule is named as unmodelled.
+MODELLED = ("Brace", "Charge", "Critical Hit", "Deadly", "Ethereal", "Evade", "Fearless", "Flight", "Frenzy", "Impact",
+            "Massive", "Mob", "No retreat", "Scavenger", "Skilled", "Steadfast", "Stealthy", "Support", "Terror",
+            "Unstoppable", "Volley Fire")
+NO_COMBAT_EFFECT = ("Advance", "Attachment", "Aura", "Command", "Compel", "Crush", "Follow me", "Hit & run", "Knock aside",
+                    "Light", "Magical resistance", "Magician", "Regenerate", "Skirmish", "Split attack", "Spy")
+KNOWN_RULES = frozenset(_key(name) for name in (*MODELLED, *NO_COMBAT_EFFECT))
 
 
 __all__ = [

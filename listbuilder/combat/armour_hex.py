@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
 from listbuilder.dice import Dist, open_ended_at_least
 from listbuilder.model import GameSystem, RuleRef, Weapon
 
@@ -634,5 +634,22 @@ def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situati
         raise PreviewError("situation.models_lost", f"{d.name} has only {d.models} models")
     if s.attacker_models_lost >= a.models:
         raise PreviewError("situation.attacker_models_lost", f"{a.name} has only {a.models} models")
-    return fire(a, d, s) if s.attack == SHOOTING else assault(a, d, s)
+    out = fire(a, d, s) if s.attack == SHOOTING else assault(a, d, s)
+    out["unmodelled"] = unmodelled_rules((attacker, defender), _known)
+    return out
+
+
+# Rules the maths above reads, and rules that never change one volley or assault (movement,
+# deployment, healing steps). Any other rule (tokens left for later, psychic tables, Area and
+# Misfire rolls, terrain-bound rules) is named as unmodelled.
+MODELLED = ("Flying", "Bad at Long Range", "Optimal at Point Blank", "Steady", "Stubborn", "Take Cover", "Elusive",
+            "Enhanced Accuracy", "Armour Breaker", "Good Shot", "Excellent Shot", "Superb Shot", "Bad Shot", "Terrible Shot")
+NO_COMBAT_EFFECT = ("Forward Position", "Heal", "Repair", "Tracked", "Acid Resistance", "Hide")
+KNOWN_RULES = frozenset(_key(name) for name in (*MODELLED, *NO_COMBAT_EFFECT))
+
+
+def _known(name: str) -> bool:
+    key = _key(name)
+    # 004 Unit resistances: every "<type> Resistance" is read by Vehicle.resistance (Acid is a healing rule)
+    return key in KNOWN_RULES or key.endswith("resistance")
 

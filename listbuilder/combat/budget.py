@@ -32,6 +32,13 @@ MAX_TOUGH = 30          # Tough(X) (or hit points) of one model
 MAX_WOUNDS = 200        # wounds to take a whole side off the table: models x Tough, summed
 MAX_STAT = 30           # any other number: a rule's (X), a stat, a weapon extra (hex dice, burst)
 
+# A whole-turn preview runs one melee for every state the shooting can leave the target in, so
+# it takes smaller sides: the largest book side (a 40-model combined unit with two heroes
+# joined) brings under 60 wounds and 60 dice. At these limits the slowest turn measured (20
+# Tough(3) models with Regeneration, Blast weapons, both sides) takes about 0.7 s.
+MAX_TURN_WOUNDS = 60
+MAX_TURN_DICE = 100
+
 
 @dataclass(frozen=True)
 class SideSize:
@@ -56,6 +63,14 @@ class SideSize:
             wounds=sum(g.models * t for g, t in zip(groups, toughs)),
             stat=max(_largest_number((g.stats, [w.extra for w in g.weapons], _ratings(g))) for g in groups),
         )
+
+    def over_turn_budget(self) -> str | None:
+        """Why this side is too big for a whole-turn preview, or None."""
+        if self.wounds > MAX_TURN_WOUNDS:
+            return f"{self.wounds} wounds in all (models x Tough): a whole-turn preview takes at most {MAX_TURN_WOUNDS}"
+        if self.dice > MAX_TURN_DICE:
+            return f"{self.dice} attack dice (weapons x attacks): a whole-turn preview takes at most {MAX_TURN_DICE}"
+        return self.over_budget()
 
     def over_budget(self) -> str | None:
         """Why this side is too big to preview, or None."""

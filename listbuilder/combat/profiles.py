@@ -121,8 +121,16 @@ class WoundLine:
 
     def heroes_alive(self, p: int) -> tuple[int, ...]:
         """Indexes (into Fighter.heroes) of the heroes still alive at p."""
-        first = max(self._model_at[p], self.unit_models)
-        return tuple(self.hero_index[i - self.unit_models] for i in range(first, self.models))
+        return self._heroes_alive[self._model_at[p]]
+
+    @cached_property
+    def _heroes_alive(self) -> tuple[tuple[int, ...], ...]:
+        """heroes_alive for each model index being filled (previews ask it thousands of times)."""
+        out = []
+        for model in range(self.models + 1):
+            first = max(model, self.unit_models)
+            out.append(tuple(self.hero_index[i - self.unit_models] for i in range(first, self.models)))
+        return tuple(out)
 
     def position(self, models_lost: int, wounds_taken: int) -> int:
         """The position of a unit that already lost models and took wounds on the next one."""

@@ -12,7 +12,8 @@ systems share one request and one response shape::
                 "distributions": {"hits": Dist.as_dict(), "wounds": ..., "models_killed": ...},
                 "p_destroyed": float,
                 "consequences": {...family specific...},
-                "notes": [interpretations the engine applied]}
+                "notes": [interpretations the engine applied],
+                "unmodelled": [names of rules on either side the engine does not model]}
 
 ``listbuilder.schemas.previews`` turns JSON into this request (lists parsed, profiles loaded
 with the family's own unit schema, the situation checked by the family's situation schema);
@@ -27,7 +28,7 @@ the ``expected``/``distributions``/``p_destroyed``/``consequences`` part of the 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,11 @@ ENGINES: dict[str, Engine | str] = {
     "opr": "listbuilder.combat.opr:engine",
     "ancients-hex": "listbuilder.combat.ancients_hex:engine",
     "armour-hex": "listbuilder.combat.armour_hex:engine",
+}
+
+# family -> whole-turn engine (shooting then the charge, same request shape; OPR only so far)
+TURN_ENGINES: dict[str, Engine | str] = {
+    "opr": "listbuilder.combat.opr:turn_engine",
 }
 
 SIDES = ("attacker", "defender")
@@ -113,19 +119,99 @@ class Combatant:
 
 def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
     """Answer one preview request; raises :class:`PreviewError` for nonsense inputs."""
+    return _answer(registry, request, ENGINES, "combat previews", SideSize.over_budget)
+
+
+def preview_turn(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
+    """A whole turn (the attacker shoots the defender, then charges it): the same request and
+    answer shape as :func:`preview`, plus ``steps``; raises :class:`PreviewError`."""
+    return _answer(registry, request, TURN_ENGINES, "whole-turn previews", SideSize.over_turn_budget)
+
+
+def compare(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Loadouts of one book unit against the same defender: each option's points, expected
+    wounds, chance to destroy and expected wounds per 100 points; raises PreviewError.
+
+    ``request["attacker"]`` is ``{"book", "unit"}``; ``request["options"]`` holds 2-8
+    ``{"label"?, "upgrades"}`` (upgrades as in a list entry, checked as list validation does).
+    ``points`` is the sum of the cost vector (a single currency in the OPR systems).
+    """
+    system = _system(registry, request)
+    engine = engine_for(system.family)
+    defender = resolve_side(registry, system, request.get("defender"), "defender")
+    too_big = SideSize.of(defender).over_budget()
+    if too_big:
+        raise PreviewError("defender", too_big, 413)
+    attacker = request.get("attacker") or {}
+    book = _book(registry, system, attacker.get("book"), "attacker.book")
+    if book.unit(attacker.get("unit", "")) is None:
+        raise PreviewError("attacker.unit", f"{book.name} has no unit {attacker.get('unit')!r}", 404)
+    situation = dict(request.get("situation") or {})
+    options = []
+    for i, option in enumerate(request.get("options") or ()):
+        where = f"options[{i}]"
+        upgrades = tuple(option.get("upgrades") or ())
+        resolved = _resolve(book, ListEntry(key=where, unit=attacker["unit"], upgrades=upgrades), 0, where)
+        side = _combatant(resolved, "book")
+        too_big = SideSize.of(side).over_budget()
+        if too_big:
+            raise PreviewError(where, too_big, 413)
+        result = engine(system, side, defender, situation)
+        points = sum(resolved.cost.amounts.values())
+        wounds = result["expected"]["wounds"]
+        options.append({
+            "label": option.get("label") or _loadout_label(book, upgrades),
+            "upgrades": [{"section": u.section, "option": u.option, "count": u.count} for u in upgrades],
+            "cost": dict(resolved.cost.amounts),
+            "points": points,
+            "expected_wounds": wounds,
+            "p_destroyed": result["p_destroyed"],
+            "wounds_per_100_points": wounds * 100 / points if points > 0 else None,
+            "notes": result.get("notes", []),
+            "unmodelled": result.get("unmodelled", []),
+        })
+    rated = [i for i, o in enumerate(options) if o["wounds_per_100_points"] is not None]
+    return {
+        "system": system.id,
+        "attacker": {"book": book.id, "unit": attacker["unit"], "name": book.unit(attacker["unit"]).name},  # type: ignore[union-attr]
+        "defender": defender.summary(),
+        "situation": situation,
+        "options": options,
+        "best": max(rated, key=lambda i: options[i]["wounds_per_100_points"]) if rated else None,
+    }
+
+
+def _loadout_label(book: ArmyBook, upgrades: tuple[Any, ...]) -> str:
+    """The options' names from the book ("Base loadout" without upgrades)."""
+    names = []
+    for u in upgrades:
+        section = book.sections.get(u.section)
+        found = next((o for o in section.options if o.id == u.option), None) if section else None
+        label = found.label if found else u.option
+        names.append(f"{u.count} x {label}" if u.count > 1 else label)
+    return ", ".join(names) or "Base loadout"
+
+
+def _system(registry: BookRegistry, request: Mapping[str, Any]) -> GameSystem:
     system_id = request.get("system")
     system = registry.systems.get(system_id) if isinstance(system_id, str) else None
     if system is None:
         raise PreviewError("system", f"no game system {system_id!r}; known: {sorted(registry.systems)}", 404)
-    engine = engine_for(system.family)
+    return system
+
+
+def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping[str, Engine | str], what: str,
+            over_budget: Callable[[SideSize], str | None]) -> dict[str, Any]:
+    system = _system(registry, request)
+    engine = engine_for(system.family, engines, what)
     sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
     for name, side in sides.items():
-        too_big = SideSize.of(side).over_budget()  # bounded work: listbuilder.combat.budget
+        too_big = over_budget(SideSize.of(side))  # bounded work: listbuilder.combat.budget
         if too_big:
             raise PreviewError(name, too_big, 413)
     situation = dict(request.get("situation") or {})
     result = engine(system, sides["attacker"], sides["defender"], situation)
-    return {
+    answer = {
         "system": system.id,
         "attacker": sides["attacker"].summary(),
         "defender": sides["defender"].summary(),
@@ -135,7 +221,24 @@ def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
         "p_destroyed": result["p_destroyed"],
         "consequences": result.get("consequences", {}),
         "notes": result.get("notes", []),
+        "unmodelled": result.get("unmodelled", []),
     }
+    if "steps" in result:
+        answer["steps"] = result["steps"]
+    return answer
+
+
+def unmodelled_rules(sides: Iterable[Combatant], known: Callable[[str], bool]) -> list[str]:
+    """Names of the rules on these sides (the units, what their items grant, their weapons and
+    joined heroes) that ``known`` says the engine neither models nor may ignore, each once in
+    the order met. An imported book's own rules land here, so an answer never hides them."""
+    out: list[str] = []
+    for side in sides:
+        for member in (side, *side.heroes):
+            for rule in (*member.rules, *(r for w in member.weapons for r in w.rules)):
+                if rule.name not in out and not known(rule.name):
+                    out.append(rule.name)
+    return out
 
 
 def register_engine(family: str, engine: Engine | str) -> None:
@@ -143,17 +246,17 @@ def register_engine(family: str, engine: Engine | str) -> None:
     ENGINES[family] = engine
 
 
-def engine_for(family: str) -> Engine:
-    found = ENGINES.get(family)
+def engine_for(family: str, engines: Mapping[str, Engine | str] = ENGINES, what: str = "combat previews") -> Engine:
+    found = engines.get(family)
     if found is None:
-        raise PreviewError("system", f"combat previews are not available for the {family!r} rules family")
+        raise PreviewError("system", f"{what} are not available for the {family!r} rules family")
     if isinstance(found, str):
         module_name, _, attr = found.partition(":")
         try:
             found = getattr(importlib.import_module(module_name), attr or "engine")
         except (ImportError, AttributeError):
-            raise PreviewError("system", f"combat previews for the {family!r} rules family are not built yet") from None
-        ENGINES[family] = found
+            raise PreviewError("system", f"{what} for the {family!r} rules family are not built yet") from None
+        engines[family] = found  # type: ignore[index]
     return found
 
 

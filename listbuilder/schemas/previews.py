@@ -11,11 +11,15 @@ game system named in the same body:
 
 Errors from step 2 are raised as :class:`~listbuilder.combat.PreviewError` with every bad field
 path (``attacker.profile.weapons[0].attacks``, ``situation.range``).
+
+Schema instances are built once per process (:func:`schema_of`) and reused: building one costs
+about as much as a small preview, and they keep no state between loads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -72,6 +76,28 @@ class PreviewRequestSchema(StrictSchema):
     situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "how they fight; keys depend on the system (see docs/combat.md)"})
 
 
+class CompareOptionSchema(StrictSchema):
+    """One loadout to compare: upgrades as in a list entry, and a label to show."""
+
+    label = fields.String(validate=validate.Length(min=1, max=100), metadata={"description": "shown for this option (default: the options' names)"})
+    upgrades = fields.List(fields.Nested(ChosenUpgradeSchema), load_default=list, validate=validate.Length(max=100))
+
+
+class CompareUnitSchema(StrictSchema):
+    book = fields.String(required=True, validate=_ID, metadata={"description": "army book id"})
+    unit = fields.String(required=True, validate=_ID, metadata={"description": "unit id in the book"})
+
+
+class CompareRequestSchema(StrictSchema):
+    """``POST /api/v1/previews/compare``: loadouts of one unit against the same defender."""
+
+    system = fields.String(required=True, validate=_ID)
+    attacker = fields.Nested(CompareUnitSchema, required=True)
+    options = fields.List(fields.Nested(CompareOptionSchema), required=True, validate=validate.Length(min=2, max=8, error="give 2 to 8 options"))
+    defender = fields.Nested(SideSchema, required=True)
+    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "as in /previews for the system"})
+
+
 # --------------------------------------------------------------------------------------------
 # Situations, per rules family
 
@@ -119,8 +145,8 @@ class OprSituationSchema(StrictSchema):
     cover = fields.Boolean(load_default=False, metadata={"description": "the defender is in cover"})
     facing = fields.String(load_default="front", validate=validate.OneOf(["front", "flank", "rear"]), metadata={"description": "melee: where the charge hits the defender (002 flanking, Counter)"})
     strike_back = fields.Boolean(load_default=True, metadata={"description": "melee: the defender strikes back"})
-    attacker = fields.Nested(SideStateSchema, load_default=lambda: SideStateSchema().load({}))
-    defender = fields.Nested(SideStateSchema, load_default=lambda: SideStateSchema().load({}))
+    attacker = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
+    defender = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
     shaken = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.shaken"})
     fatigued = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"})
     models_lost = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
@@ -142,16 +168,49 @@ class OprSituationSchema(StrictSchema):
         return loaded
 
 
+class OprTurnSituationSchema(StrictSchema):
+    """A whole turn (``/previews/turn``): the attacker shoots, then charges the same target."""
+
+    range = WholeNumber(load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "the shooting: distance in inches (weapons out of range do not fire)"})
+    hold = fields.Boolean(load_default=True, metadata={"description": "the shooting: the attacker stood still (Hold)"})
+    cover = fields.Boolean(load_default=False, metadata={"description": "the shooting: the defender is in cover"})
+    facing = fields.String(load_default="front", validate=validate.OneOf(["front", "flank", "rear"]), metadata={"description": "the charge: where it hits the defender"})
+    strike_back = fields.Boolean(load_default=True, metadata={"description": "the charge: the defender strikes back"})
+    attacker = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
+    defender = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
+
+
 SITUATION_SCHEMAS: dict[str, type[Schema]] = {
     "opr": OprSituationSchema,
 }
+
+# family -> situation schema of a whole-turn preview
+TURN_SITUATION_SCHEMAS: dict[str, type[Schema]] = {
+    "opr": OprTurnSituationSchema,
+}
+
+
+@cache
+def schema_of(cls: type[Schema]) -> Schema:
+    """The one instance of a schema class this process uses."""
+    return cls()
+
+
+@cache
+def _side_state_defaults() -> dict[str, Any]:
+    return schema_of(SideStateSchema).load({})
+
+
+def fresh_side_state() -> dict[str, Any]:
+    """A side state with every default (a new dict: the situation loader writes into it)."""
+    return dict(_side_state_defaults())
 
 
 # --------------------------------------------------------------------------------------------
 # Step 2
 
 
-def finish_request(registry: BookRegistry, loaded: Mapping[str, Any]) -> dict[str, Any]:
+def finish_request(registry: BookRegistry, loaded: Mapping[str, Any], situations: Mapping[str, type[Schema]] = SITUATION_SCHEMAS) -> dict[str, Any]:
     """Load profiles and the situation for the named system; raises PreviewError."""
     request = dict(loaded)
     system = registry.systems.get(request["system"])
@@ -167,10 +226,10 @@ def finish_request(registry: BookRegistry, loaded: Mapping[str, Any]) -> dict[st
                 for where, messages in field_errors(exc.messages).items():
                     errors.setdefault(f"{side}.profile.{where}" if where != "(body)" else f"{side}.profile", []).extend(messages)
         request[side] = value
-    schema_cls = SITUATION_SCHEMAS.get(system.family)
+    schema_cls = situations.get(system.family)
     if schema_cls is not None:
         try:
-            request["situation"] = schema_cls().load(request.get("situation") or {})
+            request["situation"] = schema_of(schema_cls).load(request.get("situation") or {})
         except ValidationError as exc:
             for where, messages in field_errors(exc.messages).items():
                 errors.setdefault(f"situation.{where}" if where != "(body)" else "situation", []).extend(messages)
@@ -180,23 +239,23 @@ def finish_request(registry: BookRegistry, loaded: Mapping[str, Any]) -> dict[st
     return request
 
 
-def load_request(registry: BookRegistry, data: Any) -> dict[str, Any]:
-    """Both steps, for the CLI and tests: raw JSON -> the request ``preview`` takes."""
+def load_request(registry: BookRegistry, data: Any, situations: Mapping[str, type[Schema]] = SITUATION_SCHEMAS) -> dict[str, Any]:
+    """Both steps, for the CLI and tests: raw JSON -> the request ``preview`` takes
+    (``situations=TURN_SITUATION_SCHEMAS`` for ``preview_turn``)."""
     if not isinstance(data, dict):
         raise PreviewError("(body)", "the preview request must be a JSON object")
     try:
-        loaded = PreviewRequestSchema().load(data)
+        loaded = schema_of(PreviewRequestSchema).load(data)
     except ValidationError as exc:
         errors = field_errors(exc.messages)
         raise PreviewError(next(iter(errors)), "the preview request has invalid fields: see errors", errors=errors) from None
-    return finish_request(registry, loaded)
+    return finish_request(registry, loaded, situations)
 
 
 def _load_profile(family: str, data: Mapping[str, Any]) -> Any:
     """An inline unit, read by the family's unit schema; id, size and cost get defaults."""
-    unit_schema = _unit_schema(family)
     filled = {"id": "profile", "size": 1, "cost": {"pts": 0}, **data}
-    return unit_schema().load(filled)
+    return schema_of(_unit_schema(family)).load(filled)
 
 
 def _unit_schema(family: str) -> type[Schema]:

@@ -1,4 +1,5 @@
-"""``POST /api/v1/previews``: exact combat odds for an attacker and a defender.
+"""``POST /api/v1/previews`` (one attack) and ``/previews/turn`` (shooting then the charge):
+exact combat odds for an attacker and a defender.
 
 The view only loads the request (``listbuilder.schemas.previews``) and calls the pure core
 (``listbuilder.combat.preview``); nonsense inputs raise PreviewError, answered here in the
@@ -14,7 +15,8 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from listbuilder.combat import PreviewError, preview
-from listbuilder.schemas.previews import PreviewRequestSchema, finish_request
+from listbuilder.combat.service import compare, preview_turn
+from listbuilder.schemas.previews import TURN_SITUATION_SCHEMAS, CompareRequestSchema, PreviewRequestSchema, finish_request, schema_of
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 
@@ -37,6 +39,43 @@ class PreviewOut(Schema):
     p_destroyed = fields.Float()
     consequences = fields.Dict(metadata={"description": "system consequences: morale, melee result, retreats, damage results"})
     notes = fields.List(fields.String(), metadata={"description": "interpretations the engine applied"})
+    unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model (ignored in the odds)"})
+
+
+class TurnStepsOut(Schema):
+    shooting = fields.Dict(metadata={"description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test)"})
+    charge = fields.Dict(metadata={"description": "the charge: expected hits, given the target survived the shooting"})
+
+
+class TurnOut(PreviewOut):
+    steps = fields.Nested(TurnStepsOut)
+
+
+class TurnRequestSchema(PreviewRequestSchema):
+    """``POST /api/v1/previews/turn``: the attacker shoots the defender, then charges it."""
+
+    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "range, hold, cover (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"})
+
+
+class CompareOptionOut(Schema):
+    label = fields.String()
+    upgrades = fields.List(fields.Dict(), metadata={"description": "the option's upgrades as given"})
+    cost = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "the unit's cost with these upgrades"})
+    points = fields.Integer(metadata={"description": "the cost vector's sum"})
+    expected_wounds = fields.Float()
+    p_destroyed = fields.Float()
+    wounds_per_100_points = fields.Float(allow_none=True, metadata={"description": "expected wounds per 100 points (null for a free unit)"})
+    notes = fields.List(fields.String())
+    unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model"})
+
+
+class CompareOut(Schema):
+    system = fields.String()
+    attacker = fields.Dict(metadata={"description": "book, unit and name of the unit compared"})
+    defender = fields.Dict()
+    situation = fields.Dict()
+    options = fields.List(fields.Nested(CompareOptionOut))
+    best = fields.Integer(allow_none=True, metadata={"description": "index of the option with the most expected wounds per 100 points"})
 
 
 @blp.errorhandler(PreviewError)
@@ -46,10 +85,36 @@ def _preview_error(error: PreviewError) -> Any:
 
 @blp.route("/previews")
 class Previews(MethodView):
-    @blp.arguments(PreviewRequestSchema)
+    @blp.arguments(schema_of(PreviewRequestSchema))  # an instance: webargs builds a class anew per request
     @blp.response(200, PreviewOut)
     @blp.errors(400, 404, 413, 415)
     def post(self, request: dict[str, Any]) -> Any:
         """Preview a combat: distributions of hits, wounds and models killed, and consequences."""
         reg = registry()
-        return preview(reg, finish_request(reg, request))
+        # The engine's answer is already JSON in PreviewOut's shape (which documents it); a
+        # marshmallow dump would only copy every distribution again.
+        return jsonify(preview(reg, finish_request(reg, request)))
+
+
+@blp.route("/previews/turn")
+class TurnPreviews(MethodView):
+    @blp.arguments(schema_of(TurnRequestSchema))
+    @blp.response(200, TurnOut)
+    @blp.errors(400, 404, 413, 415)
+    def post(self, request: dict[str, Any]) -> Any:
+        """Preview a whole turn: the attacker's shooting, then its charge into the same target
+        (with the target's strike-back and morale), as one exact distribution."""
+        reg = registry()
+        return jsonify(preview_turn(reg, finish_request(reg, request, TURN_SITUATION_SCHEMAS)))
+
+
+@blp.route("/previews/compare")
+class ComparePreviews(MethodView):
+    @blp.arguments(schema_of(CompareRequestSchema))
+    @blp.response(200, CompareOut)
+    @blp.errors(400, 404, 413, 415)
+    def post(self, request: dict[str, Any]) -> Any:
+        """Compare loadouts of one unit against a target: points, expected wounds, chance to
+        destroy and expected wounds per 100 points of each option."""
+        reg = registry()
+        return jsonify(compare(reg, finish_request(reg, request)))

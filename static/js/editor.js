@@ -2,6 +2,7 @@
 // joining and spells. It edits the list entry only; the API says whether the result is legal.
 import { h, formatCost, ruleName } from "./util.js";
 import { gainsLine, ruleList, statLine, weaponTable, itemList } from "./profile.js";
+import { efficiencyPanel } from "./efficiency.js";
 
 const AFFECTS_TEXT = {
   unit: () => "for the unit",
@@ -74,6 +75,8 @@ export class Editor {
     body.push(...this.pairing(entry, unit));
     const spells = this.spells(entry, unit);
     if (spells) body.push(spells);
+    const efficiency = efficiencyPanel(this.ctx, entry, unit);
+    if (efficiency) body.push(efficiency);
     body.push(h("label", { class: "field" }, "Notes",
       h("textarea", { id: "ed-notes", rows: 2, maxlength: 2000, value: entry.notes || "",
         oninput: (e) => this.ctx.update((en) => { en.notes = e.target.value; }, { key, editor: false }) })));

@@ -10,7 +10,7 @@ means both read the rules the same way.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from listbuilder.combat.opr import Situation
@@ -429,6 +429,11 @@ class Sim:
         sit = self.sit
         a = Unit(self.att_f, sit.attacker.models_lost, sit.attacker.wounds_taken)
         d = Unit(self.dfn_f, sit.defender.models_lost, sit.defender.wounds_taken)
+        return self.fight(a, d)
+
+    def fight(self, a: Unit, d: Unit) -> dict[str, float]:
+        """One attack by a on d as they stand (the units keep the damage)."""
+        sit = self.sit
         d_alive0 = len(d.alive())
         out: dict[str, float] = {}
         if not sit.melee:
@@ -477,15 +482,53 @@ class Sim:
 
     def run(self, trials: int) -> dict[str, tuple[float, float]]:
         """Mean and standard error of every measured quantity."""
-        sums: dict[str, float] = {}
-        squares: dict[str, float] = {}
-        for _ in range(trials):
-            for k, v in self.trial().items():
-                sums[k] = sums.get(k, 0.0) + v
-                squares[k] = squares.get(k, 0.0) + v * v
-        out = {}
-        for k in sums:
-            mean = sums[k] / trials
-            var = max(0.0, squares[k] / trials - mean * mean)
-            out[k] = (mean, (var / trials) ** 0.5)
+        return summarise(self.trial() for _ in range(trials))
+
+
+class TurnSim:
+    """A whole turn, simulated: the attacker shoots the defender, then charges it as it stands
+    (a failed morale test from the shooting leaves it Shaken/Wavering for the melee)."""
+
+    def __init__(self, code: str, att: Fighter, dfn: Fighter, shoot: Situation, charge: Situation, seed: int = 1):
+        self.shoot = Sim(code, att, dfn, shoot, seed)
+        self.charge = Sim(code, att, dfn, charge, seed)
+        self.charge.rng = self.shoot.rng
+        self.base = charge
+
+    def trial(self) -> dict[str, float]:
+        sit = self.shoot.sit
+        a = Unit(self.shoot.att_f, sit.attacker.models_lost, sit.attacker.wounds_taken)
+        d = Unit(self.shoot.dfn_f, sit.defender.models_lost, sit.defender.wounds_taken)
+        hp0, alive0 = d.hp(), len(d.alive())
+        shot = self.shoot.fight(a, d)
+        out = {"charged": float(bool(d.alive())), "a_wins": 0.0, "d_removed": 0.0, "a_lost": 0.0}
+        if d.alive():
+            state = replace(self.base.defender, shaken=self.base.defender.shaken or bool(shot["fail"]))
+            self.charge.sit = replace(self.base, defender=state)
+            a_hp0 = a.hp()
+            melee = self.charge.fight(a, d)
+            out.update(a_wins=melee["a_wins"], d_removed=melee["d_rout"], a_lost=float(a_hp0 - a.hp()))
+        out.update(wounds=float(hp0 - d.hp()), killed=float(alive0 - len(d.alive())), destroyed=float(not d.alive()))
+        out["d_removed"] += out["destroyed"]
         return out
+
+    def run(self, trials: int) -> dict[str, tuple[float, float]]:
+        return summarise(self.trial() for _ in range(trials))
+
+
+def summarise(trials: Any) -> dict[str, tuple[float, float]]:
+    """Mean and standard error of every measured quantity over the trials."""
+    sums: dict[str, float] = {}
+    squares: dict[str, float] = {}
+    count = 0
+    for result in trials:
+        count += 1
+        for k, v in result.items():
+            sums[k] = sums.get(k, 0.0) + v
+            squares[k] = squares.get(k, 0.0) + v * v
+    out = {}
+    for k in sums:
+        mean = sums[k] / count
+        var = max(0.0, squares[k] / count - mean * mean)
+        out[k] = (mean, (var / count) ** 0.5)
+    return out

@@ -152,3 +152,21 @@ def test_bad_picks_are_422_naming_the_field(client):
     assert res.status_code == 422 and "situation.pick.model" in res.get_json()["errors"]
     res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": "captain"}})
     assert res.status_code == 422 and "situation.pick" in res.get_json()["errors"]
+
+
+def test_preview_requests_build_no_schemas_after_the_first(client, monkeypatch):
+    """Issue 15: marshmallow schemas are built once per process, not per request."""
+    import marshmallow
+
+    body = {"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting", "range": 18}}
+    assert post(client, body).status_code == 200
+    built: list[str] = []
+    original = marshmallow.Schema.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(type(self).__name__)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(marshmallow.Schema, "__init__", counting)
+    assert post(client, body).status_code == 200
+    assert built == []

@@ -118,9 +118,9 @@ def test_hero_takes_wounds_last_and_uses_unit_defense():
     hero = unit("Hero", 1, 3, 2, "Hero", "Tough(3)")
     guards = unit("Guards", 2, 4, 6, weapons=(weapon("Hand", 1, 0, count=2),), heroes=(hero,))
     p = Preview(DIALECT["001"], gun(), guards, situation())
-    assert p._target(guards, p.line_d, 0, None) is guards
-    assert p._target(guards, p.line_d, 2, None) is hero
-    assert p.line_d.heroes_alive(1) == (0,) and p.line_d.unit_alive(2) == 0
+    assert p.saves.target(guards, p.fight.line_d, 0, None) is guards
+    assert p.saves.target(guards, p.fight.line_d, 2, None) is hero
+    assert p.fight.line_d.heroes_alive(1) == (0,) and p.fight.line_d.unit_alive(2) == 0
 
 
 @pytest.mark.parametrize("code", ["000", "001", "002"])
@@ -518,29 +518,29 @@ def test_hero_quality_for_morale():
 
 def test_000_fear_adds_d3_to_melee_result():
     p = Preview(DIALECT["000"], axe(unit_rules=("Fear",)), target(6), situation("melee"))
-    assert p._melee_bonus(p.att, p.line_a, 0) == Dist({1: 1 / 3, 2: 1 / 3, 3: 1 / 3})
+    assert p.morale.melee_bonus(p.fight.att, p.fight.line_a, 0) == Dist({1: 1 / 3, 2: 1 / 3, 3: 1 / 3})
 
 
 def test_001_fear_x_adds_x():
     p = Preview(DIALECT["001"], axe(unit_rules=("Fear(2)",), models=5), target(6), situation("melee"))
-    assert p._melee_bonus(p.att, p.line_a, 0) == Dist.constant(2)
+    assert p.morale.melee_bonus(p.fight.att, p.fight.line_a, 0) == Dist.constant(2)
 
 
 def test_002_fear_x_per_model_and_full_rows():
     p = Preview(DIALECT["002"], axe(unit_rules=("Fear(1)",), models=10), target(6), situation("melee"))
-    assert p._melee_bonus(p.att, p.line_a, 0) == Dist.constant(10 + 2)
-    assert p._melee_bonus(p.att, p.line_a, 3) == Dist.constant(7 + 1)
+    assert p.morale.melee_bonus(p.fight.att, p.fight.line_a, 0) == Dist.constant(10 + 2)
+    assert p.morale.melee_bonus(p.fight.att, p.fight.line_a, 3) == Dist.constant(7 + 1)
 
 
 def test_000_musician_counts_one_wound():
     p = Preview(DIALECT["000"], axe(unit_rules=("Battle Standard",), models=5), target(6), situation("melee"))
-    assert p._melee_bonus(p.att, p.line_a, 0) == Dist.constant(1)
+    assert p.morale.melee_bonus(p.fight.att, p.fight.line_a, 0) == Dist.constant(1)
 
 
 def test_002_flanking_minus_to_morale():
     p = Preview(DIALECT["002"], axe(), unit("Five", 5, 4, 6), situation("melee"))
-    assert approx(p._morale_fail(p.dfn, p.line_d, 0, p.sit.defender, flank="rear"), 1 - 1 / 6 * 1)  # 4+ at -2: only 6
-    assert approx(p._morale_fail(p.dfn, p.line_d, 0, p.sit.defender, flank="flank"), 0.5 + 1 / 6)
+    assert approx(p.morale.fail(p.fight.dfn, p.fight.line_d, 0, p.fight.sit.defender, flank="rear"), 1 - 1 / 6 * 1)  # 4+ at -2: only 6
+    assert approx(p.morale.fail(p.fight.dfn, p.fight.line_d, 0, p.fight.sit.defender, flank="flank"), 0.5 + 1 / 6)
 
 
 def test_000_sergeant_plus_one_to_hit():

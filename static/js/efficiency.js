@@ -1,0 +1,91 @@
+// Points efficiency in the unit editor: the unit as chosen and each one-option change of its
+// pick-one and pick-several sections, against a target from the book, as expected wounds per
+// 100 points (POST /api/v1/previews/compare answers; this module only asks and draws).
+import { h, api, errorBox } from "./util.js";
+import { sectionKind, setOption, setSection } from "./editor.js";
+
+const MAX_OPTIONS = 8; // the API compares 2 to 8 loadouts at once
+
+// Kept across editor re-renders (the editor is rebuilt on every change of the entry).
+const chosen = { target: null, attack: "melee" };
+
+/** Loadouts to compare: the entry as it is, then the entry with each option it has not taken
+ * (a pick-one section's choice swapped, a pick-several option added), options whose
+ * requirements are met only, at most MAX_OPTIONS in all. */
+export function loadouts(entry, unit, sections) {
+  const copy = () => ({ upgrades: entry.upgrades.map((r) => ({ ...r })) });
+  const out = [{ label: "As chosen", upgrades: copy().upgrades }];
+  for (const sectionId of unit.upgrades || []) {
+    const section = sections.get(sectionId);
+    const kind = section ? sectionKind(section) : "count";
+    if (kind === "count") continue; // per-model counts have no single "option" to weigh
+    for (const option of section.options) {
+      if (out.length >= MAX_OPTIONS) return out;
+      if (entry.upgrades.some((r) => r.section === sectionId && r.option === option.id)) continue;
+      const trial = copy();
+      if (kind === "radio") setSection(trial, sectionId, option.id);
+      else setOption(trial, sectionId, option.id, 1);
+      const taken = new Set(trial.upgrades.map((r) => `${r.section}/${r.option}`));
+      if ((option.requires || []).some((ref) => !taken.has(ref))) continue;
+      out.push({ label: `${kind === "radio" ? "" : "+ "}${option.label}`, upgrades: trial.upgrades });
+    }
+  }
+  return out;
+}
+
+function resultTable(answer) {
+  const pct = (p) => `${(100 * p).toFixed(p > 0 && p < 0.001 ? 2 : 1)}%`;
+  return h("table", { class: "expected efficiency-table" },
+    h("caption", {}, `Expected wounds against ${answer.defender.name}`),
+    h("thead", {}, h("tr", {}, ["Option", "Pts", "Wounds", "Destroys", "Per 100 pts"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, answer.options.map((o, i) => h("tr", { class: i === answer.best ? "best" : null },
+      h("th", { scope: "row" }, o.label, i === answer.best ? h("span", { class: "tag" }, "best") : null),
+      h("td", {}, String(o.points)),
+      h("td", {}, o.expected_wounds.toFixed(2)),
+      h("td", {}, pct(o.p_destroyed)),
+      h("td", {}, o.wounds_per_100_points === null ? "—" : o.wounds_per_100_points.toFixed(2))))));
+}
+
+/** The panel (a closed <details>), or null when the unit has nothing to compare. */
+export function efficiencyPanel(ctx, entry, unit) {
+  if (ctx.family !== "opr") return null; // the shooting/melee choice below is the OPR situation
+  const options = loadouts(entry, unit, ctx.sections);
+  if (options.length < 2) return null;
+  // A target is a book unit as it comes: units that must take an upgrade cannot stand bare.
+  const bare = (u) => !(u.upgrades || []).some((id) => ((ctx.sections.get(id) || {}).pick || {}).min >= 1);
+  const targets = [...ctx.units.values()].filter(bare);
+  if (!targets.length) return null;
+  if (!chosen.target || !ctx.units.has(chosen.target)) chosen.target = targets[0].id;
+  const out = h("div", { class: "efficiency-out", "aria-live": "polite" });
+  const target = h("select", { id: "eff-target", onchange: (e) => { chosen.target = e.target.value; } },
+    targets.map((u) => h("option", { value: u.id, selected: u.id === chosen.target }, u.name)));
+  const attack = h("select", { id: "eff-attack", onchange: (e) => { chosen.attack = e.target.value; } },
+    h("option", { value: "melee", selected: chosen.attack === "melee" }, "Charge (melee)"),
+    h("option", { value: "shooting", selected: chosen.attack === "shooting" }, "Shooting"));
+  const run = async (button) => {
+    button.disabled = true;
+    out.replaceChildren(h("p", { class: "hint" }, "Working out the odds…"));
+    const body = {
+      system: ctx.system.id,
+      attacker: { book: ctx.book.id, unit: unit.id },
+      options,
+      defender: { book: ctx.book.id, unit: chosen.target },
+      situation: chosen.attack === "melee" ? { attack: "melee", charging: true } : { attack: "shooting" },
+    };
+    try {
+      out.replaceChildren(resultTable(await api("/api/v1/previews/compare", { method: "POST", body })));
+    } catch (err) {
+      out.replaceChildren(errorBox(err, "No comparison"));
+    } finally {
+      button.disabled = false;
+    }
+  };
+  const go = h("button", { type: "button", id: "eff-run", onclick: (e) => run(e.currentTarget) }, "Compare options");
+  return h("details", { class: "efficiency", id: "ed-efficiency" },
+    h("summary", {}, `Points efficiency of ${options.length - 1} option${options.length === 2 ? "" : "s"}`),
+    h("p", { class: "hint" }, "Expected wounds per 100 points of each option against one target, exact odds."),
+    h("div", { class: "button-row" },
+      h("label", { class: "field" }, "Target ", target),
+      h("label", { class: "field" }, "Attack ", attack), go),
+    out);
+}
