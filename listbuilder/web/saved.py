@@ -126,7 +126,7 @@ def register_security(rest: Any) -> None:
 
 @blp.errorhandler(StoreError)
 def _store_error(error: StoreError) -> Any:
-    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), "list_id")
+    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), error.field)
     body = error_body(error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]})
     response = jsonify(body)
     response.status_code = error.status
