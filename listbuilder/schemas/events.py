@@ -133,7 +133,10 @@ class PackQuery(StrictSchema):
 
 
 class BatchIn(StrictSchema):
-    lists = fields.List(fields.Raw(), required=True, metadata={"description": f"up to {MAX_BATCH} lists, each the body of POST /lists/validate"})
+    lists = fields.List(
+        fields.Raw(metadata={"description": "a list, as the body of POST /lists/validate"}), required=True,
+        metadata={"maxItems": MAX_BATCH, "description": f"up to {MAX_BATCH} lists (more: 413); one that cannot be checked gets its error in its place"},
+    )
 
 
 class BatchItemOut(StrictSchema):

@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     saved.register_security(rest)
     rest.register_blueprint(imports.blp)
     events.register(app, rest)
+    api.init_app(app)
     bodies.init_app(app)
     docs.init_app(app)
     pages.init_app(app)
