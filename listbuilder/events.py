@@ -106,12 +106,13 @@ def check_settings(registry: BookRegistry, system_id: str, settings: Mapping[str
 def with_settings(army: ArmyList, settings: Mapping[str, Any]) -> ArmyList:
     """*army* as it is played at an event with these settings: the event's points limit,
     force organisation and game mode replace the list's own. The event's budget replaces the
-    list's; without one, a list keeps its budget only under the event's game mode (in a split
-    mode, the player declares how the free points are divided)."""
+    list's; without one, a list keeps its budget only when it was built for the event's game
+    mode (in a split mode the player declares how the free points are divided; a budget
+    written for another mode means nothing at this event)."""
     extra = {k: v for k, v in army.extra.items() if k not in MODE_SETTINGS}
     if settings.get("game_mode") is not None:
         extra["game_mode"] = settings["game_mode"]
-        if army.extra.get("budget") is not None:
+        if army.extra.get("budget") is not None and army.extra.get("game_mode") == settings["game_mode"]:
             extra["budget"] = army.extra["budget"]
     if settings.get("budget") is not None:
         extra["budget"] = settings["budget"]

@@ -92,11 +92,11 @@ def open_database(app: Flask) -> Database:
 
 class SavedIdConverter(BaseConverter):
     """A list id in a URL: never one of the words of the routes beside ``/lists/<id>``, so
-    ``/lists/validate`` and ``/lists/import`` answer only for themselves (405 with their own
+    ``/lists/validate``, ``/lists/validate-batch`` and ``/lists/import`` answer only for themselves (405 with their own
     ``Allow``). Real ids are random and 16 characters long; other strings still reach the view
     (and its 404)."""
 
-    regex = r"(?!(?:validate|import)$)[^/]+"
+    regex = r"(?!(?:validate|validate-batch|import)$)[^/]+"
 
     @staticmethod
     def openapi(converter: BaseConverter) -> dict[str, str]:

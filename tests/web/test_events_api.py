@@ -347,3 +347,37 @@ def test_openapi_documents_every_event_operation(saved_client):
 def test_deadlines_are_stored_in_utc(saved_client):
     event = make_event(saved_client, deadline="2099-06-01T12:00:00-04:00")
     assert dt.datetime.fromisoformat(event["event"]["deadline"]) == dt.datetime(2099, 6, 1, 16, tzinfo=dt.timezone.utc)
+
+
+# --------------------------------------------------------------------------------------------
+# Hex armour: the event's game mode
+
+
+def golden(name):
+    import json
+
+    from tests.conftest import GOLDEN
+
+    return json.loads((GOLDEN / "armour-hex" / f"{name}.json").read_text())["list"]
+
+
+def test_an_armour_hex_list_plays_the_events_game_mode_keeping_its_declared_split(saved_client):
+    base = {"name": "Hex cup", "system": "armour-hex", "books": [{"book": "ah-sylvan-concord"}, {"book": "ah-hammerdeep-holds"}], "deadline": FUTURE}
+    asymmetric = make_event(saved_client, **base, game_mode="asymmetric-armour")
+    standard = make_event(saved_client, **base, game_mode="standard", allow_illegal=True)
+    strict = make_event(saved_client, **base, game_mode="standard")
+    declared = golden("legal-asymmetric-armour-declared-sylvan")  # 12 free points written as 4 MP, 3 CP, 5 XP
+    kept = submit(saved_client, asymmetric, create(saved_client, declared)).json
+    assert kept["valid"] is True and kept["report"]["totals"]["game_mode"] == "asymmetric-armour"
+    played = submit(saved_client, standard, create(saved_client, declared)).json
+    assert played["report"]["totals"]["game_mode"] == "standard"
+    assert "game_mode.budget_mismatch" not in [i["code"] for i in played["report"]["issues"]]  # its split means nothing here
+    over = submit(saved_client, strict, create(saved_client, golden("illegal-budget-ip-standard")), player="Bo")
+    assert over.status_code == 422 and any("budget.ip" in m for ms in over.json["errors"].values() for m in ms)
+
+
+def test_with_settings_replaces_the_lists_own_settings():
+    army = parse_list({**LIST, "points_limit": 2000, "force_org": True})
+    played = with_settings(army, {"points_limit": 750, "force_org": False})
+    assert (played.points_limit, played.force_org, played.units) == (750, False, army.units)
+    assert with_settings(army, {}) == army
