@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates
 
+from listbuilder.roster_html import PAPERS
 from listbuilder.schemas.api import ReportOut
 from listbuilder.schemas.fields import StrictSchema, positive_int
 from listbuilder.schemas.lists import BudgetSchema
@@ -129,12 +130,12 @@ class ReportOutEvent(StrictSchema):
 
 
 class PackQuery(StrictSchema):
-    paper = fields.String(load_default="a4", validate=validate.OneOf(["a4", "letter"]))
+    paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
 
 
 class BatchIn(StrictSchema):
     lists = fields.List(
-        fields.Raw(metadata={"description": "a list, as the body of POST /lists/validate"}), required=True,
+        fields.Dict(metadata={"description": "a list, as the body of POST /lists/validate (checked on its own: see `error`)"}), required=True,
         metadata={"maxItems": MAX_BATCH, "description": f"up to {MAX_BATCH} lists (more: 413); one that cannot be checked gets its error in its place"},
     )
 

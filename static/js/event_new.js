@@ -12,6 +12,7 @@ async function showSystem() {
   const modes = (system.limits && system.limits.game_modes) || null;
   $("mode-field").hidden = !modes;
   $("points-field").hidden = Boolean(modes);
+  $("force-org-field").hidden = !(system.limits && system.limits.force_org_available);
   $("event-mode").replaceChildren(...(modes || []).map((m) => h("option", { value: m.id }, m.name || m.id)));
   $("event-books").replaceChildren(...books.map((b) => h("label", { class: "check" },
     h("input", { type: "checkbox", name: "book", value: b.id, checked: true }), `${b.name} (version ${b.version})`)));
@@ -34,7 +35,7 @@ $("event-form").addEventListener("submit", async (ev) => {
     system: $("event-system").value,
     books: [...document.querySelectorAll("#event-books input:checked")].map((i) => ({ book: i.value })),
     deadline: new Date($("event-deadline").value).toISOString(),  // the browser's local time, sent in UTC
-    force_org: $("event-force-org").checked,
+    force_org: $("force-org-field").hidden ? null : $("event-force-org").checked,
     allow_illegal: $("event-allow-illegal").checked,
   };
   if (modes) body.game_mode = $("event-mode").value;

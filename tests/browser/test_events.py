@@ -33,6 +33,8 @@ def create_event(page: Page) -> str:
     expect(page.locator("#event-books input")).to_have_count(2)
     page.fill("#event-points", "1000")
     page.check("#event-allow-illegal")
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"event-new-{page.viewport_size['width']}.png"), full_page=True)
     page.locator("#event-form button[type=submit]").click()
     link = page.locator("#open-event")
     expect(link).to_be_visible()
@@ -91,13 +93,13 @@ def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):  # n
     expect(page.locator("#report-summary")).to_contain_text("re-validated just now")
     page.screenshot(path=str(SHOTS / "event-desktop.png"), full_page=True)
 
-    with page.expect_download() as download:
+    with page.expect_download(timeout=60000) as download:
         page.locator("#download-csv").click()
     assert re.fullmatch(r"Ember Cup .b.2026.+ lists\.csv", download.value.suggested_filename)  # the browser tames < and >
     rows_csv = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
     assert [(r["player"], r["valid"]) for r in rows_csv] == [("Ann", "yes"), ("Bo", "no")]
 
-    with page.expect_download() as download:
+    with page.expect_download(timeout=60000) as download:
         page.locator("#download-pack").click()
     pack = Path(download.value.path()).read_bytes()
     assert pack.startswith(b"%PDF") and download.value.suggested_filename.endswith("rosters.pdf")
@@ -106,6 +108,11 @@ def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):  # n
     phone = browser.new_context(viewport=PHONE)
     try:
         other = phone.new_page()
+        other.goto(f"{page.base}/events/new")
+        other.select_option("#event-system", "armour-hex")
+        expect(other.locator("#mode-field")).to_be_visible()  # hex armour: a game mode, not a points limit
+        expect(other.locator("#points-field")).to_be_hidden()
+        other.screenshot(path=str(SHOTS / "event-new-phone.png"), full_page=True)
         organiser_url = event_url  # a fresh device: the token typed in the form
         other.goto(organiser_url)
         token = page.evaluate("Object.values(JSON.parse(localStorage.getItem('listbuilder.events')))[0].organiser")
