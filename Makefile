@@ -38,6 +38,7 @@ bench: setup
 	$(PY) benchmarks/pdf.py
 	$(PY) benchmarks/store.py
 	$(PY) benchmarks/importer.py
+	$(PY) benchmarks/events.py
 
 check-books: setup
 	$(VENV)/bin/listbuilder check-books

@@ -143,8 +143,8 @@ def books_version(registry: BookRegistry, army: ArmyList) -> str:
     return cached[1]
 
 
-def cache_key(registry: BookRegistry, army: ArmyList, paper: str) -> str:
-    text = "\n".join(("roster-pdf/1", check_paper(paper), books_version(registry, army), canonical_list(army)))
+def cache_key(registry: BookRegistry, army: ArmyList, paper: str, heading: str | None = None) -> str:
+    text = "\n".join(("roster-pdf/1", check_paper(paper), heading or "", books_version(registry, army), canonical_list(army)))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -187,15 +187,22 @@ class RenderCache:
 PDF_CACHE = RenderCache()
 
 
-def roster_pdf(registry: BookRegistry, army: ArmyList, *, paper: str = "a4", cache: RenderCache | None = PDF_CACHE) -> bytes:
+def roster_pdf(
+    registry: BookRegistry, army: ArmyList, *, paper: str = "a4", cache: RenderCache | None = PDF_CACHE, heading: str | None = None,
+) -> bytes:
     """The PDF roster of *army*, from *cache* when the same list was printed before.
 
+    *heading* (an event's roster pack passes the player's name) leads the roster's title, so
+    it is printed in the title and in the header of every page.
     Raises ListError (unknown system or book) and ValueError (unknown paper).
     """
-    key = cache_key(registry, army, paper) if cache is not None else ""
+    key = cache_key(registry, army, paper, heading) if cache is not None else ""
     if cache is not None and (hit := cache.get(key)) is not None:
         return hit
-    pdf = render_pdf(build_roster(registry, army), paper=paper)
+    roster = build_roster(registry, army)
+    if heading:
+        roster = dataclasses.replace(roster, name=f"{heading} — {roster.title}")
+    pdf = render_pdf(roster, paper=paper)
     if cache is not None:
         cache.put(key, pdf)
     return pdf

@@ -62,10 +62,16 @@ def to_save(registry: BookRegistry, army: ArmyList) -> ToSave:
     """*army* ready for the store: its canonical JSON, the rules it is checked against with
     their files' text, and its report. Raises ListError (unknown system or book)."""
     system_rules, book = book_for(registry, army)
-    system = system_rules.system
-    texts = {d: registry.texts[d] for d in (book.digest, system.digest) if d in registry.texts}
-    rules = stored_lists.RulesRecord(system.id, book.id, book.version, book.digest, system.digest, rules_version(book, system))
+    rules, texts = rules_record(registry, Rules(system_rules, book))
     return ToSave(canonical_json(army), rules, texts, system_rules.validate(army, book))
+
+
+def rules_record(registry: BookRegistry, rules: Rules) -> tuple[RulesRecord, dict[str, str]]:
+    """How the store names a book and system served now (ids, version label, digests,
+    rules_version), and their files' text by digest, to keep beside it."""
+    book, system = rules.book, rules.rules.system
+    texts = {d: registry.texts[d] for d in (book.digest, system.digest) if d in registry.texts}
+    return stored_lists.RulesRecord(system.id, book.id, book.version, book.digest, system.digest, rules.version), texts
 
 
 @dataclass(frozen=True)
@@ -108,9 +114,14 @@ def check_version(db: Database, registry: BookRegistry, version: SavedVersion) -
 
 def current_rules(registry: BookRegistry, version: SavedVersion) -> Rules | None:
     """The rules and book with the saved ids that this server has now, if any."""
-    system_rules = registry.rules.get(version.rules.system_id)
-    book = registry.books.get(version.rules.book_id)
-    if system_rules is None or book is None or book.system != version.rules.system_id:
+    return served_rules(registry, version.rules)
+
+
+def served_rules(registry: BookRegistry, record: RulesRecord) -> Rules | None:
+    """The rules and book with the ids of *record* that this server has now, if any."""
+    system_rules = registry.rules.get(record.system_id)
+    book = registry.books.get(record.book_id)
+    if system_rules is None or book is None or book.system != record.system_id:
         return None
     return Rules(system_rules, book)
 
@@ -152,27 +163,34 @@ def rules_when_saved(db: Database, registry: BookRegistry, version: SavedVersion
     """The book and system exactly as *version* was saved against them, re-loaded from their
     stored text (kept per process, since loading a book costs milliseconds). None when the
     text was not kept or no longer loads under today's book format."""
-    current = current_rules(registry, version)
-    if current is not None and current.version == version.rules.rules_version:
+    return pinned_rules(db, registry, version.rules)
+
+
+def pinned_rules(db: Database, registry: BookRegistry, record: RulesRecord) -> Rules | None:
+    """The book and system exactly as *record* names them (a saved version's, an event's
+    pinned book): the files served now if they are the same, else re-loaded from the stored
+    text. None when the text was not kept or no longer loads under today's book format."""
+    current = served_rules(registry, record)
+    if current is not None and current.version == record.rules_version:
         return current
-    key = (version.rules.system_digest, version.rules.book_digest)
+    key = (record.system_digest, record.book_digest)
     found = _SNAPSHOTS.get(key, _MISSING)
     if found is _MISSING:
-        found = _load_snapshot(db, registry, version)
+        found = _load_snapshot(db, registry, record)
         _SNAPSHOTS.put(key, found)
     return found
 
 
-def _load_snapshot(db: Database, registry: BookRegistry, version: SavedVersion) -> Rules | None:
-    wanted = [version.rules.system_digest, version.rules.book_digest]
+def _load_snapshot(db: Database, registry: BookRegistry, record: RulesRecord) -> Rules | None:
+    wanted = [record.system_digest, record.book_digest]
     texts = {d: registry.texts[d] for d in wanted if d in registry.texts}
     texts.update(stored_texts.read_texts(db, [d for d in wanted if d not in texts]))
     if not all(d in texts for d in wanted):
         return None
     try:
-        system = load_system_text(texts[version.rules.system_digest], source=f"{version.rules.system_id} as saved")
+        system = load_system_text(texts[record.system_digest], source=f"{record.system_id} as saved")
         system_rules = rules_for(system)
-        book = load_book_text(texts[version.rules.book_digest], system, system_rules, source=f"{version.rules.book_id} as saved")
+        book = load_book_text(texts[record.book_digest], system, system_rules, source=f"{record.book_id} as saved")
     except BookLoadError:
         return None
     return Rules(system_rules, book)
@@ -192,8 +210,13 @@ def registry_for(db: Database, registry: BookRegistry, version: SavedVersion) ->
     found = rules_when_saved(db, registry, version)
     if found is None:
         raise ListError("unknown_book", f"army book {version.rules.book_id!r} is no longer served and its saved copy cannot be loaded", {"book": ["unknown"]})
-    system = found.rules.system
-    return BookRegistry(systems={system.id: system}, books={found.book.id: found.book}, rules={system.id: found.rules})
+    return registry_of(found)
+
+
+def registry_of(rules: Rules) -> BookRegistry:
+    """A registry holding just one book and its system (a book as saved, or as an event pinned it)."""
+    system = rules.rules.system
+    return BookRegistry(systems={system.id: system}, books={rules.book.id: rules.book}, rules={system.id: rules.rules})
 
 
 def diff_versions(db: Database, registry: BookRegistry, before: SavedVersion, after: SavedVersion) -> ListDiff:

@@ -1,4 +1,4 @@
-"""The only code that talks to the database: saved lists, and the book texts they were checked against.
+"""The only code that talks to the database: saved lists, the book texts they were checked against, events.
 
 One module per concern, sharing one engine (``database.py``) and one migration chain
 (``migrations/versions``)::
@@ -7,7 +7,10 @@ One module per concern, sharing one engine (``database.py``) and one migration c
     tokens.py     random ids and edit tokens; tokens kept only as SHA-256, compared in constant time
     texts.py      keep_texts / read_texts: book and system files by digest, stored once
     lists.py      create_list, save_version, check_editable, lock_list, delete_list, copy_list,
-                  read_list, read_head, read_version, list_versions_of
+                  read_list, read_head, read_version, list_versions_of; lock_in and check_owner
+                  for other concerns that lock a list in their own transaction
+    events.py     create_event, submit (records a submission and locks its list), read_event,
+                  read_as_organiser; organiser and player tokens kept as hashes
     errors.py     StoreError and its subclasses, each with the HTTP status it maps to
 
 The core never imports the store; the web layer and the CLI do. Saved data is never rewritten

@@ -1,8 +1,9 @@
-"""What the store raises when a saved list cannot be read or written as asked.
+"""What the store raises when a saved list or an event cannot be read or written as asked.
 
 Errors::
 
-    StoreError                 base; .list_id names the list at fault
+    StoreError                 base; .list_id names the list (or event) at fault, .field
+                               the part of the request the API names in its answer
       ListNotFound             no list has this id (or no such version)            -> 404
       ListGone                 the list was deleted by its owner                    -> 410
       TokenMissing             the operation needs the edit token; none was given   -> 401
@@ -10,15 +11,21 @@ Errors::
       ListLocked               the list is locked (e.g. submitted to an event)      -> 423
       StaleVersion             the caller's version is not the current one          -> 412
         .current               the version that is current now
+      EventNotFound            no event has this id                                 -> 404
+      DeadlinePassed           the event's submission deadline has passed           -> 409
+      SubmissionConflict       the player name or the list is another player's      -> 409
 
 Each carries the HTTP status the API answers with, so the web layer maps them in one place.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+
 
 class StoreError(Exception):
     status = 500
+    field = "list_id"
 
     def __init__(self, list_id: str, message: str):
         super().__init__(message)
@@ -52,3 +59,26 @@ class StaleVersion(StoreError):
     def __init__(self, list_id: str, message: str, current: int):
         super().__init__(list_id, message)
         self.current = current
+
+
+class EventNotFound(StoreError):
+    status = 404
+    field = "event_id"
+
+
+class DeadlinePassed(StoreError):
+    status = 409
+    field = "deadline"
+
+    def __init__(self, event_id: str, deadline: dt.datetime):
+        when = deadline.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+        super().__init__(event_id, f"submissions to this event closed at {when}")
+        self.deadline = when
+
+
+class SubmissionConflict(StoreError):
+    status = 409
+
+    def __init__(self, event_id: str, message: str, field: str = "player"):
+        super().__init__(event_id, message)
+        self.field = field

@@ -190,12 +190,28 @@ def lock_list(db: Database, list_id: str, token: str | None, expected: int | Non
     Raises ListNotFound, ListGone, TokenMissing, TokenWrong, StaleVersion."""
     _known_shape(list_id)
     with db.writing() as conn:
-        row = _owned(conn, list_id, token)
-        if expected is not None and row.head != expected:
-            raise _stale(list_id, row.head, expected)
-        if row.locked_at is None:
-            conn.execute(update(saved_lists).where(saved_lists.c.id == list_id, saved_lists.c.locked_at.is_(None)).values(locked_at=utcnow()))
+        lock_in(conn, list_id, token, expected)
     return read_list(db, list_id)
+
+
+def lock_in(conn: Connection, list_id: str, token: str | None, expected: int | None) -> int:
+    """Lock a list inside the caller's write transaction (an event submission locks the list
+    and records the submission together); returns the locked version's number.
+    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, StaleVersion."""
+    _known_shape(list_id)
+    row = _owned(conn, list_id, token)
+    if expected is not None and row.head != expected:
+        raise _stale(list_id, row.head, expected)
+    if row.locked_at is None:
+        conn.execute(update(saved_lists).where(saved_lists.c.id == list_id, saved_lists.c.locked_at.is_(None)).values(locked_at=utcnow()))
+    return int(row.head)
+
+
+def check_owner(db: Database, list_id: str, token: str | None) -> None:
+    """Raise what a lock with *token* would raise: ListNotFound, ListGone, TokenMissing, TokenWrong."""
+    _known_shape(list_id)
+    with db.reading() as conn:
+        _owned(conn, list_id, token)
 
 
 def delete_list(db: Database, list_id: str, token: str | None) -> None:

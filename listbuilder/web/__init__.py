@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 from listbuilder.books import load_registry
-from listbuilder.web import api, bodies, docs, errors, imports, list_pages, pages, previews, rosters, saved, security
+from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, saved, security
 from listbuilder.web.rest import Api
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
@@ -44,10 +44,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     rest.register_blueprint(saved.blp)
     saved.register_security(rest)
     rest.register_blueprint(imports.blp)
+    events.register(app, rest)
+    api.init_app(app)
     bodies.init_app(app)
     docs.init_app(app)
     pages.init_app(app)
     list_pages.init_app(app)
+    event_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     security.init_app(app)
     return app

@@ -10,15 +10,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app, jsonify
+from werkzeug.http import HTTP_STATUS_CODES
 from flask.views import MethodView
 from flask_smorest import abort
 from marshmallow import Schema, fields
 
 from listbuilder.books import BookRegistry
-from listbuilder.lists import validate_list
+from listbuilder.lists import ListError, parse_list, validate_list
 from listbuilder.model import ArmyList, GameSystem
 from listbuilder.schemas.api import BookOut, BookSummaryOut, ReportOut, SystemDetailOut, SystemSummaryOut
+from listbuilder.schemas.events import MAX_BATCH, BatchIn, BatchOut
 from listbuilder.schemas.lists import ArmyListSchema
+from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
 
 REGISTRY_KEY = "listbuilder.registry"
@@ -120,3 +123,38 @@ class ValidateList(MethodView):
         # as_dict() is already in ReportOut's shape (tests check that dumping it changes
         # nothing): sent as is, instead of re-serialising every issue through marshmallow.
         return jsonify(validate_list(registry(), army).as_dict())
+
+
+# A batch of 1000 ordinary lists (1-2 KB each) is over the 1 MiB every other body is held to.
+BATCH_BODY_BYTES = 16 * 1024 * 1024
+
+
+@blp.route("/lists/validate-batch")
+class ValidateBatch(MethodView):
+    @blp.arguments(BatchIn)
+    @blp.response(200, BatchOut)
+    @blp.errors(400, 413, 415, 422, descriptions={413: f"over {MAX_BATCH} lists, or the body is over {BATCH_BODY_BYTES // 2**20} MiB"})
+    def post(self, data: dict[str, Any]) -> Any:
+        """Validate up to 1000 lists in one request: one report per list, in the order sent.
+
+        A list that cannot be checked (malformed, or naming a system or book we do not have)
+        gets its error, in the one error shape, in its place; the others are still reported.
+        """
+        lists = data["lists"]
+        if len(lists) > MAX_BATCH:
+            abort(413, message=f"{len(lists)} lists: a batch holds at most {MAX_BATCH}", errors={"lists": [f"at most {MAX_BATCH} lists"]})
+        reg = registry()
+        reports = []
+        for index, raw in enumerate(lists):
+            try:
+                reports.append({"index": index, "report": validate_list(reg, parse_list(raw)).as_dict(), "error": None})
+            except ListError as exc:
+                error = error_body(exc.status, HTTP_STATUS_CODES.get(exc.status, "Unprocessable Entity"), exc.message, exc.errors)
+                reports.append({"index": index, "report": None, "error": error})
+        # sent as built, like /lists/validate: the reports are already in ReportOut's shape
+        return jsonify({"reports": reports, "valid": sum(1 for r in reports if r["report"] is not None and r["report"]["valid"])})
+
+
+def init_app(app: Any) -> None:
+    """Let the batch endpoint take a larger body than the rest of the API."""
+    app.config.setdefault("BODY_LIMITS", {})["api.ValidateBatch"] = BATCH_BODY_BYTES

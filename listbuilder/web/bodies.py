@@ -169,11 +169,15 @@ class JsonBodyParser(FlaskParser):
 
 def refuse_long_streams() -> None:
     """413 for a chunked body longer than MAX_CONTENT_LENGTH (one with a length is refused
-    by werkzeug before it is read)."""
+    by werkzeug before it is read). An endpoint named in the ``BODY_LIMITS`` config (endpoint
+    -> bytes) is held to its own limit instead."""
     request = flask.request
+    larger = flask.current_app.config.get("BODY_LIMITS", {}).get(request.endpoint)
+    if larger is not None:
+        request.max_content_length = larger
     if request.content_length is not None or "chunked" not in request.headers.get("Transfer-Encoding", "").lower():
         return
-    limit = flask.current_app.config["MAX_CONTENT_LENGTH"]
+    limit = request.max_content_length
     data = request.get_data(cache=True)  # werkzeug reads at most `limit` bytes
     if limit is not None and len(data) >= limit and request.environ["wsgi.input"].read(1):
         raise RequestEntityTooLarge(f"the request body is over {limit} bytes")

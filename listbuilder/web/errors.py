@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.http import HTTP_STATUS_CODES
 
 from listbuilder.lists import ListError, field_errors
 from listbuilder.web.bodies import BodyError, load_json_body
@@ -72,7 +73,7 @@ def _body_error(error: BodyError) -> Any:
 
 
 def _list_error(error: ListError) -> Any:
-    name = "Not Found" if error.status == 404 else "Unprocessable Entity"
+    name = HTTP_STATUS_CODES.get(error.status, "Unprocessable Entity")
     return jsonify(error_body(error.status, name, error.message, error.errors)), error.status
 
 

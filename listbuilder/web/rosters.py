@@ -34,11 +34,16 @@ class PaperQuery(Schema):
 
 def download_name(army: ArmyList, suffix: str) -> str:
     """The list name as a safe file name (``Ember Host 2000.pdf``); ``roster.pdf`` if empty."""
-    name = unicodedata.normalize("NFKC", army.name)
+    return file_name(army.name, suffix)
+
+
+def file_name(text: str, suffix: str, default: str = "roster") -> str:
+    """*text* as a safe file name with *suffix*; *default* when nothing printable is left."""
+    name = unicodedata.normalize("NFKC", text)
     name = "".join(c for c in name if unicodedata.category(c)[0] not in "CZ" or c == " ")
     name = re.sub(r'[\\/:*?"<>|;,]+', " ", name)
     name = re.sub(r"\s+", " ", name).strip(" .")[:80].strip(" .")
-    return f"{name or 'roster'}.{suffix}"
+    return f"{name or default}.{suffix}"
 
 
 def _disposition(kind: str, filename: str) -> str:

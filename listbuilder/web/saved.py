@@ -92,11 +92,11 @@ def open_database(app: Flask) -> Database:
 
 class SavedIdConverter(BaseConverter):
     """A list id in a URL: never one of the words of the routes beside ``/lists/<id>``, so
-    ``/lists/validate`` and ``/lists/import`` answer only for themselves (405 with their own
+    ``/lists/validate``, ``/lists/validate-batch`` and ``/lists/import`` answer only for themselves (405 with their own
     ``Allow``). Real ids are random and 16 characters long; other strings still reach the view
     (and its 404)."""
 
-    regex = r"(?!(?:validate|import)$)[^/]+"
+    regex = r"(?!(?:validate|validate-batch|import)$)[^/]+"
 
     @staticmethod
     def openapi(converter: BaseConverter) -> dict[str, str]:
@@ -126,7 +126,7 @@ def register_security(rest: Any) -> None:
 
 @blp.errorhandler(StoreError)
 def _store_error(error: StoreError) -> Any:
-    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), "list_id")
+    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), error.field)
     body = error_body(error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]})
     response = jsonify(body)
     response.status_code = error.status

@@ -61,3 +61,27 @@ def test_upgrading_a_current_database_keeps_every_saved_list(empty_database_url,
         assert read_list(db, made.saved.id).current.document == made.saved.current.document
     finally:
         db.dispose()
+
+
+def test_0002_events_adds_the_event_tables_to_a_database_of_saved_lists(empty_database_url, registry):
+    """A server that ran 0001 only (saved lists) upgrades to events and keeps its lists."""
+    from alembic import command
+
+    from listbuilder.store.database import alembic_config
+    from listbuilder.store.lists import read_list
+
+    db = Database(empty_database_url)
+    try:
+        with db.writing() as conn:
+            config = alembic_config()
+            config.attributes["connection"] = conn
+            command.upgrade(config, "0001_saved_lists")
+        assert "events" not in inspect(db.engine).get_table_names()
+        made = new_list(db, registry)
+        db.upgrade()
+        assert db.revision() == head_revision()
+        tables = set(inspect(db.engine).get_table_names())
+        assert {"events", "event_submissions"} <= tables
+        assert read_list(db, made.saved.id).current.document == made.saved.current.document
+    finally:
+        db.dispose()

@@ -1,0 +1,151 @@
+"""Schemas of the events API: an event as an organiser creates it, a submission, the report.
+
+The list settings an event fixes are the fields of the list document itself
+(``points_limit``, ``force_org``, ``game_mode``, ``budget``; see ``ArmyListSchema``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate, validates
+
+from listbuilder.roster_html import PAPERS
+from listbuilder.schemas.api import ReportOut
+from listbuilder.schemas.fields import StrictSchema, positive_int
+from listbuilder.schemas.lists import BudgetSchema
+
+MAX_BOOKS = 50
+MAX_BATCH = 1000
+
+
+def _text(low: int, high: int, **kw: Any) -> fields.String:
+    return fields.String(validate=validate.Length(min=low, max=high), **kw)
+
+
+class BookPinIn(StrictSchema):
+    book = _text(1, 100, required=True, metadata={"description": "an army book id of the event's system"})
+    version = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "optional: the book's version label you expect; 409 if the server serves another"})
+    rules_version = _text(1, 16, load_default=None, allow_none=True, metadata={"description": "optional: the rules_version you expect (from a saved list or an earlier event); 409 if different"})
+
+
+class EventIn(StrictSchema):
+    name = _text(1, 200, required=True)
+    system = _text(1, 100, required=True)
+    points_limit = positive_int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100000), metadata={"description": "required unless the system plays game modes (armour-hex)"})
+    force_org = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "force organisation on or off (default: the system's)"})
+    game_mode = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "armour-hex: the game mode every list plays"})
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={"description": "armour-hex: a budget agreed for the event"})
+    books = fields.List(fields.Nested(BookPinIn), required=True, validate=validate.Length(min=1, max=MAX_BOOKS), metadata={"description": "the allowed army books, pinned to the version served now"})
+    deadline = fields.AwareDateTime(required=True, format="iso", metadata={"description": "submissions close at this time (ISO 8601 with a time zone)"})
+    allow_illegal = fields.Boolean(load_default=False, metadata={"description": "accept illegal lists (flagged) instead of refusing them"})
+
+    @validates("name")
+    def _named(self, value: str, **_: Any) -> None:
+        if not value.strip():
+            raise ValidationError("blank")
+
+
+class BookPinOut(StrictSchema):
+    book = fields.String()
+    name = fields.String()
+    version = fields.String(metadata={"description": "the book's version label"})
+    rules_version = fields.String(metadata={"description": "digest of the pinned book and system files; a list must be saved against it"})
+
+
+class EventOut(StrictSchema):
+    id = fields.String()
+    name = fields.String()
+    system = fields.String()
+    settings = fields.Dict(metadata={"description": "the list settings every submitted list is validated with"})
+    books = fields.List(fields.Nested(BookPinOut))
+    deadline = fields.DateTime()
+    open = fields.Boolean(metadata={"description": "whether submissions are still accepted"})
+    allow_illegal = fields.Boolean()
+    created_at = fields.DateTime()
+    url = fields.String()
+    page_url = fields.String(metadata={"description": "the event's page: players submit there; the organiser adds the token"})
+
+
+class EventCreatedOut(StrictSchema):
+    id = fields.String()
+    organiser_token = fields.String(metadata={"description": "shown only in this answer: `Authorization: Bearer <token>` for the organiser's report"})
+    organiser_url = fields.String(metadata={"description": "the event's page with the token in its #fragment (never sent to the server)"})
+    event = fields.Nested(EventOut)
+
+
+class SubmitIn(StrictSchema):
+    list_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$"), metadata={"description": "a saved list's id; its edit token goes in Authorization"})
+    player = _text(1, 100, required=True, metadata={"description": "the player's name as the organiser will see it"})
+    player_token = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "needed to submit again under the same name: the token given with the first submission"})
+
+    @validates("player")
+    def _named(self, value: str, **_: Any) -> None:
+        if not value.strip():
+            raise ValidationError("blank")
+
+
+class SubmissionOut(StrictSchema):
+    event_id = fields.String()
+    number = fields.Integer()
+    player = fields.String()
+    player_token = fields.String(allow_none=True, metadata={"description": "only with a player's first submission: keep it to submit again"})
+    list_id = fields.String()
+    list_version = fields.Integer(metadata={"description": "the version submitted (and locked)"})
+    valid = fields.Boolean(metadata={"description": "false: an illegal list the organiser accepts, flagged"})
+    verification_code = fields.String(metadata={"description": "under the event's pinned rules and settings"})
+    report = fields.Nested(ReportOut)
+    submitted_at = fields.DateTime()
+
+
+class EarlierOut(StrictSchema):
+    number = fields.Integer()
+    list_id = fields.String()
+    list_version = fields.Integer()
+    verification_code = fields.String()
+
+
+class EntryOut(StrictSchema):
+    number = fields.Integer()
+    player = fields.String()
+    faction = fields.String()
+    list_id = fields.String()
+    list_version = fields.Integer()
+    submitted_at = fields.DateTime()
+    points = fields.String(metadata={"description": "the list's cost in words (1995 pts; 18 IP, 22 MP …)"})
+    totals = fields.Dict()
+    valid = fields.Boolean()
+    issues = fields.List(fields.Dict())
+    verification_code = fields.String()
+    earlier = fields.Nested(EarlierOut, allow_none=True, metadata={"description": "the player's submission before this one"})
+    changes = fields.List(fields.String(), allow_none=True, metadata={"description": "what changed since the earlier submission, in words"})
+    revalidated = fields.Boolean()
+    changed_since_submission = fields.Boolean(metadata={"description": "after re-validation: the verdict or issues differ from those at submission"})
+
+
+class ReportOutEvent(StrictSchema):
+    event = fields.Nested(EventOut)
+    entries = fields.List(fields.Nested(EntryOut), metadata={"description": "one per player: their newest submission"})
+    submissions = fields.Integer(metadata={"description": "submissions received in all (players who submitted again count each time)"})
+
+
+class PackQuery(StrictSchema):
+    paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
+
+
+class BatchIn(StrictSchema):
+    lists = fields.List(
+        fields.Dict(metadata={"description": "a list, as the body of POST /lists/validate (checked on its own: see `error`)"}), required=True,
+        metadata={"maxItems": MAX_BATCH, "description": f"up to {MAX_BATCH} lists (more: 413); one that cannot be checked gets its error in its place"},
+    )
+
+
+class BatchItemOut(StrictSchema):
+    index = fields.Integer()
+    report = fields.Nested(ReportOut, allow_none=True)
+    error = fields.Dict(allow_none=True, metadata={"description": "when this list could not be validated: the error shape (code, status, message, errors)"})
+
+
+class BatchOut(StrictSchema):
+    reports = fields.List(fields.Nested(BatchItemOut))
+    valid = fields.Integer(metadata={"description": "how many lists are legal"})

@@ -1,0 +1,279 @@
+"""Tournament events: an organiser's settings and pinned books, and the lists players submit.
+
+Tables::
+
+    events              id, token_hash (the organiser token's SHA-256), name, system_id,
+                        settings (JSON: points_limit, force_org, game_mode, budget),
+                        books (JSON: one RulesRecord per allowed book, pinned at creation),
+                        deadline, allow_illegal, created_at
+    event_submissions   (event_id, number) -> player (as typed) and player_key (folded, to
+                        match resubmissions), player_token_hash, list_id + list_version,
+                        valid, report (JSON, as checked on submission), verification_code,
+                        submitted_at
+
+A submission row is written once and never changed; a player who submits again adds a row,
+and the newest row of each player is their entry. Submitting locks the saved list in the
+same transaction that records the submission, after checking that the version checked is
+still the list's current one, so what the organiser sees is exactly what was locked. On
+PostgreSQL the event row is locked (``FOR UPDATE``) while a submission is numbered, so two
+players submitting at once get different numbers; on SQLite the write lock does the same.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select
+
+from listbuilder.store.database import Database, as_utc, metadata, utcnow
+from listbuilder.store.errors import DeadlinePassed, EventNotFound, SubmissionConflict, TokenMissing, TokenWrong
+from listbuilder.store.lists import RulesRecord, lock_in
+from listbuilder.store.texts import keep_texts
+from listbuilder.store.tokens import hash_token, new_id, new_token, token_matches
+
+events = Table(
+    "events", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("system_id", String(100), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("books", Text, nullable=False),
+    Column("deadline", DateTime(timezone=True), nullable=False),
+    Column("allow_illegal", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+event_submissions = Table(
+    "event_submissions", metadata,
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("player", String(100), nullable=False),
+    Column("player_key", String(100), nullable=False),
+    Column("player_token_hash", String(64), nullable=False),
+    Column("list_id", String(32), ForeignKey("saved_lists.id"), nullable=False),
+    Column("list_version", Integer, nullable=False),
+    Column("valid", Boolean, nullable=False),
+    Column("report", Text, nullable=False),
+    Column("verification_code", String(9), nullable=False),
+    Column("submitted_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("event_id", "number"),
+    Index("ix_event_submissions_event_id_player_key", "event_id", "player_key"),
+)
+
+
+@dataclass(frozen=True)
+class Event:
+    """An event as the organiser set it up; ``books`` are the allowed books, pinned."""
+
+    id: str
+    name: str
+    system_id: str
+    settings: Mapping[str, Any]
+    books: tuple[RulesRecord, ...]
+    deadline: dt.datetime
+    allow_illegal: bool
+    created_at: dt.datetime
+
+    def pin(self, book_id: str) -> RulesRecord | None:
+        return next((pin for pin in self.books if pin.book_id == book_id), None)
+
+    def is_open(self, now: dt.datetime) -> bool:
+        return now <= self.deadline
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event just created: the organiser token exists only here, the store keeps its hash."""
+
+    event: Event
+    token: str
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One submitted list, as checked when it was submitted."""
+
+    event_id: str
+    number: int
+    player: str
+    list_id: str
+    list_version: int
+    valid: bool
+    report_json: str
+    verification_code: str
+    submitted_at: dt.datetime
+
+    @property
+    def report(self) -> dict[str, Any]:
+        return json.loads(self.report_json)
+
+    @property
+    def player_key(self) -> str:
+        return player_key(self.player)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the caller found when it checked the list version it asks to submit."""
+
+    list_version: int
+    valid: bool
+    report_json: str
+    verification_code: str
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """The submission recorded (or found again, for a repeat), and the player's token when it
+    was made now (a player's first submission)."""
+
+    submission: Submission
+    player_token: str | None
+    created: bool
+
+
+def player_key(name: str) -> str:
+    """A player's name as matched between submissions: case, accents' composition and runs
+    of spaces do not make a different player."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name)).strip().casefold()
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def create_event(
+    db: Database, *, name: str, system_id: str, settings: Mapping[str, Any], books: Sequence[RulesRecord],
+    texts: Mapping[str, str], deadline: dt.datetime, allow_illegal: bool,
+) -> NewEvent:
+    """Store a new event under a fresh id and organiser token; *texts* are the pinned books'
+    and system's files by digest, kept so the pinned rules load even after the files change."""
+    event_id, token, now = new_id(), new_token(), utcnow()
+    event = Event(event_id, name, system_id, dict(settings), tuple(books), deadline.astimezone(dt.timezone.utc), allow_illegal, now)
+    with db.writing() as conn:
+        keep_texts(conn, texts)
+        conn.execute(insert(events).values(
+            id=event_id, token_hash=hash_token(token), name=name, system_id=system_id,
+            settings=json.dumps(event.settings, sort_keys=True), books=json.dumps([_pin_dict(pin) for pin in books]),
+            deadline=event.deadline, allow_illegal=allow_illegal, created_at=now,
+        ))
+    return NewEvent(event, token)
+
+
+def submit(
+    db: Database, event_id: str, *, player: str, player_token: str | None, list_id: str, list_token: str | None, checked: Checked,
+) -> Submitted:
+    """Record *checked* (a version of *list_id*) as *player*'s entry and lock the list.
+
+    In one transaction: the deadline has not passed; the list's token is right and the
+    version checked is still its current one (else StaleVersion: check again); the player name is new, or *player_token*
+    is the one handed out with that player's first submission; the list is not another
+    player's entry. Submitting the version a player already has as
+    their entry changes nothing (a retried request gets the same answer).
+    Raises EventNotFound, DeadlinePassed, SubmissionConflict, TokenMissing, TokenWrong and
+    what locking the list raises (ListNotFound, ListGone, StaleVersion).
+    """
+    key = player_key(player)
+    with db.writing() as conn:
+        row = conn.execute(select(events).where(events.c.id == event_id).with_for_update()).first()
+        if row is None:
+            raise _event_not_found(event_id)
+        deadline, now = as_utc(row.deadline), utcnow()
+        if now > deadline:
+            raise DeadlinePassed(event_id, deadline)
+        lock_in(conn, list_id, list_token, checked.list_version)  # rolled back with the rest if refused below
+        earlier = conn.execute(
+            select(event_submissions).where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
+            .order_by(event_submissions.c.number.desc())
+        ).first()
+        if earlier is not None and not (player_token and token_matches(player_token, earlier.player_token_hash)):
+            raise SubmissionConflict(event_id, f"a list was already submitted as {earlier.player!r}: send the player_token given with that first submission")
+        taken = conn.execute(
+            select(event_submissions.c.player).where(
+                event_submissions.c.event_id == event_id, event_submissions.c.list_id == list_id, event_submissions.c.player_key != key,
+            )
+        ).first()
+        if taken is not None:
+            raise SubmissionConflict(event_id, "this list was submitted to this event by another player; make a copy of it to submit your own", field="list_id")
+        if earlier is not None and earlier.list_id == list_id and earlier.list_version == checked.list_version:
+            return Submitted(_submission(earlier), None, created=False)
+        number = (conn.scalar(select(func.max(event_submissions.c.number)).where(event_submissions.c.event_id == event_id)) or 0) + 1
+        token = None
+        if earlier is None:
+            token = new_token()
+            token_hash = hash_token(token)
+        else:
+            token_hash = earlier.player_token_hash
+        values = {
+            "event_id": event_id, "number": number, "player": player, "player_key": key, "player_token_hash": token_hash,
+            "list_id": list_id, "list_version": checked.list_version, "valid": checked.valid, "report": checked.report_json,
+            "verification_code": checked.verification_code, "submitted_at": now,
+        }
+        conn.execute(insert(event_submissions).values(**values))
+    return Submitted(Submission(event_id, number, player, list_id, checked.list_version, checked.valid, checked.report_json, checked.verification_code, now), token, created=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_event(db: Database, event_id: str) -> Event:
+    """The event, for anyone with its id (players need its settings to submit). Raises EventNotFound."""
+    _known_shape(event_id)
+    with db.reading() as conn:
+        row = conn.execute(select(events).where(events.c.id == event_id)).first()
+    if row is None:
+        raise _event_not_found(event_id)
+    return _event(row)
+
+
+def read_as_organiser(db: Database, event_id: str, token: str | None) -> tuple[Event, list[Submission]]:
+    """The event and every submission, oldest first, for the holder of the organiser token.
+    Raises EventNotFound, TokenMissing, TokenWrong."""
+    _known_shape(event_id)
+    with db.reading() as conn:
+        row = conn.execute(select(events).where(events.c.id == event_id)).first()
+        if row is None:
+            raise _event_not_found(event_id)
+        if not token:
+            raise TokenMissing(event_id, "the organiser's view needs the organiser token (Authorization: Bearer <token>)")
+        if not token_matches(token, row.token_hash):
+            raise TokenWrong(event_id, f"that is not the organiser token of event {event_id!r}")
+        rows = conn.execute(select(event_submissions).where(event_submissions.c.event_id == event_id).order_by(event_submissions.c.number)).all()
+    return _event(row), [_submission(r) for r in rows]
+
+
+def _event(row: Any) -> Event:
+    books = tuple(RulesRecord(**pin) for pin in json.loads(row.books))
+    return Event(row.id, row.name, row.system_id, json.loads(row.settings), books, as_utc(row.deadline), bool(row.allow_illegal), as_utc(row.created_at))
+
+
+def _submission(row: Any) -> Submission:
+    return Submission(row.event_id, row.number, row.player, row.list_id, row.list_version, bool(row.valid), row.report, row.verification_code, as_utc(row.submitted_at))
+
+
+def _pin_dict(pin: RulesRecord) -> dict[str, str]:
+    return {
+        "system_id": pin.system_id, "book_id": pin.book_id, "book_version": pin.book_version,
+        "book_digest": pin.book_digest, "system_digest": pin.system_digest, "rules_version": pin.rules_version,
+    }
+
+
+def _event_not_found(event_id: str) -> EventNotFound:
+    return EventNotFound(event_id, f"no event {event_id[:40]!r}")
+
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _known_shape(event_id: str) -> None:
+    """Ids no event can have are not found before they reach the database."""
+    if not _ID.fullmatch(event_id):
+        raise _event_not_found(event_id)

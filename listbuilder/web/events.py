@@ -1,0 +1,197 @@
+"""Tournament events under /api/v1/events: create, submit a saved list, the organiser's report.
+
+Anyone with an event's id reads its settings and submits to it; the report, its exports and
+the roster pack need the organiser token handed out once at creation
+(``Authorization: Bearer``), kept only as a hash. A submission carries the saved list's edit
+token the same way, so only the list's owner can submit (and lock) it. The rules of saved
+lists hold here too: 404 unknown id, 401/403 token missing or wrong, 412 when the list was
+saved again between its check and its lock, and a malformed body refused (400/413/415/422)
+before anything is stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import Flask, Response, url_for
+from flask.views import MethodView
+from werkzeug.routing import BaseConverter
+
+from listbuilder import events as core
+from listbuilder.lazy import lazy_module
+from listbuilder.store.errors import DeadlinePassed, StoreError
+from listbuilder.web.api import registry
+from listbuilder.web.rest import Blueprint
+from listbuilder.web.rosters import _disposition, file_name
+from listbuilder.web.saved import _store_error, _token, database
+from listbuilder.schemas.events import EventCreatedOut, EventIn, EventOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
+
+store = lazy_module("listbuilder.store.events")
+lists_store = lazy_module("listbuilder.store.lists")
+
+blp = Blueprint(
+    "events", __name__, url_prefix="/api/v1/events",
+    description="Tournament events: pinned rules, list submission and locking, the organiser's report, exports and roster pack.",
+)
+blp.errorhandler(StoreError)(_store_error)
+
+ORGANISER_TOKEN = [{"organiserToken": []}]
+EDIT_TOKEN = [{"editToken": []}]
+
+
+class EventIdConverter(BaseConverter):
+    """An event id in a URL (random, 16 URL-safe characters, like a list's)."""
+
+    @staticmethod
+    def openapi(converter: BaseConverter) -> dict[str, str]:
+        return {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$", "description": "an event's id: 16 URL-safe characters"}
+
+
+def register(app: Flask, rest: Any) -> None:
+    """The converter and the organiser's security scheme, then the blueprint."""
+    app.url_map.converters["event_id"] = EventIdConverter
+    rest.register_converter(EventIdConverter, EventIdConverter.openapi)
+    rest.spec.components.security_scheme("organiserToken", {"type": "http", "scheme": "bearer", "description": "the organiser_token returned when the event was created"})
+    rest.register_blueprint(blp)
+
+
+def _errors(*codes: int) -> Any:
+    described = {
+        401: "no token (Authorization: Bearer <token>)", 403: "wrong token",
+        404: "no event with this id, or a book, system or list we do not have",
+        409: "submissions closed (the message names the deadline), a book version other than the pinned one, or a player name or list another player holds",
+        410: "the list was deleted", 412: "the list was saved again while it was being checked: submit again",
+        422: "invalid fields, a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
+    }
+    return blp.errors(*codes, descriptions=described)
+
+
+def event_body(event: Any) -> dict[str, Any]:
+    books = registry().books
+    return {
+        "id": event.id, "name": event.name, "system": event.system_id, "settings": dict(event.settings),
+        "books": [{"book": p.book_id, "name": books[p.book_id].name if p.book_id in books else p.book_id, "version": p.book_version, "rules_version": p.rules_version} for p in event.books],
+        "deadline": event.deadline, "open": event.is_open(dt.datetime.now(dt.timezone.utc)), "allow_illegal": event.allow_illegal,
+        "created_at": event.created_at, "url": url_for("events.Event", event_id=event.id, _external=True),
+        "page_url": url_for("event_pages.view", event_id=event.id, _external=True),
+    }
+
+
+@blp.route("")
+class Events(MethodView):
+    @blp.arguments(EventIn)
+    @blp.response(201, EventCreatedOut, headers={"Location": {"description": "the new event's URL", "schema": {"type": "string"}}})
+    @_errors(400, 404, 409, 413, 415, 422)
+    def post(self, data: dict[str, Any]) -> Any:
+        """Create an event: its list settings, allowed books (pinned now) and deadline; an organiser token shown only now."""
+        books = registry()
+        pins, texts = core.pin_books(books, data["system"], data["books"])
+        settings = core.check_settings(books, data["system"], data)
+        new = store.create_event(
+            database(), name=data["name"].strip(), system_id=data["system"], settings=settings, books=pins, texts=texts,
+            deadline=data["deadline"], allow_illegal=data["allow_illegal"],
+        )
+        body = event_body(new.event)
+        created = {"id": new.event.id, "organiser_token": new.token, "organiser_url": f"{body['page_url']}#organiser={new.token}", "event": body}
+        return created, 201, {"Location": body["url"]}
+
+
+@blp.route("/<event_id:event_id>")
+class Event(MethodView):
+    @blp.response(200, EventOut)
+    @_errors(404)
+    def get(self, event_id: str) -> Any:
+        """Read an event's settings, pinned books and deadline (anyone with the id: players need them)."""
+        return event_body(store.read_event(database(), event_id))
+
+
+@blp.route("/<event_id:event_id>/submissions")
+class Submissions(MethodView):
+    @blp.arguments(SubmitIn)
+    @blp.response(201, SubmissionOut)
+    @blp.alt_response(200, schema=SubmissionOut, description="this version was already the player's entry: nothing changed")
+    @blp.doc(security=EDIT_TOKEN)
+    @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422)
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Submit a saved list (its edit token in Authorization): checked against the pinned rules, then locked."""
+        db, books, token = database(), registry(), _token()
+        event = store.read_event(db, event_id)
+        if not event.is_open(dt.datetime.now(dt.timezone.utc)):
+            raise DeadlinePassed(event_id, event.deadline)
+        lists_store.check_owner(db, data["list_id"], token)
+        version = lists_store.read_list(db, data["list_id"]).current
+        check = core.check_for_event(db, books, event, version)
+        if not check.report.valid and not event.allow_illegal:
+            raise core.refusal(check.report)
+        checked = store.Checked(version.number, check.report.valid, check.report_json, check.verification_code)
+        done = store.submit(db, event_id, player=data["player"].strip(), player_token=data["player_token"], list_id=data["list_id"], list_token=token, checked=checked)
+        s = done.submission
+        body = {
+            "event_id": event_id, "number": s.number, "player": s.player, "player_token": done.player_token, "list_id": s.list_id,
+            "list_version": s.list_version, "valid": s.valid, "verification_code": s.verification_code, "report": s.report, "submitted_at": s.submitted_at,
+        }
+        return body, 201 if done.created else 200
+
+
+def _report(event_id: str, *, revalidate: bool) -> tuple[Any, list[core.Entry], int]:
+    db = database()
+    event, submissions = store.read_as_organiser(db, event_id, _token())
+    return event, core.entries(db, registry(), event, submissions, revalidate=revalidate), len(submissions)
+
+
+def _report_body(event_id: str, *, revalidate: bool) -> dict[str, Any]:
+    event, found, count = _report(event_id, revalidate=revalidate)
+    return {"event": event_body(event), "entries": [e.as_dict() for e in found], "submissions": count}
+
+
+@blp.route("/<event_id:event_id>/report")
+class Report(MethodView):
+    @blp.response(200, ReportOutEvent)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404)
+    def get(self, event_id: str) -> Any:
+        """The organiser's report (also the JSON export): each player's entry as submitted, with the changes since their earlier submission."""
+        return _report_body(event_id, revalidate=False)
+
+
+@blp.route("/<event_id:event_id>/revalidate")
+class Revalidate(MethodView):
+    @blp.response(200, ReportOutEvent)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404)
+    def post(self, event_id: str) -> Any:
+        """Re-validate every entry now against the pinned rules; what was stored at submission stays."""
+        return _report_body(event_id, revalidate=True)
+
+
+@blp.route("/<event_id:event_id>/report.csv")
+class ReportCsv(MethodView):
+    @blp.response(200, content_type="text/csv", description="One row per player.")
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404)
+    def get(self, event_id: str) -> Any:
+        """The report as CSV: player, faction, points, legal, issues, verification code, changes."""
+        event, found, _ = _report(event_id, revalidate=False)
+        response = Response(core.entries_csv(found), mimetype="text/csv")
+        response.headers["Content-Disposition"] = _disposition("attachment", file_name(f"{event.name} lists", "csv", "event lists"))
+        return response
+
+
+@blp.route("/<event_id:event_id>/roster-pack.pdf")
+class RosterPack(MethodView):
+    @blp.arguments(PackQuery, location="query")
+    @blp.response(200, content_type="application/pdf", description="Every entry's roster, one after another.")
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 422)
+    def get(self, query: dict[str, Any], event_id: str) -> Any:
+        """The roster pack: each player's roster in turn, every page header naming the player."""
+        from listbuilder import roster_pack  # WeasyPrint loads on the first PDF, not at start-up
+
+        db = database()
+        event, submissions = store.read_as_organiser(db, event_id, _token())
+        pdf = roster_pack.event_pack(db, registry(), event, submissions, paper=query["paper"])
+        response = Response(pdf, mimetype="application/pdf")
+        response.headers["Content-Disposition"] = _disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
+        return response
+

@@ -1,0 +1,171 @@
+// An event's page (/events/<id>): players submit a list this browser can edit; the organiser
+// opens the report with the organiser token.
+//
+// The organiser link is this page with the token in the fragment (#organiser=<token>):
+// browsers never send a fragment, so the token reaches no server log. This script keeps it in
+// the browser (beside the player tokens handed out with first submissions) and removes it from
+// the address bar at once. Every value shown is set as text, never as HTML.
+import { ApiError, api, errorBox, h } from "./util.js";
+import { bearer, savedLists } from "./saved_store.js";
+
+const root = document.getElementById("event");
+const { id, system } = root.dataset;
+const books = new Set(root.dataset.books.split(" "));
+const eventUrl = `/api/v1/events/${encodeURIComponent(id)}`;
+const KEY = "listbuilder.events";
+
+function memory() {
+  try {
+    const all = JSON.parse(localStorage.getItem(KEY) || "{}");
+    return (all && typeof all === "object" ? all : {});
+  } catch { return {}; }
+}
+
+function remember(change) {
+  const all = memory();
+  all[id] = { players: {}, ...(all[id] || {}), ...change(all[id] || { players: {} }) };
+  try { localStorage.setItem(KEY, JSON.stringify(all)); } catch { /* private mode: the token is shown once */ }
+}
+
+const known = () => memory()[id] || { players: {} };
+const playerKey = (name) => name.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+
+// ---- submitting ---------------------------------------------------------------------------
+
+const form = document.getElementById("submit-form");
+const submitStatus = document.getElementById("submit-status");
+
+function fillLists() {
+  const select = document.getElementById("submit-list");
+  const mine = savedLists().filter((l) => l.token && l.system === system && books.has(l.book));
+  select.replaceChildren(...mine.map((l) => h("option", { value: l.id }, `${l.name || "Unnamed list"} (${l.book}, version ${l.version})`)));
+  document.getElementById("no-lists").hidden = mine.length > 0;
+  form.querySelector("button[type=submit]").disabled = mine.length === 0;
+}
+
+function describeSubmission(body) {
+  const verdict = body.valid ? h("span", { class: "badge ok" }, "Legal") : h("span", { class: "badge bad" }, "Not legal: flagged for the organiser");
+  const issues = body.report.issues.filter((i) => i.severity === "error");
+  return h("div", { class: body.valid ? "notice ok" : "notice" },
+    h("p", {}, verdict, ` Submitted as ${body.player} (submission ${body.number}); the list is now locked. Verification code `,
+      h("code", { class: "verification-code small" }, body.verification_code)),
+    issues.length ? h("ul", {}, issues.map((i) => h("li", {}, i.message))) : null);
+}
+
+form?.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const listId = document.getElementById("submit-list").value;
+  const player = document.getElementById("submit-player").value.trim();
+  const list = savedLists().find((l) => l.id === listId);
+  if (!list || !player) return;
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  submitStatus.replaceChildren(h("p", {}, "Checking and submitting…"));
+  try {
+    const stored = known().players[playerKey(player)];
+    const body = await api(`${eventUrl}/submissions`, {
+      method: "POST", headers: bearer(list.token),
+      body: { list_id: listId, player, player_token: stored ? stored.token : null },
+    });
+    if (body.player_token) remember((e) => ({ players: { ...e.players, [playerKey(player)]: { player, token: body.player_token } } }));
+    submitStatus.replaceChildren(describeSubmission(body));
+  } catch (err) {
+    submitStatus.replaceChildren(errorBox(err, "Not submitted"));
+  } finally {
+    button.disabled = false;
+  }
+});
+
+// ---- the organiser's report ---------------------------------------------------------------
+
+const organiserStatus = document.getElementById("organiser-status");
+const organiserForm = document.getElementById("organiser-form");
+
+function takeOrganiserLink() {
+  const match = /^#organiser=(.+)$/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname + location.search);  // the token leaves the address bar
+  remember(() => ({ organiser: decodeURIComponent(match[1]) }));
+}
+
+function entryRow(entry) {
+  const notes = [];
+  for (const issue of entry.issues) notes.push(h("li", { class: `note ${issue.severity}` }, `${issue.severity}: ${issue.message}`));
+  if (entry.changes) {
+    notes.push(h("li", { class: "changes-head" }, `Changed since submission ${entry.earlier.number}:`));
+    for (const line of entry.changes) notes.push(h("li", { class: "change" }, line));
+  }
+  if (entry.changed_since_submission) notes.push(h("li", { class: "note warning" }, "Re-validation differs from the check at submission."));
+  return h("tr", { class: entry.valid ? "legal" : "illegal" },
+    h("td", { "data-label": "#" }, String(entry.number)),
+    h("td", { "data-label": "Player" }, h("strong", {}, entry.player)),
+    h("td", { "data-label": "Faction" }, h("a", { href: `/l/${encodeURIComponent(entry.list_id)}?version=${entry.list_version}` }, entry.faction)),
+    h("td", { "data-label": "Points" }, entry.points),
+    h("td", { "data-label": "Legal" }, entry.valid ? h("span", { class: "badge ok" }, "Legal") : h("span", { class: "badge bad" }, "Illegal")),
+    h("td", { "data-label": "Code" }, h("code", { class: "verification-code small" }, entry.verification_code)),
+    h("td", { "data-label": "Notes" }, notes.length ? h("ul", { class: "entry-notes" }, notes) : h("span", { class: "muted" }, "–")));
+}
+
+function showReport(body, revalidated = false) {
+  document.getElementById("report").hidden = false;
+  organiserForm.hidden = true;
+  const illegal = body.entries.filter((e) => !e.valid).length;
+  document.getElementById("report-summary").textContent =
+    `${body.entries.length} player(s), ${illegal} illegal; ${body.submissions} submission(s) in all` + (revalidated ? "; re-validated just now." : ".");
+  document.getElementById("entries").replaceChildren(...body.entries.map(entryRow));
+}
+
+async function loadReport() {
+  const token = known().organiser;
+  if (!token) return;
+  organiserStatus.replaceChildren(h("p", {}, "Loading the report…"));
+  try {
+    showReport(await api(`${eventUrl}/report`, { headers: bearer(token) }));
+    organiserStatus.replaceChildren();
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) remember(() => ({ organiser: null }));
+    organiserForm.hidden = false;
+    organiserStatus.replaceChildren(errorBox(err, "Could not open the report"));
+  }
+}
+
+/** Fetch a download with the organiser token (a plain link could not carry it) and save it. */
+async function download(path, name, as) {
+  organiserStatus.replaceChildren(h("p", {}, "Preparing the download…"));
+  try {
+    const blob = await api(`${eventUrl}/${path}`, { headers: bearer(known().organiser), as });
+    const file = blob instanceof Blob ? blob : new Blob([JSON.stringify(blob, null, 2)], { type: "application/json" });
+    const link = h("a", { href: URL.createObjectURL(file), download: name, hidden: true });
+    document.body.append(link);
+    link.click();
+    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+    organiserStatus.replaceChildren();
+  } catch (err) {
+    organiserStatus.replaceChildren(errorBox(err, "Download failed"));
+  }
+}
+
+organiserForm.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  remember(() => ({ organiser: document.getElementById("organiser-token").value.trim() }));
+  loadReport();
+});
+
+document.getElementById("revalidate").addEventListener("click", async () => {
+  organiserStatus.replaceChildren(h("p", {}, "Re-validating every entry…"));
+  try {
+    showReport(await api(`${eventUrl}/revalidate`, { method: "POST", headers: bearer(known().organiser) }), true);
+    organiserStatus.replaceChildren();
+  } catch (err) {
+    organiserStatus.replaceChildren(errorBox(err, "Could not re-validate"));
+  }
+});
+
+const slug = (root.querySelector("h1").textContent || "event").trim();
+document.getElementById("download-csv").addEventListener("click", () => download("report.csv", `${slug} lists.csv`, "blob"));
+document.getElementById("download-json").addEventListener("click", () => download("report", `${slug} lists.json`, "json"));
+document.getElementById("download-pack").addEventListener("click", () => download("roster-pack.pdf", `${slug} rosters.pdf`, "blob"));
+
+if (form) fillLists();
+takeOrganiserLink();
+await loadReport();
