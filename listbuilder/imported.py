@@ -86,27 +86,27 @@ class ImportedBooks:
         if not isinstance(book_id, str) or not is_book_id(book_id):
             return None
         db = self.database()
-        row = stored.read_book(db, book_id)
-        if row is None:
+        found = stored.book_key(db, book_id)
+        if found is None:
             return None
-        key = (row.id, row.digest)
-        book = LOADED.get(key)
+        system_id, digest = found
+        book = LOADED.get((book_id, digest))
         if book is None:
-            book = self._load(db, row)
+            book = self._load(db, book_id, system_id, digest)
             if book is not None:
-                LOADED.put(key, book)
+                LOADED.put((book_id, digest), book)
         return book
 
-    def _load(self, db: Database, row: Any) -> ArmyBook | None:
-        system = self.registry.systems.get(row.system_id)
-        text = stored.read_text(db, row.digest)
+    def _load(self, db: Database, book_id: str, system_id: str, digest: str) -> ArmyBook | None:
+        system = self.registry.systems.get(system_id)
+        text = stored.read_text(db, digest)
         if system is None or text is None:
-            log.warning("imported book %s: %s", row.id, "its system is not served" if system is None else "its text is missing")
+            log.warning("imported book %s: %s", book_id, "its system is not served" if system is None else "its text is missing")
             return None
         try:
-            return load_book_text(text, system, self.registry.rules.get(system.id), source=f"imported book {row.id}")
+            return load_book_text(text, system, self.registry.rules.get(system.id), source=f"imported book {book_id}")
         except BookLoadError as exc:
-            log.warning("imported book %s no longer loads: %s", row.id, exc)
+            log.warning("imported book %s no longer loads: %s", book_id, exc)
             return None
 
 

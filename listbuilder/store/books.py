@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Column, DateTime, ForeignKey, String, Table, Text, insert, select
+from sqlalchemy import Column, DateTime, ForeignKey, String, Table, Text, bindparam, insert, select
 
 from listbuilder.books import text_digest
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
@@ -64,6 +64,16 @@ def store_book(db: Database, book_id: str, system_id: str, name: str, text: str,
     return _book(row)
 
 
+
+
+_KEY = select(imported_books.c.system_id, imported_books.c.book_digest).where(imported_books.c.id == bindparam("id"))
+
+
+def book_key(db: Database, book_id: str) -> tuple[str, str] | None:
+    """``(system_id, digest)`` of the imported book with this id, or None: the one read each
+    lookup of an imported book makes (straight through the driver, see Database.first_row)."""
+    row = db.first_row(_KEY, {"id": book_id})
+    return (row[0], row[1]) if row is not None else None
 
 
 def read_book(db: Database, book_id: str) -> ImportedBook | None:
