@@ -37,9 +37,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions[api.REGISTRY_KEY] = with_imported_books(registry, lambda: app.extensions.get(saved.DATABASE_KEY) or saved.open_database(app))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep payloads in schema order
     saved.init_app(app)
+    app.url_map.converters["book_id"] = api.BookIdConverter
 
     rest = Api(app, spec_kwargs={"info": {"description": "Build and validate army lists, print rosters, preview combats."}})
     rest.register_converter(saved.SavedIdConverter, saved.SavedIdConverter.openapi)
+    rest.register_converter(api.BookIdConverter, api.BookIdConverter.openapi)
     rest.register_blueprint(api.blp)
     rest.register_blueprint(rosters.blp)
     rest.register_blueprint(previews.blp)
