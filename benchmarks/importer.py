@@ -11,7 +11,12 @@ as medians with the load average beside them:
   - books per second at that speed;
   - the same plus writing its YAML text (what `import-book` saves);
   - when a folder of real exports is at hand (ARMY_FORGE_SAMPLES, or shared/army-forge-samples
-    beside the checkout), the same over every book in it.
+    beside the checkout), the same over every book in it;
+  - POST /api/v1/books/import through the whole app (WSGI, body parsing, conversion, storing in
+    a throw-away SQLite file with synchronous=FULL, the 201 answer) for the same books; then
+    validating a one-unit list of each: first in a process that did not import it (the book
+    loaded from the store), later (from the process's LRU: one indexed row read), and the same
+    list size for a built-in book, side by side.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -83,6 +89,43 @@ def report(title: str, texts: list[str], systems, runs: int, target: float | Non
     print(f"  ... plus its YAML text        : {written:8.2f} ms per book  ({1000 / written:6.1f} books/s)")
 
 
+def report_http(title: str, texts: list[str], runs: int) -> None:
+    """The import endpoint end to end, and reading an imported book back by its id."""
+    from listbuilder import imported
+    from listbuilder.web import create_app
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{folder}/bench.sqlite3"})
+        client = app.test_client()
+        ids: list[str] = []
+
+        def post_all() -> None:
+            for text in texts:
+                response = client.post("/api/v1/books/import", data=text, content_type="application/json")
+                assert response.status_code == 201, response.get_data(as_text=True)[:300]
+                ids.append(response.get_json()["id"])
+
+        ms = median_ms(post_all, runs) / len(texts)
+
+        books = [client.get(f"/api/v1/books/{book_id}").get_json() for book_id in ids[-len(texts):]]
+        lists = [{"system": b["system"], "book": b["id"], "units": [{"key": "a", "unit": b["units"][0]["id"]}]} for b in books]
+        builtin = [{"system": "grimdark-future", "book": "gf-cinder-covenant", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}] * len(lists)
+
+        def validate(bodies: list[dict], cold: bool = False) -> None:
+            if cold:
+                imported.LOADED = imported.Lru(imported.LOADED.size)  # as a worker that never saw them
+            for body in bodies:
+                assert client.post("/api/v1/lists/validate", json=body).status_code == 200
+
+        cold = median_ms(lambda: validate(lists, cold=True), max(3, runs // 2)) / len(texts)
+        warm = median_ms(lambda: validate(lists), max(3, runs)) / len(texts)
+        listed = median_ms(lambda: validate(builtin), max(3, runs)) / len(texts)
+        app.extensions["listbuilder.database"].dispose()
+    print(f"{title}, over HTTP: POST /books/import median {ms:8.2f} ms per book ({1000 / ms:6.1f} books/s)")
+    print(f"  validate one unit of it: first in a process {cold:7.2f} ms (book loaded from the store), then {warm:6.2f} ms;"
+          f" a built-in book {listed:6.2f} ms (imported/built-in {warm / listed:.2f})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=30)
@@ -91,11 +134,14 @@ def main() -> int:
     fixture = FIXTURE.read_text()
     print(f"load average {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores")
     report("test book", [fixture], systems, args.runs * 5, None)
-    report("full-size book", [json.dumps(full_size(json.loads(fixture)))], systems, args.runs, TARGET_MS)
+    big = json.dumps(full_size(json.loads(fixture)))
+    report("full-size book", [big], systems, args.runs, TARGET_MS)
+    report_http("full-size book", [big], max(3, args.runs // 3))
     samples = _samples()
     if samples is not None and samples.is_dir():
         texts = [p.read_text() for p in sorted((*samples.glob("*.json"), *samples.glob("books/*.json"))) if not p.name.startswith("list-")]
         report("real Army Forge exports", texts, systems, max(3, args.runs // 10), TARGET_MS)
+        report_http("real Army Forge exports", texts, 3)
     return 0
 
 

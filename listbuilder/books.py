@@ -8,7 +8,8 @@ may be given (``LISTBUILDER_BOOKS`` holds them, os.pathsep-separated): each is l
 ``army_books/``, and a system folder without ``_system.yaml`` (imported books, say) uses the
 system an earlier folder defined. ``load_system_text`` and ``load_book_text`` run the same steps
 on text kept elsewhere (the copy a saved list keeps of the book it was checked against;
-imported books), and the registry keeps each file's text by its digest for that purpose.
+imported books, kept as canonical JSON), and the registry keeps each file's text by its
+digest for that purpose.
 
 Errors::
 
@@ -186,7 +187,7 @@ def _read_text(path: Path, problems: list[BookProblem]) -> str | None:
 
 def _read_yaml(text: str, where: str, problems: list[BookProblem]) -> dict[str, Any] | None:
     try:
-        data = parse_yaml(text)
+        data = _json_text(text) if text.startswith("{") else parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -230,6 +231,15 @@ def parse_yaml(text: str) -> Any:
 
 
 _parse_yaml = parse_yaml  # the name tests and older callers use
+
+
+def _json_text(text: str) -> Any:
+    """A book kept as JSON (imported books are stored as their canonical JSON): JSON is YAML
+    too, but ``json`` reads it a hundred times faster and needs no cache file per book."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return parse_yaml(text)  # flow-style YAML that is not JSON
 
 
 def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str]) -> GameSystem | None:

@@ -30,7 +30,7 @@ from listbuilder.model import (
     UpgradeSection,
     Weapon,
 )
-from listbuilder.validation import Issue
+from listbuilder.validation import WARNING, Issue
 
 # The army book's upgrade sections are the rule here; the rulebooks only say to pick units
 # and upgrades from the army's list (000/001/002 "Preparation").
@@ -342,6 +342,17 @@ def _requirements(taken: list[TakenUpgrade]) -> Iterator[Issue]:
                 yield Issue("upgrade.requires", f"“{t.option.label}” needs {needed!r} on the same unit", f".upgrades[{t.index}]", _clause(t.section), data={"requires": needed})
 
 
+@dataclass
+class _Tied:
+    """Gear one upgrade row gained while tied to other gear: the copies of each gained gear
+    key, and how many copies of the targeted gear the row used."""
+
+    section: UpgradeSection
+    row: int
+    uses: int
+    copies: dict[str, int]
+
+
 class _Gear:
     """Mutable working copy of a unit's gear while upgrades are applied in order.
 
@@ -351,7 +362,7 @@ class _Gear:
     so "Replace CCW" finds the unit's CCW and, once those are gone, a CCW an upgrade gave.
     """
 
-    __slots__ = ("unit", "rules", "_counts", "_gained_weapons", "_gained_items", "_aliases", "_targeted")
+    __slots__ = ("unit", "rules", "_counts", "_gained_weapons", "_gained_items", "_aliases", "_targeted", "_tied")
 
     def __init__(self, unit: Unit):
         self.unit = unit
@@ -363,6 +374,7 @@ class _Gear:
         # the unit until a row adds an alias.
         self._aliases: Mapping[str, tuple[str, ...]] = unit.gear_aliases
         self._targeted: dict[str, int] | None = None  # copies of targeted gear used, by section
+        self._tied: list[_Tied] | None = None  # gear gained by rows tied to other gear
 
     def _keys(self, name: str) -> tuple[str, ...]:
         keys = self._aliases.get(name)
@@ -427,7 +439,37 @@ class _Gear:
             self._modify(section.targets[0], models, gains.weapon_rules, f"{section.id}/{option.id}")
         if gains.rules:
             self.rules = merge_rules([*self.rules, *gains.rules])
+        if section.targets and (gains.weapons or gains.items):
+            if self._tied is None:
+                self._tied = []
+            self._tied.append(_Tied(section, k, models, {g.gear_key: g.count * per for g in (*gains.weapons, *gains.items)}))
+        if replaces and self._tied:
+            self._drop_untied(issues)
         return True
+
+    def _drop_untied(self, issues: list[Issue]) -> None:
+        """Gear fixed to other gear (an attachment on a rifle, a flamer on a fist) leaves with
+        it: when a later row replaces targeted copies so that fewer are left than rows tied to
+        them, the newest tied rows give their gear back (a warning says so; their cost stays,
+        as the list still names them). Copies not tied to anything are replaced first."""
+        assert self._targeted is not None and self._tied is not None
+        for tied in reversed(self._tied):
+            section = tied.section
+            excess = self._targeted[section.id] - min(self.count(name) for name in section.targets)
+            if excess <= 0 or tied.uses == 0:
+                continue
+            dropped = min(excess, tied.uses)
+            for key, copies in tied.copies.items():
+                self._counts[key] -= min(self._counts.get(key, 0), copies * dropped // tied.uses)
+                tied.copies[key] = copies - copies * dropped // tied.uses
+            tied.uses -= dropped
+            self._targeted[section.id] -= dropped
+            gear = " and ".join(section.targets)
+            issues.append(Issue(
+                "upgrade.target_replaced",
+                f"“{section.label}” is tied to {gear}, which a later upgrade replaced: {dropped} cop{'y' if dropped == 1 else 'ies'} of its gear left with it",
+                f".upgrades[{tied.row}]", _clause(section), WARNING, {"gear": gear, "dropped": dropped},
+            ))
 
     def _use_targets(self, section: UpgradeSection, models: int, k: int, issues: list[Issue]) -> bool:
         """An upgrade tied to gear: each copy of the targeted gear takes the section once."""

@@ -272,7 +272,9 @@ def resolve_side(registry: BookRegistry, system: GameSystem, side: Any, where: s
         unit = side["profile"]
         if not isinstance(unit, Unit):
             raise PreviewError(f"{where}.profile", "the profile was not loaded into a unit")
-        return Combatant(unit.name, unit, unit.size, unit.weapons, unit.items, _with_item_rules(unit.rules, unit.items), source="profile")
+        # Weapons inside items (a mount's hooves) fight too, as they do for book units (resolve).
+        carried = tuple(w for item in unit.items for w in item.carried_weapons())
+        return Combatant(unit.name, unit, unit.size, unit.weapons + carried, unit.items, _with_item_rules(unit.rules, unit.items), source="profile")
     if "list" in side:
         return _from_list(registry, system, side["list"], side.get("key"), where)
     if "book" in side:

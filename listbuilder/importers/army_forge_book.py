@@ -46,8 +46,11 @@ class ConvertedBook:
     warnings: list[BookProblem] = field(default_factory=list)
 
 
-def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = "Army Forge export") -> ConvertedBook:
-    """Convert one Army Forge book export; raises ImportFailed naming the source path."""
+def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = "Army Forge export", book_id: str | None = None) -> ConvertedBook:
+    """Convert one Army Forge book export; raises ImportFailed naming the source path.
+
+    The book's id is made from its line and name unless *book_id* is given (books imported
+    through the API get a random one)."""
     if isinstance(data, dict) and isinstance(data.get("list"), dict):
         raise ImportFailed("not_army_forge", "list", "this is an Army Forge list, not a book: import the book first, then the list")
     if not isinstance(data, dict) or "units" not in data:
@@ -57,7 +60,7 @@ def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = 
     system = systems.get(line.system)
     if system is None:
         raise ImportFailed("unsupported_system", line_path, f"this service has no {line.system!r} system loaded")
-    converter = _Converter(root, line, system)
+    converter = _Converter(root, line, system, book_id)
     document = converter.document()
     warnings: list[BookProblem] = []
     try:
@@ -71,8 +74,9 @@ def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = 
 class _Converter:
     """One conversion: Army Forge ids -> ours, gear catalogue, rules seen, provenance."""
 
-    def __init__(self, root: Node, line: GameLine, system: GameSystem):
+    def __init__(self, root: Node, line: GameLine, system: GameSystem, book_id: str | None = None):
         self.root = root
+        self.book_id = book_id
         self.line = line
         self.system = system
         self.rules = RuleUse()
@@ -111,7 +115,7 @@ class _Converter:
         sections, mapping = self._sections(units_in, units, af_units, packages)
         name = root.text("name").strip() or "Imported army"
         document: dict[str, Any] = {
-            "id": f"{self.line.book_prefix}-{slug(name, 'army')}",
+            "id": self.book_id or f"{self.line.book_prefix}-{slug(name, 'army')}",
             "system": self.system.id,
             "name": name,
             "faction": (root.text("factionName", "") or root.text("genericName", "") or name).strip(),

@@ -27,6 +27,7 @@ COMMON_CODES: Mapping[str, str] = {
     "upgrade.replace_exceeds": "Replaces more copies of a weapon or item than the unit still has, counting earlier replacements.",
     "upgrade.requires": "An option that needs another option on the same unit is taken without it.",
     "upgrade.target_exceeds": "An upgrade or attachment tied to a weapon or item is taken more often than the unit has copies of that gear left.",
+    "upgrade.target_replaced": "Warning: a later upgrade replaced the weapon or item an attachment (or tied upgrade) was fixed to; its gear left with it, its cost still counts.",
     "list.duplicate_entry": "Two entries share a key.",
     "rules.undefined": "Warning: the entry uses a rule that neither the system glossary nor the army book defines as used (an imported book); the combat preview does not model it.",
 }

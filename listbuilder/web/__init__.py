@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 
 from listbuilder.books import load_registry
+from listbuilder.imported import with_imported_books
 from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, saved, security
 from listbuilder.web.rest import Api
 
@@ -32,12 +33,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     registry = app.config.get("REGISTRY") or load_registry(app.config.get("BOOKS_FOLDER"))
-    app.extensions[api.REGISTRY_KEY] = registry
+    # Books imported through the API are found by id wherever a book id is looked up.
+    app.extensions[api.REGISTRY_KEY] = with_imported_books(registry, lambda: app.extensions.get(saved.DATABASE_KEY) or saved.open_database(app))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep payloads in schema order
     saved.init_app(app)
+    app.url_map.converters["book_id"] = api.BookIdConverter
 
     rest = Api(app, spec_kwargs={"info": {"description": "Build and validate army lists, print rosters, preview combats."}})
     rest.register_converter(saved.SavedIdConverter, saved.SavedIdConverter.openapi)
+    rest.register_converter(api.BookIdConverter, api.BookIdConverter.openapi)
     rest.register_blueprint(api.blp)
     rest.register_blueprint(rosters.blp)
     rest.register_blueprint(previews.blp)

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import current_app, jsonify
 from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.routing import BaseConverter
 from flask.views import MethodView
 from flask_smorest import abort
 from marshmallow import Schema, fields
@@ -35,6 +36,17 @@ blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems
 
 def registry() -> BookRegistry:
     return current_app.extensions[REGISTRY_KEY]
+
+
+class BookIdConverter(BaseConverter):
+    """A book id in a URL, never the word of the route beside ``/books/<id>``: so
+    ``/books/import`` answers only for itself (405 with its own ``Allow`` for GET)."""
+
+    regex = r"(?!import$)[^/]+"
+
+    @staticmethod
+    def openapi(converter: BaseConverter) -> dict[str, str]:
+        return {"type": "string", "description": "a book's id (a listed book's, or one an import answered)"}
 
 
 class SystemDetail:
@@ -101,7 +113,7 @@ class Books(MethodView):
         return reg.books_of(system) if system else list(reg.books.values())
 
 
-@blp.route("/books/<book_id>")
+@blp.route("/books/<book_id:book_id>")
 class Book(MethodView):
     @blp.response(200, BookOut)
     @blp.errors(404)

@@ -1,28 +1,52 @@
-"""``POST /api/v1/lists/import``: an Army Forge list in, our list document and its report out.
+"""Army Forge files in: ``POST /api/v1/books/import`` and ``POST /api/v1/lists/import``.
 
-The list must name units of a book imported from Army Forge (``listbuilder import-book``, or
-any book whose ``extra.army_forge`` maps Army Forge ids). A file that cannot be imported is a
-422 whose ``errors`` name the place in the request body (``list.list.units[2].id``).
+A book export is converted and stored in the database under a new random id that nothing
+lists (``listbuilder.imported``); from then on that id works wherever a book id does. A list
+must name units of a book imported from Army Forge (through the API, ``listbuilder
+import-book``, or any book whose ``extra.army_forge`` maps Army Forge ids). A file that cannot
+be imported is a 422 whose ``errors`` name the place in the request body (``units[2].cost``
+for a book, ``list.list.units[2].id`` for a list); nothing of it is stored.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
+from flask import jsonify, url_for
 from flask.views import MethodView
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from listbuilder.canonical import list_document
+from listbuilder.imported import import_book
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge_list import convert_list
 from listbuilder.lists import ListError, parse_list, validate_list
-from listbuilder.schemas.api import ReportOut
+from listbuilder.schemas.api import BookSummaryOut, ReportOut
 from listbuilder.web.api import registry
+from listbuilder.web.bodies import BodyError
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
+from listbuilder.web.saved import database
 
-blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Lists from other builders (Army Forge).")
+blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Books and lists from other builders (Army Forge).")
+
+
+class ArmyForgeBookIn(Schema):
+    """The Army Forge book export itself, as Army Forge saves it (any fields: the importer
+    reads what it knows and names the path of what it cannot use)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class BookImportOut(Schema):
+    id = fields.String(metadata={"description": "the new book's id: unlisted (GET /books never shows it), usable wherever a book id is"})
+    url = fields.String(metadata={"description": "the book in this API (GET)"})
+    builder_url = fields.String(metadata={"description": "the page that builds a list from it"})
+    book = fields.Nested(BookSummaryOut)
+    warnings = fields.List(fields.String(), metadata={"description": "what the book loads with but a player should know (rules defined nowhere)"})
+    undefined_rules = fields.List(fields.String(), metadata={"description": "rules the book uses that neither the export nor the rulebook glossary defines: lists using them get a warning, previews do not model them"})
+    notes = fields.List(fields.String(), metadata={"description": "what was left out or guessed, with the place in the Army Forge file"})
 
 
 class ListImportIn(Schema):
@@ -42,6 +66,29 @@ class ListImportOut(Schema):
 def _import_failed(error: ImportFailed) -> Any:
     errors = {f"list.{path}" if path else "list": messages for path, messages in error.as_errors().items()}
     return jsonify(error_body(422, "Unprocessable Entity", str(error), errors)), 422
+
+
+@blp.route("/books/import")
+class ImportBook(MethodView):
+    @blp.arguments(ArmyForgeBookIn)
+    @blp.response(201, BookImportOut, headers={"Location": {"description": "the new book's URL", "schema": {"type": "string"}}})
+    @blp.errors(400, 413, 415, 422, descriptions={
+        413: "The file is over 1 MiB (the largest Army Forge book is about half that).",
+        422: "Not an Army Forge book export of a game line we have rules for, or malformed (errors name the path in the file); nothing is stored.",
+    })
+    def post(self, data: dict[str, Any]) -> Any:
+        """Import an Army Forge book: stored under a new unlisted id, usable wherever a book id is."""
+        try:
+            imported = import_book(database(), registry(), data)
+        except ImportFailed as exc:
+            raise BodyError(422, str(exc), exc.as_errors()) from None
+        book = imported.book
+        url = url_for("api.Book", book_id=book.id, _external=True)
+        body = {
+            "id": book.id, "url": url, "builder_url": url_for("pages.builder", book_id=book.id, _external=True), "book": book,
+            "warnings": imported.warnings, "undefined_rules": imported.undefined_rules, "notes": imported.notes,
+        }
+        return body, 201, {"Location": url}
 
 
 @blp.route("/lists/import")

@@ -11,9 +11,11 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template
 
+from listbuilder.importers.army_forge import LINES
 from listbuilder.web.api import registry
 
 bp = Blueprint("pages", __name__)
+_ARMY_FORGE_SYSTEMS = [line.system for line in LINES]
 
 
 @bp.route("/")
@@ -39,6 +41,13 @@ def builder(book_id: str) -> Any:
     if book is None:
         return _not_found(f"There is no army book called “{book_id}”.")
     return render_template("builder.html", book=book, system=reg.systems[book.system])
+
+
+@bp.route("/import")
+def import_page() -> str:
+    """Army Forge books and lists in (static/js/import.js calls the import API)."""
+    reg = registry()
+    return render_template("import.html", systems=[reg.systems[s] for s in _ARMY_FORGE_SYSTEMS if s in reg.systems])
 
 
 def _not_found(message: str) -> tuple[str, int]:

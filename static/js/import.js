@@ -1,0 +1,129 @@
+// The import page: Army Forge book and list files (picked or pasted) sent to the API.
+// A book comes back with its new id and warnings, and is remembered in this browser so the
+// list form can offer it; a list comes back in our format and opens in the builder as its
+// draft (the builder restores drafts from localStorage, see builder.js).
+import { api, DRAFT_PREFIX, errorBox, formatCost, h } from "./util.js";
+
+const $ = (id) => document.getElementById(id);
+const BOOKS_KEY = "listbuilder.imported-books";
+
+function rememberedBooks() {
+  try {
+    const data = JSON.parse(localStorage.getItem(BOOKS_KEY) || "[]");
+    return Array.isArray(data) ? data.filter((b) => b && typeof b.id === "string") : [];
+  } catch { return []; }
+}
+
+function rememberBook(book) {
+  const books = [{ id: book.id, name: book.name, system: book.system, version: book.version }, ...rememberedBooks().filter((b) => b.id !== book.id)];
+  try { localStorage.setItem(BOOKS_KEY, JSON.stringify(books.slice(0, 50))); } catch { /* storage off: the id is still shown */ }
+}
+
+/** The JSON of the picked file, else of the pasted text; an Error naming the problem. */
+async function readSource(fileInput, textArea, what) {
+  const file = fileInput.files[0];
+  const text = file ? await file.text() : textArea.value.trim();
+  if (!text) throw new Error(`Pick the ${what} file or paste its text.`);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file ? file.name : "The pasted text"} is not JSON: ${err.message}`);
+  }
+}
+
+function busy(button, on) {
+  button.disabled = on;
+  button.setAttribute("aria-busy", on ? "true" : "false");
+}
+
+// ------------------------------------------------------------------------------------------
+// Books
+
+async function importBook(ev) {
+  ev.preventDefault();
+  const out = $("book-result");
+  const button = $("book-submit");
+  busy(button, true);
+  out.replaceChildren(h("p", { class: "muted" }, "Importing…"));
+  try {
+    const data = await readSource($("book-file"), $("book-text"), "book");
+    const made = await api("/api/v1/books/import", { method: "POST", body: data });
+    rememberBook(made.book);
+    fillBooks(made.id);
+    out.replaceChildren(bookSummary(made));
+  } catch (err) {
+    out.replaceChildren(errorBox(err, "The book was not imported"));
+  } finally {
+    busy(button, false);
+  }
+}
+
+function bookSummary(made) {
+  const book = made.book;
+  const builder = new URL(made.builder_url).pathname;
+  return h("div", { class: "notice ok import-done" },
+    h("p", {}, h("strong", {}, book.name), ` (${book.faction}, version ${book.version}): ${book.unit_count} units imported.`),
+    h("p", {}, "Book id: ", h("code", { id: "imported-id" }, made.id), h("span", { class: "hint" }, " — keep it to build with this book again or share it.")),
+    made.warnings.length ? h("div", { class: "import-warnings" },
+      h("p", {}, `${made.warnings.length} warning${made.warnings.length === 1 ? "" : "s"}:`),
+      h("ul", {}, made.warnings.map((w) => h("li", {}, w)))) : null,
+    made.notes.length ? h("details", {}, h("summary", {}, `${made.notes.length} note${made.notes.length === 1 ? "" : "s"} on what was left out`),
+      h("ul", {}, made.notes.map((n) => h("li", {}, n)))) : null,
+    h("p", {}, h("a", { class: "button primary", id: "open-builder", href: builder }, `Build a list with ${book.name}`)));
+}
+
+// ------------------------------------------------------------------------------------------
+// Lists
+
+function fillBooks(selected) {
+  const select = $("list-book");
+  const books = rememberedBooks();
+  select.replaceChildren(h("option", { value: "" }, books.length ? "Choose an imported book…" : "No book imported in this browser yet"),
+    ...books.map((b) => h("option", { value: b.id }, `${b.name} (${b.version || "?"}) · ${b.id}`)));
+  if (selected) select.value = selected;
+}
+
+async function importList(ev) {
+  ev.preventDefault();
+  const out = $("list-result");
+  const button = $("list-submit");
+  const bookId = $("list-book-id").value.trim() || $("list-book").value;
+  busy(button, true);
+  out.replaceChildren(h("p", { class: "muted" }, "Importing…"));
+  try {
+    if (!bookId) throw new Error("Choose the imported book the list is for, or give its id.");
+    const data = await readSource($("list-file"), $("list-text"), "list");
+    const made = await api("/api/v1/lists/import", { method: "POST", body: { book: bookId, list: data } });
+    const book = await api(`/api/v1/books/${encodeURIComponent(made.list.book)}`);
+    const draftKey = DRAFT_PREFIX + book.id;
+    const kept = JSON.parse(localStorage.getItem(draftKey) || "null");
+    if (kept && kept.list && (kept.list.units || []).length && !window.confirm(`Replace the ${book.name} list in progress in this browser with the imported one?`)) {
+      out.replaceChildren(h("p", {}, "Kept the list in progress; nothing was replaced."));
+      return;
+    }
+    localStorage.setItem(draftKey, JSON.stringify({ list: made.list, savedAt: Date.now(), bookName: book.name }));
+    const href = `/build/${encodeURIComponent(book.id)}`;
+    if (made.points_match !== false && !made.notes.length) {
+      window.location.assign(href);
+      return;
+    }
+    out.replaceChildren(listSummary(made, href));
+  } catch (err) {
+    out.replaceChildren(errorBox(err, "The list was not imported"));
+  } finally {
+    busy(button, false);
+  }
+}
+
+/** Shown instead of going straight to the builder when something needs reading first. */
+function listSummary(made, href) {
+  const ours = formatCost({ pts: made.report.totals.pts });
+  return h("div", { class: "notice import-done" },
+    made.points_match === false ? h("p", {}, `Army Forge says ${made.army_forge_points} pts; this list comes to ${ours} here.`) : null,
+    made.notes.length ? h("ul", {}, made.notes.map((n) => h("li", {}, n))) : null,
+    h("p", {}, h("a", { class: "button primary", id: "open-list", href }, "Open the list in the builder")));
+}
+
+fillBooks(new URLSearchParams(window.location.search).get("book"));
+$("book-form").addEventListener("submit", importBook);
+$("list-form").addEventListener("submit", importList);
