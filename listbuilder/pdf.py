@@ -33,9 +33,9 @@ from listbuilder.books import BookRegistry
 from listbuilder.model import ArmyList
 from listbuilder.rosters import Roster, build_roster
 
-from listbuilder.roster_html import ASSET_FOLDERS, PAPERS, STATIC, _file_url, check_paper, render_html
+from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, _file_url, check_layout, check_paper, render_html
 
-__all__ = ["ASSET_FOLDERS", "PAPERS", "check_paper", "render_html", "render_pdf", "roster_pdf"]
+__all__ = ["ASSET_FOLDERS", "LAYOUTS", "PAPERS", "check_paper", "render_html", "render_pdf", "roster_pdf"]
 
 
 class LocalFetcher(URLFetcher):
@@ -99,9 +99,11 @@ class _PrintStyle:
 PRINT_STYLE = _PrintStyle()
 
 
-def render_pdf(roster: Roster, *, paper: str = "a4", fetcher: LocalFetcher | None = None) -> bytes:
+def render_pdf(
+    roster: Roster, *, paper: str = "a4", layout: str = "sheet", share_url: str | None = None, fetcher: LocalFetcher | None = None
+) -> bytes:
     """The roster as PDF bytes; pass a *fetcher* to inspect what the document asked for."""
-    html = render_html(roster, paper=paper, asset_url=None)
+    html = render_html(roster, paper=paper, layout=layout, share_url=share_url, asset_url=None)
     document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher or LocalFetcher())
     with PRINT_STYLE.lock:
         fonts, css = PRINT_STYLE.get()
@@ -143,8 +145,8 @@ def books_version(registry: BookRegistry, army: ArmyList) -> str:
     return cached[1]
 
 
-def cache_key(registry: BookRegistry, army: ArmyList, paper: str) -> str:
-    text = "\n".join(("roster-pdf/1", check_paper(paper), books_version(registry, army), canonical_list(army)))
+def cache_key(registry: BookRegistry, army: ArmyList, paper: str, layout: str = "sheet", share_url: str | None = None) -> str:
+    text = "\n".join(("roster-pdf/2", check_paper(paper), check_layout(layout), share_url or "", books_version(registry, army), canonical_list(army)))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -187,15 +189,23 @@ class RenderCache:
 PDF_CACHE = RenderCache()
 
 
-def roster_pdf(registry: BookRegistry, army: ArmyList, *, paper: str = "a4", cache: RenderCache | None = PDF_CACHE) -> bytes:
-    """The PDF roster of *army*, from *cache* when the same list was printed before.
+def roster_pdf(
+    registry: BookRegistry,
+    army: ArmyList,
+    *,
+    paper: str = "a4",
+    layout: str = "sheet",
+    share_url: str | None = None,
+    cache: RenderCache | None = PDF_CACHE,
+) -> bytes:
+    """The PDF roster of *army* in *layout*, from *cache* when the same list was printed before.
 
-    Raises ListError (unknown system or book) and ValueError (unknown paper).
+    Raises ListError (unknown system or book) and ValueError (unknown paper or layout).
     """
-    key = cache_key(registry, army, paper) if cache is not None else ""
+    key = cache_key(registry, army, paper, layout, share_url) if cache is not None else ""
     if cache is not None and (hit := cache.get(key)) is not None:
         return hit
-    pdf = render_pdf(build_roster(registry, army), paper=paper)
+    pdf = render_pdf(build_roster(registry, army), paper=paper, layout=layout, share_url=share_url)
     if cache is not None:
         cache.put(key, pdf)
     return pdf

@@ -41,8 +41,12 @@ def check_sheet(registry, army_data):
     pages = pdf_pages(pdf)
     text = squash("\n".join(pages))
     for block in roster.blocks:
+        assert squash(block.title) in text, block.title  # merged copies print as "2× Name"
         for profile in (block.profile, *block.heroes):
             assert squash(profile.name) in text, profile.name
+    # The page header of every page: the verification code and "page x of y".
+    for number, page in enumerate(pages, start=1):
+        assert f"code {roster.code}" in page and f"page {number} of {len(pages)}" in page
     # The quick reference: every rule used (label and our text), and no other rule's text.
     start = next(i for i, page in enumerate(pages) if "Quick reference" in page)
     reference = squash("\n".join(pages[start:]))
@@ -63,12 +67,48 @@ def check_sheet(registry, army_data):
 def test_every_golden_list_prints(path, registry):
     case = json.loads(path.read_text(encoding="utf-8"))
     roster, pages = check_sheet(registry, case["list"])
+    assert len(pages) <= 3  # A4; Letter in test_every_golden_list_prints_on_at_most_three_letter_pages
     if case["valid"]:
         assert all("Legal list" in page and "NOT A LEGAL LIST" not in page.upper() for page in pages)
     else:
         # The banner in full on page one, and the mark in the header of every page.
         assert "NOT A LEGAL LIST" in pages[0].upper()
         assert all("NOT A LEGAL LIST" in page for page in pages)
+
+
+GOLDEN_GF_2000 = GOLDEN / "grimdark-future" / "legal-2000-cinder-covenant.json"
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_grimdark_future_2000_points_prints_on_two_pages(registry, paper):
+    army = parse_list(json.loads(GOLDEN_GF_2000.read_text(encoding="utf-8"))["list"])
+    pages = pdf_pages(roster_pdf(registry, army, paper=paper, cache=None))
+    assert len(pages) == 2
+    assert "Quick reference" in "".join(pages)  # the reference flows on; it does not add a page
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_every_golden_list_prints_on_at_most_three_letter_pages(registry, path):
+    # A4 is checked with the text in test_every_golden_list_prints; Letter is shorter.
+    army = parse_list(json.loads(path.read_text(encoding="utf-8"))["list"])
+    assert len(PdfReader(io.BytesIO(roster_pdf(registry, army, paper="letter", cache=None))).pages) <= 3
+
+
+def test_merged_and_grouped_units_print_as_one_block(registry):
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Merged", "points_limit": 2000, "units": [
+        {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"},
+        {"key": "b", "unit": "cc-ash-wardens"},
+        {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "a"},
+        {"key": "c", "unit": "cc-ash-wardens"},
+        {"key": "d", "unit": "cc-ash-wardens"},
+    ]}
+    roster, pages = check_sheet(registry, army)
+    text = squash("\n".join(pages))
+    assert squash("2× Ash Wardens") in text
+    assert "combined×2" in text and squash("+ joined: Pyre Marshal") in text
+    assert [b.title for b in roster.blocks] == ["Ash Wardens", "2× Ash Wardens"]
+    # the sheet's counts read as the builder's: entries, activations, models
+    assert "UNITS5" in text.upper() and "ACTIVATIONS3" in text.upper()
 
 
 @pytest.mark.parametrize("book_id", ["aof-ember-marches", "ah-hammerdeep-holds", "ahx-fjordhold", "gf-cinder-covenant", "aofr-thornmarch-freeholds"])
@@ -130,8 +170,9 @@ def test_hostile_names_print_as_text_and_fetch_nothing(registry):
 def test_page_header_cuts_a_long_title_to_one_line(registry):
     # A margin box cannot wrap: the full title is in the heading, the header has its first 59
     # characters and an ellipsis, so it never runs under "Legal list".
-    army = ember({"key": "a", "unit": "crossbowmen"}, name=LONG_NAME)
+    army = {**every_unit_list(registry.books["aof-ember-marches"]), "name": LONG_NAME}
     pages = pdf_pages(render_pdf(build_roster(registry, parse_list(army))))
+    assert len(pages) > 1
     assert squash(LONG_NAME) in squash(pages[0])
     later = squash(pages[-1])
     assert squash(LONG_NAME) not in later
