@@ -248,3 +248,54 @@ def test_roster_rasterises(registry, tmp_path):
     subprocess.run(["pdftoppm", "-r", "30", "-png", "-f", "1", "-l", "1", str(source), str(tmp_path / "page")], check=True)
     (png,) = tmp_path.glob("page*.png")
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def _largest_legal_golden(system: str) -> dict:
+    cases = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((GOLDEN / system).glob("*.json"))]
+    return max((c["list"] for c in cases if c["valid"]), key=lambda army: len(army["units"]))
+
+
+SYSTEMS = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_unit_cards_render_for_every_system(registry, system):
+    army = parse_list(_largest_legal_golden(system))
+    roster = build_roster(registry, army)
+    pages = pdf_pages(roster_pdf(registry, army, layout="cards", cache=None))
+    text = squash("\n".join(pages))
+    for block in roster.blocks:
+        assert squash(block.title) in text, block.title
+        # each card explains the rules its unit carries, in our own words
+        for rule in roster.rules_of(block):
+            assert squash(rule.label) + squash(rule.text) in text, rule.label
+    for number, page in enumerate(pages, start=1):
+        assert f"code {roster.code}" in page and f"page {number} of {len(pages)}" in page
+    assert "Quick reference" not in text  # the rules are on the cards
+
+
+def test_api_prints_cards_and_names_the_code(client, registry):
+    army = _largest_legal_golden("grimdark-future")
+    sheet = client.post("/api/v1/rosters/pdf", json=army)
+    cards = client.post("/api/v1/rosters/pdf?layout=cards&paper=letter", json=army)
+    assert sheet.status_code == cards.status_code == 200
+    code = sheet.headers["X-Verification-Code"]
+    assert re.fullmatch(r"[A-Z0-9]{4}-[A-Z0-9]{4}", code)
+    assert cards.headers["X-Verification-Code"] == code == build_roster(registry, parse_list(army)).code
+    for response in (sheet, cards):
+        assert all(f"code {code}" in page for page in pdf_pages(response.data))
+    assert "Quick reference" in "".join(pdf_pages(sheet.data)) and "Quick reference" not in "".join(pdf_pages(cards.data))
+    assert client.post("/api/v1/rosters/text", json=army).headers["X-Verification-Code"] == code
+    wrong = client.post("/api/v1/rosters/pdf?layout=poster", json=army)
+    assert wrong.status_code == 422 and "query.layout" in wrong.get_json()["errors"]
+
+
+def test_cli_prints_cards(registry, tmp_path, capsys):
+    from listbuilder.cli import main
+
+    source = tmp_path / "list.json"
+    source.write_text(json.dumps(_largest_legal_golden("ancients-hex")), encoding="utf-8")
+    out = tmp_path / "cards.pdf"
+    assert main(["pdf", str(source), "-o", str(out), "--layout", "cards"]) == 0
+    text = "".join(pdf_pages(out.read_bytes()))
+    assert "keyword troops" in text and "Quick reference" not in text
