@@ -6,6 +6,7 @@ WeasyPrint (about 0.4 s of imports); the PDF renderer imports this module, not t
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
@@ -69,6 +70,14 @@ def render_html(
     return template.render(roster=roster, paper=check_paper(paper), layout=layout, asset=asset_url, share_url=share_url, qr_svg=qr_svg)
 
 
-def share_qr_svg(url: str) -> Markup | None:
-    """The share link as an inline SVG QR code (filled in with the QR step)."""
-    return None
+def share_qr_svg(url: str) -> Markup:
+    """The share link as an inline SVG QR code, so a phone at the table opens the saved list.
+
+    segno draws the modules as one path (no text of the URL inside the SVG, so nothing to
+    escape); inline SVG needs nothing fetched, which the renderer's fetcher would refuse.
+    """
+    import segno  # only saved lists print a QR code
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False, border=2, omitsize=True)
+    return Markup(out.getvalue().decode("ascii"))
