@@ -8,13 +8,14 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 from pypdf import PdfReader
 from weasyprint import HTML
 
 from listbuilder.lists import parse_list
-from listbuilder.pdf import ASSET_FOLDERS, PAPERS, PRINT_STYLE, STATIC, LocalFetcher, RenderCache, cache_key, render_pdf, roster_pdf
+from listbuilder.pdf import ASSET_FOLDERS, PAPERS, PRINT_STYLE, STATIC, LocalFetcher, RedisCache, RenderCache, cache_key, render_pdf, roster_pdf
 from listbuilder.rosters import _Definitions, build_roster, sheet_for
 from tests.conftest import GOLDEN
 from tests.test_rosters import ember, every_unit_list
@@ -229,6 +230,8 @@ def test_cache_key_is_the_content_not_the_spelling(registry):
     assert cache_key(registry, one, "a4") == cache_key(registry, two, "a4")
     assert cache_key(registry, one, "a4") != cache_key(registry, one, "letter")
     assert cache_key(registry, one, "a4") != cache_key(registry, other, "a4")
+    assert cache_key(registry, one, "a4") != cache_key(registry, one, "a4", "cards")
+    assert cache_key(registry, one, "a4") != cache_key(registry, one, "a4", "sheet", "http://x/l/A")
 
 
 def test_cache_evicts_least_recently_used():
@@ -299,3 +302,46 @@ def test_cli_prints_cards(registry, tmp_path, capsys):
     assert main(["pdf", str(source), "-o", str(out), "--layout", "cards"]) == 0
     text = "".join(pdf_pages(out.read_bytes()))
     assert "keyword troops" in text and "Quick reference" not in text
+
+
+REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def _redis_or_skip() -> RedisCache:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
+    except OSError:
+        pytest.skip("no Redis on 127.0.0.1:6379 (the shared cache is tested against a real one)")
+    return RedisCache(REDIS_URL, prefix="listbuilder-test:roster-pdf:")
+
+
+def test_redis_cache_is_shared_between_processes(registry):
+    cache = _redis_or_skip()
+    cache.clear()
+    army = parse_list(ember({"key": "c", "unit": "crossbowmen"}))
+    first = roster_pdf(registry, army, cache=cache)
+    assert (cache.hits, cache.misses, len(cache)) == (0, 1, 1)
+    # another worker (a new client, as after a fork or on another machine) finds it
+    other = RedisCache(REDIS_URL, prefix=cache.prefix)
+    assert roster_pdf(registry, army, cache=other) == first and other.hits == 1
+    cache.clear()
+    assert len(cache) == 0
+
+
+def test_redis_outage_costs_a_render_not_an_error(registry):
+    cache = RedisCache("redis://127.0.0.1:9/0", timeout=0.1)  # nothing listens on port 9
+    army = parse_list(ember({"key": "c", "unit": "crossbowmen"}))
+    assert roster_pdf(registry, army, cache=cache).startswith(b"%PDF")
+    assert cache.errors == 2 and cache.misses == 1
+
+
+def test_warm_up_loads_weasyprint_which_create_app_does_not(tmp_path):
+    code = (
+        "import sys; from listbuilder.web import create_app, warm_up; "
+        "app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); print('weasyprint' in sys.modules); "
+        "warm_up(app); from listbuilder.pdf import PRINT_STYLE; print('weasyprint' in sys.modules, PRINT_STYLE.fetcher is not None)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "warm.sqlite3")], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True"]
