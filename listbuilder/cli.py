@@ -3,7 +3,7 @@
     listbuilder check-books [FOLDER...]     load every army book, print every problem
     listbuilder validate LIST.json          validate a list, print the report
     listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
-    listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter)
+    listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter, --layout sheet|cards)
     listbuilder text LIST.json              the roster as one line per unit, for forums
     listbuilder db upgrade                  apply the saved-list database's migrations (DATABASE_URL)
     listbuilder db current                  print the migration the database is at
@@ -95,7 +95,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 
     registry = _registry(args.books)
     try:
-        pdf = roster_pdf(registry, parse_list(_read_json(args.list)), paper=args.paper, cache=None)
+        pdf = roster_pdf(registry, parse_list(_read_json(args.list)), paper=args.paper, layout=args.layout, cache=None)
     except ListError as exc:
         print(json.dumps(exc.as_dict(), indent=2), file=sys.stderr)
         return 2
@@ -179,7 +179,7 @@ def cmd_import_book(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from listbuilder.roster_html import PAPERS  # the paper sizes the renderer knows
+    from listbuilder.roster_html import LAYOUTS, PAPERS  # the paper sizes and layouts the renderer knows
 
     parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -199,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     pdf.add_argument("list")
     pdf.add_argument("-o", "--output", default="roster.pdf", help="PDF file to write (default: roster.pdf)")
     pdf.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+    pdf.add_argument("--layout", choices=sorted(LAYOUTS), default="sheet", help="sheet (compact, the default) or cards (one card per unit)")
     pdf.set_defaults(func=cmd_pdf)
     imp = sub.add_parser("import-book", parents=[books], help="convert Army Forge book exports (JSON) into YAML books")
     imp.add_argument("files", nargs="+", metavar="FILE", help="Army Forge book export (.json), or - for stdin")

@@ -1,4 +1,5 @@
-"""Roster -> HTML (Jinja, ``templates/roster/``) -> PDF (WeasyPrint), with a content-hash cache.
+"""Roster -> HTML (Jinja, ``templates/roster/``) -> PDF (WeasyPrint), with a content-hash cache
+(``listbuilder.pdf_cache``: in-process, or Redis when ``REDIS_URL`` is set).
 
 The renderer is a leaf: it reads a :class:`~listbuilder.rosters.Roster` and never computes a
 rule. Two things keep untrusted list text harmless: Jinja autoescapes every value, so a name
@@ -14,11 +15,8 @@ Errors::
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import mimetypes
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -30,12 +28,14 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from listbuilder.books import BookRegistry
+from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
+from listbuilder.pdf_cache import PdfCache, RedisCache, RenderCache, cache_from_env, cache_key
 from listbuilder.rosters import Roster, build_roster
 
-from listbuilder.roster_html import ASSET_FOLDERS, PAPERS, STATIC, _file_url, check_paper, render_html
+from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, _file_url, check_layout, check_paper, render_html
 
-__all__ = ["ASSET_FOLDERS", "PAPERS", "check_paper", "render_html", "render_pdf", "roster_pdf"]
+__all__ = ["ASSET_FOLDERS", "LAYOUTS", "PAPERS", "PDF_CACHE", "RedisCache", "RenderCache", "cache_key", "check_paper", "render_html", "render_pdf", "roster_pdf", "warm_up"]
 
 
 class LocalFetcher(URLFetcher):
@@ -99,110 +99,56 @@ class _PrintStyle:
 PRINT_STYLE = _PrintStyle()
 
 
-def render_pdf(roster: Roster, *, paper: str = "a4", fetcher: LocalFetcher | None = None) -> bytes:
+def render_pdf(
+    roster: Roster, *, paper: str = "a4", layout: str = "sheet", share_url: str | None = None, fetcher: LocalFetcher | None = None
+) -> bytes:
     """The roster as PDF bytes; pass a *fetcher* to inspect what the document asked for."""
-    html = render_html(roster, paper=paper, asset_url=None)
+    html = render_html(roster, paper=paper, layout=layout, share_url=share_url, asset_url=None)
     document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher or LocalFetcher())
     with PRINT_STYLE.lock:
         fonts, css = PRINT_STYLE.get()
         return document.write_pdf(stylesheets=[css], font_config=fonts)
 
 
-# --------------------------------------------------------------------------------------------
-# Content-hash cache
-
-
-def canonical_list(army: ArmyList) -> str:
-    """The list as canonical JSON: same army, same text, however the request was spelled."""
-    return json.dumps(dataclasses.asdict(army), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    if hasattr(value, "items"):
-        return dict(value.items())
-    return str(value)
-
-
-_BOOK_DIGESTS: dict[int, tuple[Any, str]] = {}
-
-
-def books_version(registry: BookRegistry, army: ArmyList) -> str:
-    """A digest of the book and system the list uses, so edited books never hit stale PDFs.
-
-    Frozen model objects print the same ``repr`` for the same data; the digest is computed
-    once per loaded book (the registry is built once per process).
-    """
-    book, system = registry.books.get(army.book), registry.systems.get(army.system)
-    key = id(book) ^ (id(system) << 1)
-    cached = _BOOK_DIGESTS.get(key)
-    if cached is None or cached[0] is not book:
-        digest = hashlib.sha256(repr((book, system)).encode()).hexdigest()
-        cached = _BOOK_DIGESTS[key] = (book, digest)
-    return cached[1]
-
-
-def cache_key(registry: BookRegistry, army: ArmyList, paper: str, heading: str | None = None) -> str:
-    text = "\n".join(("roster-pdf/1", check_paper(paper), heading or "", books_version(registry, army), canonical_list(army)))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-class RenderCache:
-    """A thread-safe LRU of rendered PDFs keyed by content hash (one per worker process)."""
-
-    def __init__(self, max_entries: int = 64):
-        self.max_entries = max_entries
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            value = self._items.get(key)
-            if value is None:
-                self.misses += 1
-                return None
-            self._items.move_to_end(key)
-            self.hits += 1
-            return value
-
-    def put(self, key: str, value: bytes) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.max_entries:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.hits = self.misses = 0
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-PDF_CACHE = RenderCache()
+PDF_CACHE = cache_from_env()
 
 
 def roster_pdf(
-    registry: BookRegistry, army: ArmyList, *, paper: str = "a4", cache: RenderCache | None = PDF_CACHE, heading: str | None = None,
+    registry: BookRegistry,
+    army: ArmyList,
+    *,
+    paper: str = "a4",
+    layout: str = "sheet",
+    share_url: str | None = None,
+    heading: str | None = None,
+    cache: PdfCache | None = PDF_CACHE,
 ) -> bytes:
-    """The PDF roster of *army*, from *cache* when the same list was printed before.
+    """The PDF roster of *army* in *layout*, from *cache* when the same list was printed before.
 
     *heading* (an event's roster pack passes the player's name) leads the roster's title, so
     it is printed in the title and in the header of every page.
-    Raises ListError (unknown system or book) and ValueError (unknown paper).
+    Raises ListError (unknown system or book) and ValueError (unknown paper or layout).
     """
-    key = cache_key(registry, army, paper, heading) if cache is not None else ""
+    check_paper(paper), check_layout(layout)
+    key = cache_key(registry, army, paper, layout, share_url, heading) if cache is not None else ""
     if cache is not None and (hit := cache.get(key)) is not None:
         return hit
     roster = build_roster(registry, army)
     if heading:
         roster = dataclasses.replace(roster, name=f"{heading} — {roster.title}")
-    pdf = render_pdf(roster, paper=paper)
+    pdf = render_pdf(roster, paper=paper, layout=layout, share_url=share_url)
     if cache is not None:
         cache.put(key, pdf)
     return pdf
+
+
+def warm_up(registry: BookRegistry) -> None:
+    """Pay before serving what the first PDF of a worker would: import WeasyPrint, parse the
+    stylesheet, register the fonts and lay out one small roster (Pango and fontconfig load
+    lazily). ``listbuilder.web.warm_up`` calls it in gunicorn's master, before the fork."""
+    book = next((b for b in registry.books.values() if b.units), None)
+    if book is None:
+        PRINT_STYLE.get()
+        return
+    army = parse_list({"system": book.system, "book": book.id, "units": [{"key": "w", "unit": book.units[0].id}]})
+    render_pdf(build_roster(registry, army))

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from listbuilder.books import BookRegistry
+from listbuilder.canonical import rules_version, verification_code
 from listbuilder.deployment import count_totals, deployment_groups
 from listbuilder.lists import book_for
 from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
+from listbuilder.systems.armour_hex import is_elite
 from listbuilder.validation import ERROR
 
 # --------------------------------------------------------------------------------------------
@@ -69,6 +71,8 @@ class Profile:
     cost: str
     notes: tuple[str, ...]
     weapon_labels: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()  # what the family asks to be seen at a glance (keyword troops, elites)
+    rule_names: tuple[str, ...] = ()  # every rule the profile, its weapons and items carry (unit cards explain them)
 
     @property
     def renamed(self) -> bool:
@@ -77,7 +81,11 @@ class Profile:
 
 @dataclass(frozen=True)
 class UnitBlock:
-    """What hits the table as one unit: an entry, or a combined pair, with any joined heroes."""
+    """What hits the table as one unit: an entry, or a combined pair, with any joined heroes.
+
+    Identical activations (same unit, gear, name and riders) print once, ``copies`` times; then
+    ``models`` and ``cost`` are each copy's and ``total_cost`` the block's.
+    """
 
     number: int
     profile: Profile
@@ -85,6 +93,12 @@ class UnitBlock:
     combined: int  # how many list entries make up the main profile (2 for a combined pair)
     models: int
     cost: str
+    copies: int = 1
+    total_cost: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"{self.copies}× {self.profile.name}" if self.copies > 1 else self.profile.name
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,7 @@ class IssueLine:
 class ReferenceRule:
     label: str
     text: str
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,14 +153,25 @@ class Roster:
     reference: tuple[ReferenceRule, ...]
     spellbooks: tuple[Spellbook, ...]
     spell_value_label: str = "Value"
+    code: str = ""  # the verification code of the list under these rules (listbuilder.canonical)
 
     @property
     def title(self) -> str:
         return self.name or f"{self.book} army"
 
     @property
+    def budget_text(self) -> str:
+        """``1995 / 2000 pts`` (every currency), for the page header."""
+        return " · ".join(f"{b.spent} / {b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in self.budget)
+
+    @property
     def rule_names(self) -> tuple[str, ...]:
         return tuple(r.label for r in self.reference)
+
+    def rules_of(self, block: UnitBlock) -> tuple[ReferenceRule, ...]:
+        """The quick-reference entries of the rules a block's profiles carry (its unit card prints them)."""
+        wanted = {name for p in (block.profile, *block.heroes) for name in p.rule_names}
+        return tuple(r for r in self.reference if r.name in wanted)
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,6 +253,19 @@ class FamilySheet:
     # rules and damage-table effects), and composition keys holding more rule texts.
     rule_stats: tuple[str, ...] = ()
     glossary_keys: tuple[str, ...] = ()
+    # Words printed beside a profile's name so a player sees them at a glance.
+    marks: Callable[[Sequence[ResolvedEntry]], tuple[str, ...]] | None = None
+
+
+def _keyword_mark(members: Sequence[ResolvedEntry]) -> tuple[str, ...]:
+    # 003 §1.0: keyword troops count towards the army's keyword minimum; the sheet says which.
+    return ("keyword troops",) if members[0].unit.stat("keyword") else ()
+
+
+def _elite_mark(members: Sequence[ResolvedEntry]) -> tuple[str, ...]:
+    # 004 Build your army: an elite is a better model taking a regular model's place.
+    elites = sum(t.models for m in members for t in m.taken if is_elite(t.option))
+    return (f"{elites} elite{'s' if elites != 1 else ''}",) if elites else ()
 
 
 FAMILY_SHEETS: dict[str, FamilySheet] = {
@@ -254,6 +293,7 @@ FAMILY_SHEETS: dict[str, FamilySheet] = {
         # 003 unit cards give attack and missile dice per unit; they are on the stat line.
         show_weapons=False,
         caster_rule_keys=("magician_rule",),
+        marks=_keyword_mark,
         # 003 6.7: a spell's value is its range in hexes.
         spell_values={"Magician": ("Range", "{} hex")},
     ),
@@ -265,11 +305,12 @@ FAMILY_SHEETS: dict[str, FamilySheet] = {
             StatColumn("Armour F/FS/BS/B", "Arm", "armour"),
         ),
         panels=(_speeds_panel, _facings_panel, _damage_panels),
-        weapon_columns=(WeaponColumn("AP", "ap"), WeaponColumn("Damage", "damage"), WeaponColumn("Arcs F/FS/BS/B", "angles")),
+        weapon_columns=(WeaponColumn("AP", "ap"), WeaponColumn("Dmg", "damage"), WeaponColumn("Arcs F/FS/BS/B", "angles")),
         range_unit=" hex",
         rule_stats=("assault.rules", "damage_tables.*.*.effects"),
         # 004 Damage Table: the effects a table row applies are explained beside the rules.
         glossary_keys=("damage_effects",),
+        marks=_elite_mark,
     ),
 }
 
@@ -296,13 +337,13 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     casters = _caster_rules(system, sheet)
 
     groups = deployment_groups(resolved)
-    blocks = []
-    for number, group in enumerate(groups, start=1):
-        members, heroes = group.members, group.heroes
-        main = _profile(members, book, system, sheet, casters)
-        hero_profiles = tuple(_profile((h,), book, system, sheet, casters) for h in heroes)
-        cost = Cost.total(m.cost for m in (*members, *heroes))
-        blocks.append(UnitBlock(number, main, hero_profiles, len(members), main.models + sum(h.models for h in hero_profiles), format_cost(cost)))
+    built: list[tuple[UnitBlock, Cost]] = []
+    for group in groups:
+        main = _profile(group.members, book, system, sheet, casters)
+        heroes = tuple(_profile((h,), book, system, sheet, casters) for h in group.heroes)
+        cost = Cost.total(m.cost for m in group.entries)
+        built.append((UnitBlock(0, main, heroes, len(group.members), main.models + sum(h.models for h in heroes), format_cost(cost)), cost))
+    blocks = _merge_identical(built)
 
     shared: dict[tuple[SpellLine, ...], list[str]] = {}
     for block in blocks:
@@ -311,7 +352,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
                 shared.setdefault(profile.spells, []).append(profile.name)
     spellbooks = tuple(Spellbook(tuple(dict.fromkeys(names)), spells) for spells, names in shared.items())
     used = _rules_used(resolved, sheet, definitions, [s for b in spellbooks for s in b.spells])
-    reference = tuple(ReferenceRule(definitions.label(name), definitions.text(name)) for name in sorted(definitions.closure(used), key=str.casefold))
+    reference = tuple(ReferenceRule(definitions.label(name), definitions.text(name), name) for name in sorted(definitions.closure(used), key=str.casefold))
 
     spent = Cost.total(r.cost for r in resolved)
     limit = next((report.totals[k] for k in _LIMIT_TOTALS if isinstance(report.totals.get(k), Mapping)), {})
@@ -332,7 +373,21 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         reference=reference,
         spellbooks=spellbooks,
         spell_value_label=_spell_value(sheet, casters)[0],
+        code=verification_code(army, rules_version(book, system)),
     )
+
+
+def _merge_identical(blocks: Iterable[tuple[UnitBlock, Cost]]) -> list[UnitBlock]:
+    """One block per distinct activation, counting its copies, numbered in list order."""
+    merged: dict[tuple[Profile, tuple[Profile, ...], int], tuple[UnitBlock, Cost, int]] = {}
+    for block, cost in blocks:
+        key = (block.profile, block.heroes, block.combined)
+        first, _, copies = merged.get(key, (block, cost, 0))
+        merged[key] = (first, cost, copies + 1)
+    return [
+        replace(block, number=number, copies=copies, total_cost=format_cost(Cost.total([cost] * copies)))
+        for number, (block, cost, copies) in enumerate(merged.values(), start=1)
+    ]
 
 
 # Where a family's validation totals give the amount each currency may reach.
@@ -397,6 +452,10 @@ def _profile(members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSyste
         cost=format_cost(Cost.total(m.cost for m in members)),
         notes=tuple(m.entry.notes for m in members if m.entry.notes),
         weapon_labels=tuple(_weapon_label(w, sheet) for w in weapons),
+        marks=sheet.marks(members) if sheet.marks else (),
+        rule_names=tuple(dict.fromkeys(
+            r.name for m in members for r in (*m.all_rules, *(wr for w in m.weapons for wr in w.rules), *(ir for i in m.items for ir in i.rules))
+        )),
     )
 
 
@@ -464,7 +523,7 @@ def _weapon_table(weapons: list[Weapon], sheet: FamilySheet) -> Table:
         name = f"{w.count}× {w.name}" if w.count > 1 else w.name
         extras = [_show_extra(w.extra.get(c.key)) for c in columns]
         rows.append((name, _range(w, sheet), str(w.attacks), *extras, ", ".join(r.label for r in w.rules) or "–"))
-    headers = ("Weapon", "Range", "Attacks", *(c.label for c in columns), "Special rules")
+    headers = ("Weapon", "Range", "Att", *(c.label for c in columns), "Special rules")
     return Table("Weapons", headers, tuple(rows))
 
 
@@ -574,14 +633,16 @@ def roster_text(roster: Roster) -> str:
     budget = ", ".join(f"{b.spent}/{b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in roster.budget)
     lines = [
         f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
-        f" · {roster.counts['units']} units, {roster.counts['activations']} activations, {roster.counts['models']} models",
+        f" · {roster.counts['units']} units, {roster.counts['activations']} activations, {roster.counts['models']} models"
+        f" · code {roster.code}",
     ]
     if not roster.valid:
         errors = [i.message for i in roster.issues if i.severity == ERROR]
         lines.append(f"!! NOT A LEGAL LIST ({len(errors)} error{'s' if len(errors) != 1 else ''}): " + "; ".join(errors))
     lines.append("")
     for block in roster.blocks:
-        lines.append(_text_line(block.profile, f"{block.number}. ", block.combined))
+        copies = f"{block.copies}× " if block.copies > 1 else ""
+        lines.append(_text_line(block.profile, f"{block.number}. {copies}", block.combined))
         lines.extend(_text_line(hero, "   + joined: ", 1) for hero in block.heroes)
     return "\n".join(lines) + "\n"
 
@@ -589,7 +650,8 @@ def roster_text(roster: Roster) -> str:
 def _text_line(p: Profile, prefix: str, combined: int) -> str:
     name = p.name if not p.renamed else f"{p.name} ({p.book_name})"
     stats = " ".join(f"{s.short}{s.value}" if s.short else s.value for s in p.stats)
-    parts = [f"{prefix}{name} [{p.models}]" + (" combined" if combined > 1 else "") + (f" {stats}" if stats else "")]
+    marks = "".join(f" ({mark})" for mark in p.marks)
+    parts = [f"{prefix}{name} [{p.models}]" + (" combined" if combined > 1 else "") + marks + (f" {stats}" if stats else "")]
     parts.append(", ".join(p.weapon_labels) or "no weapons")
     if p.items:
         parts.append(", ".join(p.items))

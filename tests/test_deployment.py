@@ -38,4 +38,5 @@ def test_report_and_roster_count_the_same_way(registry, path):
     totals = validate_list(registry, army).totals
     roster = build_roster(registry, army)
     assert {k: totals[k] for k in ("units", "activations", "models")} == dict(roster.counts)
-    assert roster.counts["activations"] == len(roster.blocks)
+    # identical activations print as one block with its copies counted
+    assert roster.counts["activations"] == sum(block.copies for block in roster.blocks)

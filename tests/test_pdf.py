@@ -8,13 +8,14 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 from pypdf import PdfReader
 from weasyprint import HTML
 
 from listbuilder.lists import parse_list
-from listbuilder.pdf import ASSET_FOLDERS, PAPERS, PRINT_STYLE, STATIC, LocalFetcher, RenderCache, cache_key, render_pdf, roster_pdf
+from listbuilder.pdf import ASSET_FOLDERS, PAPERS, PRINT_STYLE, STATIC, LocalFetcher, RedisCache, RenderCache, cache_key, render_pdf, roster_pdf
 from listbuilder.rosters import _Definitions, build_roster, sheet_for
 from tests.conftest import GOLDEN
 from tests.test_rosters import ember, every_unit_list
@@ -41,8 +42,12 @@ def check_sheet(registry, army_data):
     pages = pdf_pages(pdf)
     text = squash("\n".join(pages))
     for block in roster.blocks:
+        assert squash(block.title) in text, block.title  # merged copies print as "2× Name"
         for profile in (block.profile, *block.heroes):
             assert squash(profile.name) in text, profile.name
+    # The page header of every page: the verification code and "page x of y".
+    for number, page in enumerate(pages, start=1):
+        assert f"code {roster.code}" in page and f"page {number} of {len(pages)}" in page
     # The quick reference: every rule used (label and our text), and no other rule's text.
     start = next(i for i, page in enumerate(pages) if "Quick reference" in page)
     reference = squash("\n".join(pages[start:]))
@@ -63,12 +68,48 @@ def check_sheet(registry, army_data):
 def test_every_golden_list_prints(path, registry):
     case = json.loads(path.read_text(encoding="utf-8"))
     roster, pages = check_sheet(registry, case["list"])
+    assert len(pages) <= 3  # A4; Letter in test_every_golden_list_prints_on_at_most_three_letter_pages
     if case["valid"]:
         assert all("Legal list" in page and "NOT A LEGAL LIST" not in page.upper() for page in pages)
     else:
         # The banner in full on page one, and the mark in the header of every page.
         assert "NOT A LEGAL LIST" in pages[0].upper()
         assert all("NOT A LEGAL LIST" in page for page in pages)
+
+
+GOLDEN_GF_2000 = GOLDEN / "grimdark-future" / "legal-2000-cinder-covenant.json"
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_grimdark_future_2000_points_prints_on_two_pages(registry, paper):
+    army = parse_list(json.loads(GOLDEN_GF_2000.read_text(encoding="utf-8"))["list"])
+    pages = pdf_pages(roster_pdf(registry, army, paper=paper, cache=None))
+    assert len(pages) == 2
+    assert "Quick reference" in "".join(pages)  # the reference flows on; it does not add a page
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_every_golden_list_prints_on_at_most_three_letter_pages(registry, path):
+    # A4 is checked with the text in test_every_golden_list_prints; Letter is shorter.
+    army = parse_list(json.loads(path.read_text(encoding="utf-8"))["list"])
+    assert len(PdfReader(io.BytesIO(roster_pdf(registry, army, paper="letter", cache=None))).pages) <= 3
+
+
+def test_merged_and_grouped_units_print_as_one_block(registry):
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Merged", "points_limit": 2000, "units": [
+        {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"},
+        {"key": "b", "unit": "cc-ash-wardens"},
+        {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "a"},
+        {"key": "c", "unit": "cc-ash-wardens"},
+        {"key": "d", "unit": "cc-ash-wardens"},
+    ]}
+    roster, pages = check_sheet(registry, army)
+    text = squash("\n".join(pages))
+    assert squash("2× Ash Wardens") in text
+    assert "combined×2" in text and squash("+ joined: Pyre Marshal") in text
+    assert [b.title for b in roster.blocks] == ["Ash Wardens", "2× Ash Wardens"]
+    # the sheet's counts read as the builder's: entries, activations, models
+    assert "UNITS5" in text.upper() and "ACTIVATIONS3" in text.upper()
 
 
 @pytest.mark.parametrize("book_id", ["aof-ember-marches", "ah-hammerdeep-holds", "ahx-fjordhold", "gf-cinder-covenant", "aofr-thornmarch-freeholds"])
@@ -130,8 +171,9 @@ def test_hostile_names_print_as_text_and_fetch_nothing(registry):
 def test_page_header_cuts_a_long_title_to_one_line(registry):
     # A margin box cannot wrap: the full title is in the heading, the header has its first 59
     # characters and an ellipsis, so it never runs under "Legal list".
-    army = ember({"key": "a", "unit": "crossbowmen"}, name=LONG_NAME)
+    army = {**every_unit_list(registry.books["aof-ember-marches"]), "name": LONG_NAME}
     pages = pdf_pages(render_pdf(build_roster(registry, parse_list(army))))
+    assert len(pages) > 1
     assert squash(LONG_NAME) in squash(pages[0])
     later = squash(pages[-1])
     assert squash(LONG_NAME) not in later
@@ -188,6 +230,8 @@ def test_cache_key_is_the_content_not_the_spelling(registry):
     assert cache_key(registry, one, "a4") == cache_key(registry, two, "a4")
     assert cache_key(registry, one, "a4") != cache_key(registry, one, "letter")
     assert cache_key(registry, one, "a4") != cache_key(registry, other, "a4")
+    assert cache_key(registry, one, "a4") != cache_key(registry, one, "a4", "cards")
+    assert cache_key(registry, one, "a4") != cache_key(registry, one, "a4", "sheet", "http://x/l/A")
 
 
 def test_cache_evicts_least_recently_used():
@@ -207,3 +251,97 @@ def test_roster_rasterises(registry, tmp_path):
     subprocess.run(["pdftoppm", "-r", "30", "-png", "-f", "1", "-l", "1", str(source), str(tmp_path / "page")], check=True)
     (png,) = tmp_path.glob("page*.png")
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def _largest_legal_golden(system: str) -> dict:
+    cases = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((GOLDEN / system).glob("*.json"))]
+    return max((c["list"] for c in cases if c["valid"]), key=lambda army: len(army["units"]))
+
+
+SYSTEMS = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_unit_cards_render_for_every_system(registry, system):
+    army = parse_list(_largest_legal_golden(system))
+    roster = build_roster(registry, army)
+    pages = pdf_pages(roster_pdf(registry, army, layout="cards", cache=None))
+    text = squash("\n".join(pages))
+    for block in roster.blocks:
+        assert squash(block.title) in text, block.title
+        # each card explains the rules its unit carries, in our own words
+        for rule in roster.rules_of(block):
+            assert squash(rule.label) + squash(rule.text) in text, rule.label
+    for number, page in enumerate(pages, start=1):
+        assert f"code {roster.code}" in page and f"page {number} of {len(pages)}" in page
+    assert "Quick reference" not in text  # the rules are on the cards
+
+
+def test_api_prints_cards_and_names_the_code(client, registry):
+    army = _largest_legal_golden("grimdark-future")
+    sheet = client.post("/api/v1/rosters/pdf", json=army)
+    cards = client.post("/api/v1/rosters/pdf?layout=cards&paper=letter", json=army)
+    assert sheet.status_code == cards.status_code == 200
+    code = sheet.headers["X-Verification-Code"]
+    assert re.fullmatch(r"[A-Z0-9]{4}-[A-Z0-9]{4}", code)
+    assert cards.headers["X-Verification-Code"] == code == build_roster(registry, parse_list(army)).code
+    for response in (sheet, cards):
+        assert all(f"code {code}" in page for page in pdf_pages(response.data))
+    assert "Quick reference" in "".join(pdf_pages(sheet.data)) and "Quick reference" not in "".join(pdf_pages(cards.data))
+    assert client.post("/api/v1/rosters/text", json=army).headers["X-Verification-Code"] == code
+    wrong = client.post("/api/v1/rosters/pdf?layout=poster", json=army)
+    assert wrong.status_code == 422 and "query.layout" in wrong.get_json()["errors"]
+
+
+def test_cli_prints_cards(registry, tmp_path, capsys):
+    from listbuilder.cli import main
+
+    source = tmp_path / "list.json"
+    source.write_text(json.dumps(_largest_legal_golden("ancients-hex")), encoding="utf-8")
+    out = tmp_path / "cards.pdf"
+    assert main(["pdf", str(source), "-o", str(out), "--layout", "cards"]) == 0
+    text = "".join(pdf_pages(out.read_bytes()))
+    assert "keyword troops" in text and "Quick reference" not in text
+
+
+REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def _redis_or_skip() -> RedisCache:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
+    except OSError:
+        pytest.skip("no Redis on 127.0.0.1:6379 (the shared cache is tested against a real one)")
+    return RedisCache(REDIS_URL, prefix="listbuilder-test:roster-pdf:")
+
+
+def test_redis_cache_is_shared_between_processes(registry):
+    cache = _redis_or_skip()
+    cache.clear()
+    army = parse_list(ember({"key": "c", "unit": "crossbowmen"}))
+    first = roster_pdf(registry, army, cache=cache)
+    assert (cache.hits, cache.misses, len(cache)) == (0, 1, 1)
+    # another worker (a new client, as after a fork or on another machine) finds it
+    other = RedisCache(REDIS_URL, prefix=cache.prefix)
+    assert roster_pdf(registry, army, cache=other) == first and other.hits == 1
+    cache.clear()
+    assert len(cache) == 0
+
+
+def test_redis_outage_costs_a_render_not_an_error(registry):
+    cache = RedisCache("redis://127.0.0.1:9/0", timeout=0.1)  # nothing listens on port 9
+    army = parse_list(ember({"key": "c", "unit": "crossbowmen"}))
+    assert roster_pdf(registry, army, cache=cache).startswith(b"%PDF")
+    assert cache.errors == 2 and cache.misses == 1
+
+
+def test_warm_up_loads_weasyprint_which_create_app_does_not(tmp_path):
+    code = (
+        "import sys; from listbuilder.web import create_app, warm_up; "
+        "app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); print('weasyprint' in sys.modules); "
+        "warm_up(app); from listbuilder.pdf import PRINT_STYLE; print('weasyprint' in sys.modules, PRINT_STYLE.fetcher is not None)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "warm.sqlite3")], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True"]

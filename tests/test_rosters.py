@@ -39,7 +39,7 @@ def test_every_golden_list_has_a_roster(path, registry):
         for hero in block.heroes:
             assert hero.name in text
     # Every entry of a known unit is printed exactly once, in a block or as a joined hero.
-    printed = sum(block.combined + len(block.heroes) for block in roster.blocks)
+    printed = sum(block.copies * (block.combined + len(block.heroes)) for block in roster.blocks)
     known = [u for u in case["list"]["units"] if registry.books[case["list"]["book"]].unit(u["unit"])]
     assert printed == len(known)
 
@@ -61,7 +61,7 @@ def test_opr_block_shows_quality_defense_tough_weapons_upgrades_and_cost(registr
     (block,) = build_roster(registry, parse_list(army)).blocks
     stats = {s.label: s.value for s in block.profile.stats}
     assert stats == {"Quality": "3+", "Defense": "4+", "Tough": "3"}
-    assert block.profile.weapons.headers[:3] == ("Weapon", "Range", "Attacks")
+    assert block.profile.weapons.headers[:3] == ("Weapon", "Range", "Att")
     assert block.profile.cost == "60 pts"
 
 
@@ -204,3 +204,55 @@ def test_api_malformed_list(client):
     response = client.post("/api/v1/rosters/pdf", json={"system": "age-of-fantasy"})
     assert response.status_code == 422
     assert "book" in response.get_json()["errors"]
+
+
+def test_identical_entries_print_once_with_their_count(registry):
+    army = ember(
+        {"key": "a", "unit": "crossbowmen"},
+        {"key": "s", "unit": "march-swordsmen"},
+        {"key": "b", "unit": "crossbowmen"},
+        {"key": "c", "unit": "crossbowmen", "name": "Renamed"},
+    )
+    roster = build_roster(registry, parse_list(army))
+    assert [(b.number, b.title) for b in roster.blocks] == [(1, "2× Crossbowmen"), (2, "March Swordsmen"), (3, "Renamed")]
+    first = roster.blocks[0]
+    assert (first.copies, first.models, first.cost, first.total_cost) == (2, 10, "100 pts", "200 pts")
+    # The counts stay those of the builder: entries, activations, models.
+    assert dict(roster.counts) == {"units": 4, "activations": 4, "models": 40}
+    assert "1. 2× Crossbowmen [10]" in roster_text(roster)
+
+
+def test_keyword_troops_are_marked_003_1_0(registry):
+    roster = build_roster(registry, parse_list(golden(GOLDEN / "ancients-hex" / "thalassan-400-legal.json")["list"]))
+    marked = {b.profile.book_name for b in roster.blocks if "keyword troops" in b.profile.marks}
+    assert marked and all(registry.books["ahx-thalassan-league"].unit(u).stat("keyword") for u in ("hoplites", "pike-phalanx"))
+    for block in roster.blocks:
+        unit = next(u for u in registry.books["ahx-thalassan-league"].units if u.name == block.profile.book_name)
+        assert (block.profile.book_name in marked) == bool(unit.stat("keyword"))
+
+
+def test_elites_are_marked_004_build_your_army(registry):
+    roster = build_roster(registry, parse_list(golden(GOLDEN / "armour-hex" / "legal-standard-hammerdeep.json")["list"]))
+    marks = {b.profile.book_name: b.profile.marks for b in roster.blocks}
+    assert marks["Hold Guard"] == ("3 elites",)
+    assert marks["Ram Riders"] == ("1 elite",)
+    assert marks["Mountain Fortress"] == ()
+
+
+def test_roster_carries_the_verification_code_of_the_list(registry):
+    from listbuilder.canonical import rules_version, verification_code
+
+    army = parse_list(ember({"key": "a", "unit": "crossbowmen"}))
+    roster = build_roster(registry, army)
+    book, system = registry.books[army.book], registry.systems[army.system]
+    assert roster.code == verification_code(army, rules_version(book, system))
+    assert f"code {roster.code}" in roster_text(roster).splitlines()[0]
+
+
+def test_unit_card_rules_are_those_its_profiles_carry(registry):
+    army = ember({"key": "k", "unit": "ember-knights"}, {"key": "a", "unit": "lantern-adept"})
+    roster = build_roster(registry, parse_list(army))
+    knights = roster.blocks[0]
+    labels = {r.label for r in roster.rules_of(knights)}
+    assert {"Fast", "Impact(X)", "Fearless", "Kindled Steel"} <= labels
+    assert "Wizard(X)" not in labels

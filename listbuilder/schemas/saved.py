@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from listbuilder.roster_html import PAPERS
+from listbuilder.roster_html import LAYOUTS, PAPERS
 from listbuilder.schemas.api import ReportOut
 from listbuilder.schemas.lists import ArmyListSchema
-
-LAYOUTS = ("sheet", "cards")
-
 
 class SavedRulesOut(Schema):
     """The army book and system a version was saved against, and whether they changed since."""
@@ -132,4 +129,4 @@ class DiffQuery(Schema):
 
 class RosterQuery(VersionQuery):
     paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
-    layout = fields.String(validate=validate.OneOf(LAYOUTS), metadata={"description": "sheet or cards"})
+    layout = fields.String(load_default="sheet", validate=validate.OneOf(sorted(LAYOUTS)), metadata={"description": "sheet (compact, the default) or cards (one card per unit, to cut out)"})

@@ -63,6 +63,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def warm_up(app: Flask) -> Flask:
     """Do once, before gunicorn forks its workers, what the first request would otherwise pay:
     open and migrate the database (a broken DATABASE_URL stops the server here, not at the
-    first save). ``wsgi.py`` calls it; create_app stays quick for tests and tools."""
+    first save), and import WeasyPrint and print one roster, so no request pays the 1-2 s of
+    a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools."""
     saved.open_database(app)
+    from listbuilder import pdf  # WeasyPrint: never imported by create_app
+
+    pdf.warm_up(app.extensions[api.REGISTRY_KEY])
     return app

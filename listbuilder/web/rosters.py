@@ -15,8 +15,10 @@ from flask import Response, url_for
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from listbuilder.canonical import rules_version, verification_code
+from listbuilder.lists import book_for
 from listbuilder.model import ArmyList
-from listbuilder.roster_html import PAPERS, render_html
+from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.rosters import build_roster, roster_text
 from listbuilder.web.api import ARMY_LIST, registry
 from listbuilder.web.rest import Blueprint
@@ -30,6 +32,13 @@ TEXT = {"type": "string"}
 
 class PaperQuery(Schema):
     paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
+    layout = fields.String(
+        load_default="sheet", validate=validate.OneOf(sorted(LAYOUTS)), metadata={"description": "sheet (compact, the default) or cards (one card per unit, to cut out)"}
+    )
+
+
+# Every roster answer names the list's verification code, as printed on each page.
+CODE_HEADER = {"X-Verification-Code": {"description": "the list's verification code (K7QM-2XWD), as printed on every page", "schema": {"type": "string"}}}
 
 
 def download_name(army: ArmyList, suffix: str) -> str:
@@ -58,36 +67,44 @@ def _disposition(kind: str, filename: str) -> str:
 class RosterPdf(MethodView):
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ARMY_LIST)
-    @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.")
+    @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
-        """Print an army list as a PDF roster (A4 or US Letter), legal or not."""
-        from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
+        """Print an army list as a PDF roster (A4 or US Letter; compact sheet or unit cards), legal or not."""
+        from listbuilder.pdf import roster_pdf  # loaded by wsgi.warm_up before the workers fork
 
-        pdf = roster_pdf(registry(), army, paper=query["paper"])
+        pdf = roster_pdf(registry(), army, paper=query["paper"], layout=query["layout"])
         response = Response(pdf, mimetype="application/pdf")
         response.headers["Content-Disposition"] = _disposition("attachment", download_name(army, "pdf"))
+        response.headers["X-Verification-Code"] = list_code(army)
         return response
 
 
 @blp.route("/text")
 class RosterText(MethodView):
     @blp.arguments(ARMY_LIST)
-    @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.")
+    @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
     @blp.errors(400, 404, 413, 415)
     def post(self, army: ArmyList) -> Any:
         """The roster as compact text: a header line, then one line per unit."""
-        return Response(roster_text(build_roster(registry(), army)), mimetype="text/plain")
+        roster = build_roster(registry(), army)
+        return Response(roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code})
 
 
 @blp.route("/html")
 class RosterHtml(MethodView):
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ARMY_LIST)
-    @blp.response(200, TEXT, content_type="text/html", description="The print preview as an HTML page.")
+    @blp.response(200, TEXT, content_type="text/html", description="The print preview as an HTML page.", headers=CODE_HEADER)
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
         roster = build_roster(registry(), army)
-        html = render_html(roster, paper=query["paper"], asset_url=lambda path: url_for("static", filename=path))
-        return Response(html, mimetype="text/html")
+        html = render_html(roster, paper=query["paper"], layout=query["layout"], asset_url=lambda path: url_for("static", filename=path))
+        return Response(html, mimetype="text/html", headers={"X-Verification-Code": roster.code})
+
+
+def list_code(army: ArmyList) -> str:
+    """The verification code of *army* under the book and system served now."""
+    rules, book = book_for(registry(), army)
+    return verification_code(army, rules_version(book, rules.system))

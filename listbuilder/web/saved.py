@@ -11,7 +11,6 @@ refused before any of them (400/413/422) and nothing is stored.
 
 from __future__ import annotations
 
-import inspect
 import os
 import re
 import threading
@@ -388,11 +387,8 @@ class SavedRosterPdf(MethodView):
         from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
 
         books, army = _version_to_print(list_id, query.get("version"))
-        options: dict[str, Any] = {"paper": query["paper"]}
-        # `layout` reaches the renderer once it takes one (issue 14 adds sheet|cards).
-        if "layout" in query and "layout" in inspect.signature(roster_pdf).parameters:
-            options["layout"] = query["layout"]
-        response = Response(roster_pdf(books, army, **options), mimetype="application/pdf")
+        share = url_for("list_pages.view", list_id=list_id, _external=True)
+        response = Response(roster_pdf(books, army, paper=query["paper"], layout=query["layout"], share_url=share), mimetype="application/pdf")
         response.headers["Content-Disposition"] = _disposition("attachment", download_name(army, "pdf"))
         return response
 

@@ -497,8 +497,9 @@ function wireExport() {
     button.disabled = true;
     status.textContent = "Printing the roster…";
     try {
-      const blob = await api(`/api/v1/rosters/pdf?paper=${paper}`, { method: "POST", body: payload(), as: "blob" });
-      saveBlob(blob, `${slug(list.name || book.name)}-${paper}.pdf`);
+      const layout = $("layout").value;
+      const blob = await api(`/api/v1/rosters/pdf?paper=${paper}&layout=${layout}`, { method: "POST", body: payload(), as: "blob" });
+      saveBlob(blob, `${slug(list.name || book.name)}-${layout === "cards" ? "cards-" : ""}${paper}.pdf`);
       status.textContent = `PDF roster downloaded (${paper === "a4" ? "A4" : "Letter"}).`;
     } catch (err) {
       status.replaceChildren(errorBox(err, "No PDF"));

@@ -419,3 +419,21 @@ def test_warm_up_opens_and_migrates_the_database(tmp_path, registry):
         assert db.revision() is not None
     finally:
         db.dispose()
+
+
+def test_saved_roster_prints_the_code_of_the_api_and_page_and_a_qr_of_the_share_link(saved_client):
+    made = create(saved_client)
+    api = saved_client.get(f"/api/v1/lists/{made['id']}").json
+    page = saved_client.get(f"/l/{made['id']}").get_data(as_text=True)
+    code = api["verification_code"]
+    assert code in page
+    for layout in ("sheet", "cards"):
+        pdf = saved_client.get(f"/api/v1/lists/{made['id']}/roster.pdf?layout={layout}").data
+        pages = [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
+        assert all(f"code {code}" in text for text in pages), layout
+        # the QR code's caption is the share link; the code itself is an inline SVG path
+        assert made["share_url"] in "".join(pages).replace("\n", "")
+    from listbuilder.roster_html import share_qr_svg
+
+    svg = share_qr_svg(made["share_url"])
+    assert svg.startswith("<svg") and "<path" in svg and made["share_url"] not in svg

@@ -1,0 +1,138 @@
+"""Rendered PDF rosters by content hash: in the process, or in Redis shared by every worker.
+
+A roster is a pure function of the canonical list, the book and system files it was checked
+against, the paper, the layout and (for saved lists) the share link, so those make the key.
+The key is cheap: the canonical JSON of ``listbuilder.canonical`` (a few dicts, no
+``dataclasses.asdict`` deep copy) and the rules digest the loader already computed.
+
+With ``REDIS_URL`` set the cache lives in Redis, so a PDF printed by one worker (or machine) is
+served by all of them; a Redis that is down or slow costs only a render, never an error.
+Without it, each worker keeps a small LRU.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+from collections import OrderedDict
+from typing import Any, Protocol
+
+from listbuilder.books import BookRegistry
+from listbuilder.canonical import canonical_json, rules_version
+from listbuilder.model import ArmyList
+
+log = logging.getLogger(__name__)
+
+KEY_DOMAIN = "roster-pdf/3"  # bumped whenever the templates change what a key's PDF holds
+
+
+def cache_key(registry: BookRegistry, army: ArmyList, paper: str, layout: str = "sheet", share_url: str | None = None, heading: str | None = None) -> str:
+    """The content hash naming one rendered PDF (unknown book or system: the ids stand in)."""
+    book, system = registry.books.get(army.book), registry.systems.get(army.system)
+    version = rules_version(book, system) if book is not None and system is not None else f"{army.system}/{army.book}"
+    text = "\n".join((KEY_DOMAIN, paper, layout, share_url or "", heading or "", version, canonical_json(army)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class PdfCache(Protocol):
+    hits: int
+    misses: int
+
+    def get(self, key: str) -> bytes | None: ...
+    def put(self, key: str, value: bytes) -> None: ...
+    def clear(self) -> None: ...
+
+
+class RenderCache:
+    """A thread-safe LRU of rendered PDFs (one per worker process)."""
+
+    def __init__(self, max_entries: int = 64):
+        self.max_entries = max_entries
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return value
+
+    def put(self, key: str, value: bytes) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.max_entries:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class RedisCache:
+    """Rendered PDFs in Redis under ``prefix``, kept ``ttl`` seconds after their last render.
+
+    Short socket timeouts: a Redis that hangs must not hold a worker, so every failure is
+    logged, counted in ``errors`` and treated as a miss (get) or skipped (put).
+    """
+
+    def __init__(self, url: str, *, prefix: str = "listbuilder:roster-pdf:", ttl: int = 7 * 24 * 3600, timeout: float = 0.25):
+        import redis  # only when REDIS_URL is set
+
+        self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
+        self.client: Any = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        self.prefix = prefix
+        self.ttl = ttl
+        self.hits = self.misses = self.errors = 0
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            value = self.client.get(self.prefix + key)
+        except self._errors as error:
+            self._failed("read", error)
+            value = None
+        if value is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return bytes(value)
+
+    def put(self, key: str, value: bytes) -> None:
+        try:
+            self.client.set(self.prefix + key, value, ex=self.ttl)
+        except self._errors as error:
+            self._failed("write", error)
+
+    def clear(self) -> None:
+        """Drop this cache's keys (tests and benchmarks), and the counters."""
+        try:
+            for key in self.client.scan_iter(match=self.prefix + "*", count=500):
+                self.client.delete(key)
+        except self._errors as error:
+            self._failed("clear", error)
+        self.hits = self.misses = self.errors = 0
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.client.scan_iter(match=self.prefix + "*", count=500))
+
+    def _failed(self, what: str, error: Exception) -> None:
+        self.errors += 1
+        log.warning("roster PDF cache: Redis %s failed (%s); rendering instead", what, error)
+
+
+def cache_from_env() -> RenderCache | RedisCache:
+    """Redis when ``REDIS_URL`` is set, else an in-process LRU."""
+    url = os.environ.get("REDIS_URL")
+    return RedisCache(url) if url else RenderCache()
