@@ -100,7 +100,7 @@ export class Preview {
     const entries = this.ctx.list().units;
     const before = this.attacker.value;
     this.attacker.replaceChildren(...(entries.length
-      ? entries.map((e) => h("option", { value: e.key, selected: e.key === before }, `${this.ctx.nameOf(e)} (${e.key})`))
+      ? entries.map((e) => h("option", { value: e.key, selected: e.key === before }, this.ctx.labelOf(e)))
       : [h("option", { value: "" }, "— add a unit to your list first —")]));
   }
 

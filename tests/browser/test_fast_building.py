@@ -1,0 +1,158 @@
+"""Speed of building: the golden 2000-point Grimdark Future lists built by clicking, clicks counted.
+
+Every interaction counts as one click: a button press, a checkbox or radio, a choice in a
+select, and a number typed into a field (one click to put the cursor there). The built list
+must equal the golden list up to entry keys and order, and validate legal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+pytestmark = pytest.mark.browser
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "grimdark-future"
+
+
+class Clicks:
+    """The page, with every interaction counted."""
+
+    def __init__(self, page: Page):
+        self.page, self.count = page, 0
+
+    def click(self, target: Locator | str) -> None:
+        self.count += 1
+        self._loc(target).click()
+
+    def select(self, target: Locator | str, value: str) -> None:
+        self.count += 1
+        self._loc(target).select_option(value)
+
+    def number(self, target: Locator | str, value: int) -> None:
+        self.count += 1
+        loc = self._loc(target)
+        loc.fill(str(value))
+        loc.dispatch_event("change")
+
+    def _loc(self, target: Locator | str) -> Locator:
+        return self.page.locator(target) if isinstance(target, str) else target
+
+    # -- the builder's controls, found the way a player reads them
+    def add(self, name: str) -> None:
+        self.click(self.page.get_by_role("button", name=f"Add {name}", exact=True))
+
+    def add_pair(self, name: str) -> None:
+        self.click(self.page.get_by_role("button", name=f"Add a combined pair of {name}", exact=True))
+
+    def add_joined(self, unit_id: str) -> None:
+        self.select("#ed-add-joined", unit_id)
+        expect(self.page.locator("#ed-add-joined")).to_be_focused()
+
+    def option(self, member: str, control: str) -> Locator:
+        """The control ending in *control* (section--option) in the editor block titled *member*."""
+        block = self.page.locator("#editor .member").filter(has=self.page.locator("h4", has_text=member))
+        return block.locator(f'[id$="ed-{control}"]')
+
+
+def signature(units: list[dict]) -> Counter:
+    """A list's content without its keys or order: each entry's unit, upgrades, pairing and host."""
+    by_key = {u["key"]: u for u in units}
+
+    def own(u: dict) -> tuple:
+        rows = tuple(sorted((r["section"], r["option"], r.get("count", 1)) for r in u.get("upgrades", [])))
+        return (u["unit"], rows, tuple(sorted(u.get("spells", []))))
+
+    out: Counter = Counter()
+    for u in units:
+        partner = by_key.get(u.get("combined_with") or "")
+        partner = partner or next((x for x in units if x.get("combined_with") == u["key"]), None)
+        host = by_key.get(u.get("joined_to") or "")
+        out[(own(u), own(partner) if partner else None, own(host) if host else None)] += 1
+    return out
+
+
+def built(page: Page, book: str) -> list[dict]:
+    return page.evaluate(f"JSON.parse(localStorage.getItem('listbuilder.draft.{book}')).list.units")
+
+
+def open_fresh(page: Page, book: str) -> Clicks:
+    page.goto(f"{page.base}/build/{book}")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    expect(page.locator("#validity")).to_be_visible()
+    return Clicks(page)
+
+
+def finish(page: Page, clicks: Clicks, golden_file: str) -> int:
+    golden = json.loads((GOLDEN / golden_file).read_text())["list"]
+    expect(page.locator("#validity")).to_have_text(re.compile("^Legal"))
+    units = built(page, golden["book"])
+    assert signature(units) == signature(golden["units"])
+    total = sum(1 for _ in golden["units"])
+    expect(page.locator('.chip[data-total="units"]')).to_contain_text(f"{total} units")
+    return clicks.count
+
+
+def test_golden_spore_choir_2000_in_at_most_20_clicks(page: Page):
+    c = open_fresh(page, "gf-spore-choir")
+    c.add("World-Root Colossus")
+    c.click(c.option("World-Root Colossus", "sc-colossus-growths--overgrowth-bloom"))  # takes the Psychic Crown it needs
+    c.add_pair("Spore Drones")
+    c.click(c.option("Both halves", "sc-brood-adaptation--chameleon-skin"))
+    c.click(c.option("half 2", "sc-drone-node--pheromone-gland"))
+    c.add_joined("sc-bloom-herald")
+    c.click(c.option("Bloom Herald", "sc-mutations--hardened-bark"))
+    c.click(c.option("Bloom Herald", "sc-mutations--spore-sacs"))
+    c.add("Thorn Warriors")
+    c.number(c.option("Thorn Warriors", "sc-spine-arms--acid-spitter"), 10)
+    c.add_joined("sc-thorn-tyrant")
+    c.click(c.option("Thorn Tyrant", "sc-mutations--toxic-spines"))
+    c.add("Gas Gliders")
+    c.click(c.option("Gas Gliders", "sc-brood-adaptation--adrenal-sacs"))
+    c.add("Burrow Pod")
+    c.click(c.option("Burrow Pod", "sc-beast-growths--guard-tendrils"))
+    c.add("Spitter Bloom")
+    c.add("Seed Swarm")
+    clicks = finish(page, c, "legal-2000-spore-choir-colossus.json")
+    print(f"spore choir 2000: {clicks} clicks")
+    assert clicks <= 20
+
+
+def test_golden_cinder_covenant_2000_clicks_counted(page: Page):
+    """14 entries, 20 upgrade rows, 4 pairs, 4 joined heroes: 26 clicks (it was 42)."""
+    c = open_fresh(page, "gf-cinder-covenant")
+    c.add_pair("Ash Wardens")
+    c.number(c.option("half 1", "cc-rifle-specials--flamer"), 2)
+    c.click(c.option("half 1", "cc-squad-leader--flare-beacon"))  # takes the Veteran it needs
+    c.click(c.option("Both halves", "cc-squad-drill--ember-drill"))
+    c.number(c.option("half 2", "cc-rifle-specials--grenade-launcher"), 1)
+    c.number(c.option("half 2", "cc-rifle-specials--fusion-rifle"), 1)
+    c.add_joined("cc-pyre-marshal")
+    c.click(c.option("Pyre Marshal", "cc-marshal-mount--scorch-steed"))
+    c.click(c.option("Pyre Marshal", "cc-hero-sidearm--plasma-pistol"))
+    c.add_pair("Cinder Zealots")
+    c.click(c.option("Both halves", "cc-zealot-blades--chain-blades"))
+    c.click(c.option("half 2", "cc-squad-leader--ember-standard"))
+    c.add_joined("cc-high-cantor")
+    c.click(c.option("High Cantor", "cc-cantor-liturgy--liturgy-of-sparks"))
+    c.add_pair("Flame Sisters")
+    c.number(c.option("half 1", "cc-sister-flamers--heavy-flamer"), 2)
+    c.click(c.option("Both halves", "cc-squad-drill--smoke-grenades"))
+    c.add_joined("cc-ember-priest")
+    c.click(c.option("Ember Priest", "cc-hero-relics--ashen-mantle"))
+    c.add_pair("Ashwalk Pathfinders")
+    c.add_joined("cc-ember-priest")
+    c.add("Iron Sentinels")
+    c.number(c.option("Iron Sentinels", "cc-sentinel-arms--inferno-projector"), 1)
+    c.add("Forge Crawler")
+    c.click(c.option("Forge Crawler", "cc-vehicle-kit--dozer-blade"))
+    c.click(c.option("Forge Crawler", "cc-vehicle-kit--pintle-flamer"))
+    clicks = finish(page, c, "legal-2000-cinder-covenant.json")
+    print(f"cinder covenant 2000: {clicks} clicks")
+    assert clicks <= 26
