@@ -264,11 +264,11 @@ function move(key, step) {
     const at = new Map(order.map((k, n) => [k, n]));
     l.units.sort((a, b) => at.get(a.key) - at.get(b.key));
   });
-  // The button pressed may have left the screen edge (first or last): keep focus on its row.
-  const id = `entry-${cssId(groups[j].key)}-${step < 0 ? "up" : "down"}`;
-  const button = $(id);
-  if (button && !button.disabled) button.focus({ preventScroll: true });
-  else document.querySelector(`#entry-${cssId(groups[j].key)} .edit`)?.focus({ preventScroll: true });
+  // The row moved with the focus on its button; at the top or bottom that button is disabled,
+  // so the focus goes to the one that still moves it.
+  const row = `entry-${cssId(groups[j].key)}`;
+  const button = $(`${row}-${step < 0 ? "up" : "down"}`);
+  (button && !button.disabled ? button : $(`${row}-${step < 0 ? "down" : "up"}`))?.focus({ preventScroll: true });
 }
 
 /** Remove entries (a group, or one member); links to them go with them. */

@@ -156,3 +156,65 @@ def test_golden_cinder_covenant_2000_clicks_counted(page: Page):
     clicks = finish(page, c, "legal-2000-cinder-covenant.json")
     print(f"cinder covenant 2000: {clicks} clicks")
     assert clicks <= 26
+
+
+def entries(page: Page) -> Locator:
+    return page.locator("#entries > li")
+
+
+def test_undo_redo_by_buttons_and_keys_keep_the_focus(page: Page):
+    c = open_fresh(page, "gf-cinder-covenant")
+    expect(page.locator("#undo")).to_be_disabled()
+    c.add("Ash Wardens")
+    c.click(page.locator("#ed-cc-squad-drill--ember-drill"))
+    expect(page.locator("#ed-cc-squad-drill--ember-drill")).to_be_focused()
+    page.select_option("#book-cc-forge-crawler-count", "3")
+    c.add("Forge Crawler")
+    expect(entries(page)).to_have_count(4)
+    page.locator("#undo").click()
+    expect(entries(page)).to_have_count(1)
+    expect(page.locator("#undo")).to_be_focused()  # the button pressed keeps the focus
+    expect(page.locator("#export-status")).to_contain_text("Undone: Add 3× Forge Crawler")
+    page.locator("#redo").click()
+    expect(entries(page)).to_have_count(4)
+    # Ctrl+Z / Ctrl+Shift+Z away from text fields.
+    page.locator("#redo").focus()
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    expect(entries(page)).to_have_count(1)
+    expect(entries(page).nth(0)).not_to_contain_text("Ember Drill")
+    page.keyboard.press("Control+Shift+z")
+    expect(entries(page).nth(0)).to_contain_text("Ember Drill")
+    # Typing a name is one step, and Ctrl+Z inside the field is the field's own.
+    page.get_by_role("button", name="Edit Ash Wardens").click()
+    page.locator("#ed-name").type("Ash Guard")
+    expect(entries(page).nth(0)).to_contain_text("Ash Guard")
+    page.locator("#undo").click()
+    expect(entries(page).nth(0)).not_to_contain_text("Ash Guard")
+
+
+def test_duplicate_and_reorder_whole_units_keeping_the_focus(page: Page):
+    c = open_fresh(page, "gf-cinder-covenant")
+    c.add_pair("Cinder Zealots")
+    c.add_joined("cc-high-cantor")
+    c.add("Forge Crawler")
+    expect(entries(page)).to_have_count(2)
+    page.get_by_role("button", name="Duplicate 2× Cinder Zealots with High Cantor").click()
+    expect(entries(page)).to_have_count(3)
+    expect(entries(page).nth(1)).to_contain_text("2× Cinder Zealots with High Cantor")  # the copy keeps its pair and hero
+    expect(page.locator('.chip[data-total="units"]')).to_contain_text("7 units")
+    expect(page.locator('.chip[data-total="activations"]')).to_contain_text("3 activations")
+    down = page.get_by_role("button", name="Move 2× Cinder Zealots with High Cantor down").first
+    down.click()
+    expect(entries(page).nth(1)).to_contain_text("Zealots")
+    up = page.get_by_role("button", name="Move Forge Crawler up")
+    up.click()
+    expect(entries(page).nth(1)).to_contain_text("Forge Crawler")
+    expect(up).to_be_focused()
+    up.click()
+    expect(entries(page).nth(0)).to_contain_text("Forge Crawler")
+    expect(page.get_by_role("button", name="Move Forge Crawler up")).to_be_disabled()
+    expect(page.get_by_role("button", name="Move Forge Crawler down")).to_be_focused()  # first row: focus moves to the button that still works
+    page.keyboard.press("Enter")
+    expect(entries(page).nth(1)).to_contain_text("Forge Crawler")
+    expect(page.get_by_role("button", name="Move Forge Crawler down")).to_be_focused()
