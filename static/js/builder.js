@@ -513,6 +513,7 @@ function renderEditor() {
       addUnit: (unitId, opts) => addUnit(unitId, { ...opts, focus: false }),
       remove: (keys, label) => remove(keys, label),
       close: () => closeEditor(),
+      priced: (key) => (report && report.entries && report.entries[key]) || null,
       statusOf: (group) => {
         const byEntry = issuesByEntry();
         const costs = group.entries.map(entryCost);
@@ -561,7 +562,7 @@ async function validateNow() {
   const mine = ++validating;
   $("totals").classList.add("checking");
   try {
-    const answer = await api("/api/v1/lists/validate", { method: "POST", body: payload() });
+    const answer = await api("/api/v1/lists/validate?profiles=true", { method: "POST", body: payload() });
     if (mine !== validating) return;
     report = answer;
     keepFocus(renderList);

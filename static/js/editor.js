@@ -76,7 +76,6 @@ export class Editor {
     }
     for (const member of group.entries) controls.append(this.member(member, group, prefixOf(member), shared));
     controls.append(...this.groupControls(group, entry));
-    this.ctx.profile ? this.ctx.profile(group, profile) : profile.append(...group.entries.map((e) => this.baseProfile(e)));
     this.group = group;
     this.root.replaceChildren(h("div", { class: "editor-head" }, title, h("span", { id: "editor-status", class: "editor-status", role: "status" }), close),
       h("div", { id: "editor-issues", class: "editor-issues", "aria-live": "polite" }),
@@ -93,15 +92,25 @@ export class Editor {
     const list = this.root.querySelector("#editor-issues");
     if (!box || !list) return;
     box.replaceChildren(h("strong", {}, cost), overall ? ` · ${overall}` : "");
+    const profile = this.root.querySelector("#editor-profile");
+    if (profile) {
+      profile.replaceChildren(h("h4", { class: "profile-title" }, "Profile after upgrades"),
+        ...this.group.entries.map((e) => this.profileCard(e, this.ctx.priced(e.key))));
+    }
     list.replaceChildren(...(issues.length ? [h("ul", {}, issues.map((i) =>
       h("li", { class: `issue ${i.severity}` }, h("span", { class: "message" }, i.message), h("span", { class: "clause" }, ` ${i.clause}`))))] : []));
   }
 
-  baseProfile(entry) {
+  /** The entry as it fights after its upgrades (the API's profile), or the book's until that comes. */
+  profileCard(entry, live) {
     const unit = this.ctx.units.get(entry.unit);
     if (!unit) return null;
-    return h("div", { class: "profile-card" }, h("h4", {}, this.ctx.labelOf(entry), " ", h("span", { class: "meta" }, `${unit.size} model${unit.size === 1 ? "" : "s"}, ${formatCost(unit.cost)}`)),
-      statLine(unit, this.ctx.family), weaponTable(unit.weapons), itemList(unit.items), ruleList(unit.rules));
+    const p = live ? live.profile : null;
+    const models = p ? p.models : unit.size;
+    return h("div", { class: "profile-card", dataset: { key: entry.key } },
+      h("h4", {}, this.ctx.labelOf(entry), " ", h("span", { class: "meta" }, `${models} model${models === 1 ? "" : "s"}, ${formatCost(live ? live.cost : unit.cost)}`)),
+      p ? null : h("p", { class: "hint" }, "As in the book (checking the upgrades…)"),
+      statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules));
   }
 
   /** One entry of the group: its name, sections (those not shared by a pair), links, spells, notes. */

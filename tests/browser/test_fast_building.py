@@ -218,3 +218,24 @@ def test_duplicate_and_reorder_whole_units_keeping_the_focus(page: Page):
     page.keyboard.press("Enter")
     expect(entries(page).nth(1)).to_contain_text("Forge Crawler")
     expect(page.get_by_role("button", name="Move Forge Crawler down")).to_be_focused()
+
+
+def test_the_editor_shows_the_profile_after_upgrades_beside_the_controls(page: Page):
+    c = open_fresh(page, "gf-cinder-covenant")
+    scroll = page.evaluate("window.scrollY")
+    c.add("Ash Wardens")
+    assert page.evaluate("window.scrollY") == scroll  # opening the editor does not move the page
+    profile = page.locator("#editor-profile")
+    expect(profile).to_contain_text("10× Ash Rifle")
+    c.number("#ed-cc-rifle-specials--flamer", 2)
+    expect(profile).to_contain_text("8× Ash Rifle")
+    expect(profile).to_contain_text("2× Flamer")
+    c.click("#ed-cc-squad-leader--flare-beacon")
+    expect(profile.locator(".items")).to_contain_text("Flare Beacon")
+    # Beside, not below: the profile column starts level with the controls.
+    page.locator("#editor").evaluate("e => { e.scrollTop = 0; }")
+    controls = page.locator("#editor .editor-controls").bounding_box()
+    box = profile.bounding_box()
+    assert box["x"] > controls["x"] + controls["width"] - 1 and abs(box["y"] - controls["y"]) < 5
+    expect(page.locator("#editor")).not_to_contain_text("null")
+    expect(page.locator("#editor")).not_to_contain_text("undefined")
