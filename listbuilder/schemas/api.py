@@ -70,6 +70,7 @@ class OptionOut(Schema):
     requires = fields.List(fields.String())
     command = fields.String(allow_none=True)
     elite_only = fields.Boolean()
+    elite = fields.Function(lambda o: bool(o.extra.get("elite")), metadata={"description": "the option is an elite model taking a regular one's place (armour-hex)"})
 
 
 class SectionOut(Schema):

@@ -395,7 +395,7 @@ function renderBook() {
       h("span", { class: "cost" }, formatCost(u.cost)),
       addControls(u)),
     h("p", { class: "meta" }, `${u.size} model${u.size === 1 ? "" : "s"}${u.is_hero ? " · hero" : ""}${u.upgrades.length ? ` · ${u.upgrades.length} upgrade section${u.upgrades.length === 1 ? "" : "s"}` : ""}`),
-    statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
+    bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
     u.description ? h("p", { class: "desc" }, u.description) : null)));
   const armyRule = book.extra && book.extra.army_rule;
   if (armyRule) ul.before(h("p", { class: "army-rule" }, "Army rule: ", ruleList([armyRule.name])));
@@ -460,8 +460,7 @@ function renderList() {
         `${models} model${models === 1 ? "" : "s"}`,
         group.members.length > 1 ? "combined pair" : null,
         ...group.heroes.map((x) => `${nameOf(x)} joined`),
-        ...marksOf(group.members[0]),
-      ].filter(Boolean).join(" · ")),
+      ].filter(Boolean).join(" · "), " ", group.entries.flatMap(marksOf)),
       group.entries.map((e) => {
         const lines = upgradeWords(e);
         return lines.length ? h("p", { class: "entry-upgrades" }, group.entries.length > 1 ? h("span", { class: "member-name" }, `${labelOf(e)}: `) : null, lines.join(", ")) : null;
@@ -491,9 +490,25 @@ function sumCosts(costs) {
   return out;
 }
 
-/** Marks the player looks for: keyword troops (ancients-hex) and elites (armour-hex). */
+/** Marks the player looks for: keyword troops (ancients-hex) and elites (armour-hex) in a list entry. */
 function marksOf(e) {
-  return [];
+  const u = units.get(e.unit);
+  if (!u) return [];
+  const marks = [];
+  if (u.stats && u.stats.keyword) marks.push(h("span", { class: "mark keyword" }, "Keyword troops"));
+  const elites = e.upgrades.filter((r) => eliteOption(r.section, r.option)).reduce((n, r) => n + r.count, 0);
+  if (elites) marks.push(h("span", { class: "mark elite" }, `${elites} elite${elites === 1 ? "" : "s"}`));
+  return marks;
+}
+
+const eliteOption = (sid, oid) => Boolean(sections.get(sid)?.options.find((o) => o.id === oid)?.elite);
+
+/** The same marks on a book card: keyword troops, and units that can field elites. */
+function bookMarks(u) {
+  const marks = [];
+  if (u.stats && u.stats.keyword) marks.push(h("span", { class: "mark keyword" }, "Keyword troops"));
+  if ((u.upgrades || []).some((sid) => (sections.get(sid)?.options || []).some((o) => o.elite))) marks.push(h("span", { class: "mark elite" }, "Elites available"));
+  return marks.length ? h("p", { class: "marks" }, marks) : null;
 }
 
 let editor = null;
@@ -566,6 +581,7 @@ async function validateNow() {
     if (mine !== validating) return;
     report = answer;
     keepFocus(renderList);
+    renderListCounts();
     editor && editor.showStatus();
     renderTotals();
     renderIssues();
@@ -606,11 +622,30 @@ function renderTotals(err) {
       h("strong", {}, `${t[c] ?? 0}`), limit[c] !== undefined ? ` / ${limit[c]}` : "", ` ${currencyLabel(c)}`,
       left[c] !== undefined ? h("span", { class: "left" }, over ? ` · ${-left[c]} over` : ` · ${left[c]} left`) : null));
   }
-  for (const k of ["units", "activations", "models"]) if (t[k] !== undefined) chips.push(h("span", { class: "chip", dataset: { total: k } }, h("strong", {}, String(t[k])), ` ${k}`));
-  const shown = new Set([...currencies, "limit", "budget", "left", "units", "activations", "models"]);
+  chips.push(...countChips(t));
+  if (t.keyword && typeof t.keyword === "object") {
+    // 003 §1.0: keyword troops have a minimum; the spend is shown beside it.
+    const spent = Object.entries(t.keyword).find(([k]) => k !== "required");
+    const short = spent && t.keyword.required !== undefined && spent[1] < t.keyword.required;
+    chips.push(h("span", { class: `chip keyword${short ? " over" : ""}`, dataset: { total: "keyword" } },
+      "Keyword troops ", h("strong", {}, String(spent ? spent[1] : 0)), ` / ${t.keyword.required} ${currencyLabel(spent ? spent[0] : "vp")} minimum`));
+  }
+  const shown = new Set([...currencies, "limit", "budget", "left", "units", "activations", "models", "keyword"]);
   const more = Object.entries(t).filter(([k]) => !shown.has(k)).map(([k, v]) => `${humanize(k)}: ${describe(v)}`);
   if (more.length) chips.push(h("span", { class: "chip more" }, more.join(" · ")));
   box.replaceChildren(...chips);
+}
+
+/** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/deployment.py). */
+const COUNT_WORDS = { units: ["unit", "units"], activations: ["activation", "activations"], models: ["model", "models"] };
+function countChips(t) {
+  return Object.entries(COUNT_WORDS).filter(([k]) => t[k] !== undefined)
+    .map(([k, [one, many]]) => h("span", { class: "chip", dataset: { total: k } }, h("strong", {}, String(t[k])), ` ${t[k] === 1 ? one : many}`));
+}
+
+function renderListCounts() {
+  const t = report && report.totals;
+  $("list-counts").replaceChildren(...(t && list.units.length ? countChips(t) : []));
 }
 
 function describe(v) {

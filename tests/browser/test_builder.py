@@ -109,7 +109,7 @@ def test_opr_legal_list_then_issues_appear_and_clear(page: Page):
     report = page.evaluate("""async () => (await (await fetch('/api/v1/lists/validate', {method: 'POST', headers: {'Content-Type': 'application/json'},
         body: JSON.stringify(JSON.parse(localStorage.getItem('listbuilder.draft.gf-cinder-covenant')).list)})).json())""")
     expect(page.locator('.chip.currency[data-currency="pts"]')).to_contain_text(f"{report['totals']['pts']} / 1000 pts")
-    expect(page.locator('.chip[data-total="units"]')).to_contain_text("2 units")
+    expect(page.locator('#totals .chip[data-total="units"]')).to_contain_text("2 units")
 
     # Illegal: a third hero at 1000 points breaks force organisation; removing it clears it.
     page.keyboard.press("Escape")
@@ -211,7 +211,7 @@ def test_hex_legal_list_then_issues_appear_and_clear(page: Page):
     build_fjordhold(page)
     expect_legal(page)
     expect(page.locator('.chip.currency[data-currency="vp"]')).to_contain_text("/ 400 VP")
-    expect(page.locator('.chip[data-total="models"]')).to_be_visible()
+    expect(page.locator('#totals .chip[data-total="models"]')).to_be_visible()
 
     # More than 5 over 400 is an error; back under clears it.
     page.select_option("#book-mountain-giant-count", "3")
@@ -303,7 +303,7 @@ def test_pdf_text_and_json(page: Page, tmp_path: Path):
     page.set_input_files("#load-json", str(golden))
     expect(page).to_have_url(re.compile(r"/build/gf-spore-choir$"))
     expect_legal(page)
-    activations = page.locator('.chip[data-total="activations"] strong')
+    activations = page.locator('#totals .chip[data-total="activations"] strong')
     expect(activations).to_have_text(re.compile(r"^\d+$"))
     expect(entries(page)).to_have_count(int(activations.inner_text()))  # one row per unit on the table
     # And loading back our own file restores it here.
@@ -393,5 +393,5 @@ def test_every_unit_of_every_book_can_be_added_and_edited(page: Page, registry):
             expect(page.locator("#editor-title")).to_contain_text(unit.name)
             expect(page.locator("#editor fieldset.section:not(.spells)")).to_have_count(len(unit.upgrades))
         expect(entries(page)).to_have_count(len(book.units))
-        expect(page.locator('.chip[data-total="units"]')).to_contain_text(f"{len(book.units)} units")
+        expect(page.locator('#totals .chip[data-total="units"]')).to_contain_text(f"{len(book.units)} units")
         page.evaluate("localStorage.clear()")

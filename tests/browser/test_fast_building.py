@@ -95,7 +95,7 @@ def finish(page: Page, clicks: Clicks, golden_file: str) -> int:
     units = built(page, golden["book"])
     assert signature(units) == signature(golden["units"])
     total = sum(1 for _ in golden["units"])
-    expect(page.locator('.chip[data-total="units"]')).to_contain_text(f"{total} units")
+    expect(page.locator('#totals .chip[data-total="units"]')).to_contain_text(f"{total} units")
     return clicks.count
 
 
@@ -202,8 +202,8 @@ def test_duplicate_and_reorder_whole_units_keeping_the_focus(page: Page):
     page.get_by_role("button", name="Duplicate 2× Cinder Zealots with High Cantor").click()
     expect(entries(page)).to_have_count(3)
     expect(entries(page).nth(1)).to_contain_text("2× Cinder Zealots with High Cantor")  # the copy keeps its pair and hero
-    expect(page.locator('.chip[data-total="units"]')).to_contain_text("7 units")
-    expect(page.locator('.chip[data-total="activations"]')).to_contain_text("3 activations")
+    expect(page.locator('#totals .chip[data-total="units"]')).to_contain_text("7 units")
+    expect(page.locator('#totals .chip[data-total="activations"]')).to_contain_text("3 activations")
     down = page.get_by_role("button", name="Move 2× Cinder Zealots with High Cantor down").first
     down.click()
     expect(entries(page).nth(1)).to_contain_text("Zealots")
@@ -239,3 +239,46 @@ def test_the_editor_shows_the_profile_after_upgrades_beside_the_controls(page: P
     assert box["x"] > controls["x"] + controls["width"] - 1 and abs(box["y"] - controls["y"]) < 5
     expect(page.locator("#editor")).not_to_contain_text("null")
     expect(page.locator("#editor")).not_to_contain_text("undefined")
+
+
+def test_counts_read_the_same_in_the_bar_the_list_and_the_pdf(page: Page, tmp_path: Path):
+    import subprocess
+
+    golden = json.loads((GOLDEN / "legal-2000-cinder-covenant.json").read_text())["list"]
+    page.goto(f"{page.base}/build/gf-cinder-covenant")
+    page.evaluate("(l) => localStorage.setItem('listbuilder.draft.gf-cinder-covenant', JSON.stringify({list: l, savedAt: 1}))", golden)
+    page.reload()
+    expect(page.locator("#validity")).to_have_text("Legal")
+    bar = {k: page.locator(f'#totals .chip[data-total="{k}"]') for k in ("units", "activations", "models")}
+    listed = {k: page.locator(f'#list-counts .chip[data-total="{k}"]') for k in ("units", "activations", "models")}
+    expect(bar["units"]).to_have_text("14 units")
+    expect(bar["activations"]).to_have_text("6 activations")  # four pairs with their heroes, two single units
+    for k in bar:
+        expect(listed[k]).to_have_text(bar[k].inner_text())
+    expect(entries(page)).to_have_count(6)  # one row per activation
+    with page.expect_download() as info:
+        page.click("#download-pdf")
+    pdf = tmp_path / "roster.pdf"
+    pdf.write_bytes(Path(info.value.path()).read_bytes())
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if "ACTIVATIONS" in line)
+    printed = dict(zip(lines[head].split(), re.split(r"\s{2,}", lines[head + 1].strip())))
+    for k in ("units", "activations", "models"):
+        assert printed[k.upper()] == bar[k].locator("strong").inner_text(), (k, printed)
+
+
+def test_keyword_troops_and_elites_are_marked(page: Page):
+    c = open_fresh(page, "ahx-fjordhold")
+    expect(page.locator("#book-huscarls .mark.keyword")).to_have_text("Keyword troops")
+    expect(page.locator("#book-skin-witch .mark")).to_have_count(0)
+    c.add("Huscarls")
+    expect(entries(page).nth(0).locator(".mark.keyword")).to_be_visible()
+    chip = page.locator('#totals .chip[data-total="keyword"]')
+    expect(chip).to_contain_text("Keyword troops")
+    expect(chip).to_contain_text("minimum")
+    c = open_fresh(page, "ah-hammerdeep-holds")
+    expect(page.locator("#book-hold-guard .mark.elite")).to_have_text("Elites available")
+    c.add("Hold Guard")
+    c.number(page.locator('[id$="ed-hold-guard-veterans--veteran"]'), 2)
+    expect(entries(page).nth(0).locator(".mark.elite")).to_have_text("2 elites")
