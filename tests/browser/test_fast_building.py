@@ -291,3 +291,24 @@ def test_an_illegal_count_keeps_its_points_and_shows_the_error(page: Page):
     expect(page.locator("#editor-issues")).to_contain_text("allows 2 model(s), asked for 3")
     expect(entries(page).nth(0).locator(".cost")).to_have_text("140 pts")  # 125 + 3 × 5, not 125
     expect(page.locator("#validity")).to_have_text("1 error")
+
+
+def test_melee_preview_reads_as_sentences_for_both_sides(page: Page):
+    c = open_fresh(page, "gf-cinder-covenant")
+    c.add("Cinder Zealots")
+    page.keyboard.press("Escape")
+    page.select_option("#pv-book", label="Verdant Spore Choir")
+    page.select_option("#pv-defender", index=0)
+    page.select_option("#pv-s-attack", "melee")
+    page.click("#pv-run")
+    summary = page.locator("#pv-summary")
+    expect(summary).to_contain_text("strike back")
+    expect(summary).to_contain_text("Melee result: Cinder Zealots win")
+    expect(summary).to_contain_text("take a morale test")
+    expect(page.locator("#preview-result")).not_to_contain_text("[object Object]")
+    expect(page.locator('label[for="pv-dist-back-wounds"]')).to_have_text("Strike back: wounds")
+    # "At least N" is printed under the chart, not only on hover.
+    expect(page.locator("#preview-result table.at-least")).to_contain_text("At least")
+    page.locator('label[for="pv-dist-back-wounds"]').click()
+    expect(page.locator("#preview-result table.at-least caption")).to_contain_text("Strike back: wounds")
+    assert page.locator("#preview-result tr").count() < 25  # no wall of raw rows
