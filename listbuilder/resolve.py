@@ -218,15 +218,21 @@ def _resolve(book: ArmyBook, entry: ListEntry) -> Resolution | tuple[Issue, ...]
             continue
         section, option = found
         models = _models_affected(section, choice, unit, gear, k, issues)
+        once = section.affects in _PRICED_ONCE
         if models is None or not gear.apply(section, option, models, k, issues):
+            # An impossible row (too many models, no gear left to replace) changes no gear but
+            # keeps its price as written: the list is illegal either way, and a total that
+            # silently dropped the row would read as if the player had not asked for it
+            # (docs/systems/opr.md, Interpretations: "An illegal upgrade count").
+            priced.append((option.cost_for(unit.id), 1 if once else (choice.count if models is None else models)))
             continue
-        priced.append((option.cost_for(unit.id), 1 if section.affects in _PRICED_ONCE else models))
+        priced.append((option.cost_for(unit.id), 1 if once else models))
         taken.append(TakenUpgrade(k, section, option, models))
         needs_others = needs_others or bool(option.requires)
     if taken or book.mandatory_sections[unit.id]:
         issues.extend(_selection_bounds(book, unit, taken))
     if needs_others:
-        issues.extend(_requirements(taken))
+        issues.extend(_requirements(book, taken))
     return Resolution(unit, gear, Cost.weighted_total(unit.cost, priced), tuple(taken), tuple(issues))
 
 
@@ -333,13 +339,21 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
 _PICKED_PER_UNIT = frozenset((AFFECTS_UNIT, AFFECTS_ALL, AFFECTS_ONE))
 
 
-def _requirements(taken: list[TakenUpgrade]) -> Iterator[Issue]:
+def _requirements(book: ArmyBook, taken: list[TakenUpgrade]) -> Iterator[Issue]:
     """Options that need another option bought first (e.g. an elite-only item)."""
     have = {f"{t.section.id}/{t.option.id}" for t in taken}
     for t in taken:
         for needed in t.option.requires:
             if needed not in have:
-                yield Issue("upgrade.requires", f"“{t.option.label}” needs {needed!r} on the same unit", f".upgrades[{t.index}]", _clause(t.section), data={"requires": needed})
+                yield Issue("upgrade.requires", f"“{t.option.label}” needs “{_option_label(book, needed)}” on the same unit", f".upgrades[{t.index}]", _clause(t.section), data={"requires": needed})
+
+
+def _option_label(book: ArmyBook, ref: str) -> str:
+    """"section/option" as the book names the option, for messages a player reads."""
+    section_id, _, option_id = ref.partition("/")
+    section = book.sections.get(section_id)
+    option = next((o for o in section.options if o.id == option_id), None) if section else None
+    return option.label if option else ref
 
 
 @dataclass

@@ -70,6 +70,7 @@ class OptionOut(Schema):
     requires = fields.List(fields.String())
     command = fields.String(allow_none=True)
     elite_only = fields.Boolean()
+    elite = fields.Function(lambda o: bool(o.extra.get("elite")), metadata={"description": "the option is an elite model taking a regular one's place (armour-hex)"})
 
 
 class SectionOut(Schema):
@@ -168,11 +169,20 @@ class IssueOut(Schema):
     data = fields.Dict()
 
 
+class ProfileOut(Schema):
+    """An entry's unit after its upgrades: the gear and rules it fights with (stats are the unit's)."""
+
+    models = fields.Integer()
+    weapons = fields.List(fields.Nested(WeaponOut))
+    items = fields.List(fields.Nested(ItemOut))
+    rules = fields.List(RuleLabel())
+
+
 class ReportOut(Schema):
     valid = fields.Boolean()
     totals = fields.Dict(metadata={"description": "pts (or each currency), units, models, limit, left"})
     issues = fields.List(fields.Nested(IssueOut))
-    entries = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "per entry key: its cost vector after upgrades and its model count"})
+    entries = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "per entry key: its cost vector after upgrades and its model count; with ?profiles=true also its profile (ProfileOut: weapons, items and rules after upgrades)"})
 
 
 class ErrorOut(Schema):

@@ -17,9 +17,10 @@ from flask_smorest import abort
 from marshmallow import Schema, fields
 
 from listbuilder.books import BookRegistry
-from listbuilder.lists import ListError, parse_list, validate_list
+from listbuilder.lists import ListError, book_for, parse_list, validate_list
 from listbuilder.model import ArmyList, GameSystem
-from listbuilder.schemas.api import BookOut, BookSummaryOut, ReportOut, SystemDetailOut, SystemSummaryOut
+from listbuilder.resolve import resolve_entry
+from listbuilder.schemas.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.schemas.events import MAX_BATCH, BatchIn, BatchOut
 from listbuilder.schemas.lists import ArmyListSchema
 from listbuilder.web.errors import error_body
@@ -61,6 +62,13 @@ class SystemDetail:
 
 class BookQuery(Schema):
     system = fields.String(metadata={"description": "only the books of this game system"})
+
+
+class ValidateQuery(Schema):
+    profiles = fields.Boolean(load_default=False, metadata={"description": "add each entry's profile after upgrades (weapons, items, rules) to entries"})
+
+
+PROFILE = ProfileOut()
 
 
 class HealthOut(Schema):
@@ -127,14 +135,31 @@ class Book(MethodView):
 
 @blp.route("/lists/validate")
 class ValidateList(MethodView):
+    @blp.arguments(ValidateQuery, location="query")
     @blp.arguments(ARMY_LIST)
     @blp.response(200, ReportOut)
     @blp.errors(400, 404, 413, 415)
-    def post(self, army: ArmyList) -> Any:
+    def post(self, query: dict[str, Any], army: ArmyList) -> Any:
         """Validate an army list: legal or not, totals, and every issue with path and clause."""
         # as_dict() is already in ReportOut's shape (tests check that dumping it changes
         # nothing): sent as is, instead of re-serialising every issue through marshmallow.
-        return jsonify(validate_list(registry(), army).as_dict())
+        answer = validate_list(registry(), army).as_dict()
+        if query["profiles"]:
+            add_profiles(army, answer["entries"])
+        return jsonify(answer)
+
+
+def add_profiles(army: ArmyList, entries: dict[str, dict[str, Any]]) -> None:
+    """Each priced entry's profile after upgrades, for the builder's live unit profile.
+
+    Resolution is remembered per book (listbuilder.resolve), so this reuses what validating
+    just built; entries that could not be resolved (unknown unit) have no price and no profile.
+    """
+    _, book = book_for(registry(), army)
+    for index, entry in enumerate(army.units):
+        resolved, _ = resolve_entry(book, entry, index)
+        if resolved is not None and entry.key in entries:
+            entries[entry.key]["profile"] = PROFILE.dump(resolved)
 
 
 # A batch of 1000 ordinary lists (1-2 KB each) is over the 1 MiB every other body is held to.

@@ -1,5 +1,7 @@
 // The list builder page: state, list panel, totals and issues from the API, export, storage.
-import { api, ApiError, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, saveBlob, slug } from "./util.js";
+import { api, ApiError, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
+import { ListStore } from "./store.js";
+import { deploymentGroups, groupOf } from "./groups.js";
 import { Glossary, RuleTips, ruleList, statLine, weaponTable, itemList } from "./profile.js";
 import { Editor, setRowOrder } from "./editor.js";
 import { Preview } from "./preview.js";
@@ -15,7 +17,8 @@ const STORAGE_KEY = DRAFT_PREFIX + BOOK_ID;
 let system, book;
 const units = new Map();
 const sections = new Map();
-let list = null;          // the list in progress, in the API's list format
+let store = null;         // the list and its undo history (store.js)
+let list = null;          // store.list: the list in progress, in the API's list format
 let selected = null;      // key of the entry open in the editor
 let report = null;        // last validation report
 let validating = 0;       // sequence number of the latest validation request
@@ -46,13 +49,17 @@ async function start() {
     const oi = section ? section.options.findIndex((o) => o.id === row.option) : -1;
     return (si < 0 ? 999 : si) * 1000 + (oi < 0 ? 999 : oi);
   });
-  list = restore() || freshList();
+  store = new ListStore(restore() || freshList());
+  list = store.list;
+  store.subscribe(onStoreChange);
+  wireHistory();
+  wireEditorKeys();
   new RuleTips($("rule-tip"), new Glossary(system, book));
   buildSettings();
   renderBook();
   wireExport();
   initSaved({ container: $("saved-controls"), bookId: BOOK_ID, getList: payload, setList: replaceList });
-  preview = new Preview({ system, family: FAMILY, book, list: () => list, nameOf, payload, bookCache: loadBook });
+  preview = new Preview({ system, family: FAMILY, book, list: () => list, nameOf, labelOf, payload, bookCache: loadBook });
   renderAll();
   validateNow();
   try {
@@ -99,13 +106,9 @@ function normalise(raw) {
 }
 
 /** Replace the list in progress (a saved list opened from the server, see saved.js). */
-function replaceList(data) {
-  list = normalise(data);
+function replaceList(data, label = "Open a saved list") {
   selected = null;
-  $("list-name").value = list.name || "";
-  $("size-fields").replaceChildren();
-  buildSettings();
-  changed();
+  store.replace(normalise(data), label);
 }
 
 function persist() {
@@ -136,14 +139,56 @@ function payload() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Changes
+// Changes: every edit goes through the store (one undoable step), then the page is redrawn
+// with the focus kept on the control that made the change.
+
+/** Change the list as one undoable step; light edits (typing a name) skip redrawing the editor. */
+function edit(label, fn, { merge = null, light = false } = {}) {
+  return store.edit(label, fn, { merge, light });
+}
+
+function onStoreChange(next, { label, kind, light }) {
+  list = next;
+  if (kind !== "edit") {
+    if (selected && !entry(selected)) selected = null;
+    keepFocus(rebuildSettings);
+    announce(`${kind === "undo" ? "Undone" : kind === "redo" ? "Redone" : "Done"}: ${label}.`);
+  }
+  changed({ editor: !light });
+}
 
 function changed({ editor = true, listPanel = true } = {}) {
   persist();
-  if (listPanel) renderList();
-  if (editor) renderEditor();
+  keepFocus(() => {
+    if (listPanel) renderList();
+    if (editor) renderEditor();
+  });
+  renderHistory();
   preview && preview.refreshAttackers();
   validateSoon();
+}
+
+function renderHistory() {
+  const undo = $("undo"), redo = $("redo");
+  undo.disabled = !store.canUndo;
+  redo.disabled = !store.canRedo;
+  undo.title = store.canUndo ? `Undo: ${store.undoLabel} (Ctrl+Z)` : "Nothing to undo";
+  redo.title = store.canRedo ? `Redo: ${store.redoLabel} (Ctrl+Shift+Z)` : "Nothing to redo";
+}
+
+function wireHistory() {
+  $("undo").addEventListener("click", () => store.undo());
+  $("redo").addEventListener("click", () => store.redo());
+  document.addEventListener("keydown", (ev) => {
+    if (!(ev.ctrlKey || ev.metaKey) || ev.altKey) return;
+    const key = ev.key.toLowerCase();
+    if (key !== "z" && key !== "y") return;
+    // Text fields keep their own undo (the letters typed); everywhere else it is the list's.
+    const t = ev.target;
+    if (t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && ["text", "search"].includes(t.type)))) return;
+    ev.preventDefault();
+    if (key === "y" || ev.shiftKey) store.redo(); else store.undo();
+  });
 }
 
 function entry(key) { return list.units.find((e) => e.key === key) || null; }
@@ -153,43 +198,102 @@ function nameOf(e) {
   return e.name || (u ? u.name : e.unit);
 }
 
-function newKey() {
-  const used = new Set(list.units.map((e) => e.key));
-  let n = list.units.length + 1;
+/** A name that tells copies apart without internal keys: "Huscarls", "Huscarls #2". */
+function labelOf(e) {
+  const name = nameOf(e);
+  const same = list.units.filter((x) => nameOf(x) === name);
+  return same.length > 1 ? `${name} #${same.indexOf(e) + 1}` : name;
+}
+
+function newKey(l = list, taken = new Set()) {
+  const used = new Set([...l.units.map((e) => e.key), ...taken]);
+  let n = l.units.length + 1;
   while (used.has(`u${n}`)) n++;
   return `u${n}`;
 }
 
-function addUnit(unitId) {
-  const e = { key: newKey(), unit: unitId, name: "", notes: "", upgrades: [], combined_with: null, joined_to: null, spells: [] };
-  list.units.push(e);
-  changed({ editor: false });
-  select(e.key);
-  announce(`${nameOf(e)} added to the list.`);
+const blankEntry = (key, unitId) => ({ key, unit: unitId, name: "", notes: "", upgrades: [], combined_with: null, joined_to: null, spells: [] });
+
+/** Add count copies of a unit; combined: two copies merged into one unit; joinTo: a hero joining that entry. */
+function addUnit(unitId, { count = 1, combined = false, joinTo = null, focus = true } = {}) {
+  const u = units.get(unitId);
+  const n = combined ? 2 : Math.max(1, Math.min(20, count));
+  const label = combined ? `Add a combined pair of ${u.name}` : joinTo ? `Add ${u.name} to ${labelOf(entry(joinTo))}` : `Add ${n > 1 ? `${n}× ` : ""}${u.name}`;
+  const added = edit(label, (l) => {
+    const made = [];
+    for (let i = 0; i < n; i++) {
+      const e = blankEntry(newKey(l), unitId);
+      l.units.push(e);
+      made.push(e);
+    }
+    if (combined) { made[0].combined_with = made[1].key; made[1].combined_with = made[0].key; }
+    if (joinTo) made[0].joined_to = joinTo;
+    return made;
+  });
+  announce(`${label}: done.`);
+  if (!joinTo) select(added[0].key, { focus });
+  return added;
 }
 
+/** Copy a whole group (pair and heroes), its links redrawn between the copies. */
 function duplicate(key) {
-  const src = entry(key);
-  const copy = { ...structuredClone(src), key: newKey(), combined_with: null, joined_to: null };
-  list.units.splice(list.units.indexOf(src) + 1, 0, copy);
-  changed({ editor: false });
-  select(copy.key);
-  announce(`${nameOf(copy)} duplicated.`);
+  const group = groupOf(list.units, key);
+  const label = `Duplicate ${groupName(group)}`;
+  const first = edit(label, (l) => {
+    const fresh = new Map();
+    for (const e of group.entries) fresh.set(e.key, newKey(l, new Set(fresh.values())));
+    const copies = group.entries.map((e) => ({ ...structuredClone(e), key: fresh.get(e.key),
+      combined_with: fresh.get(e.combined_with) || null, joined_to: fresh.get(e.joined_to) || null }));
+    const last = Math.max(...group.entries.map((e) => l.units.findIndex((x) => x.key === e.key)));
+    l.units.splice(last + 1, 0, ...copies);
+    return copies[0];
+  });
+  announce(`${label}: done.`);
+  select(first.key, { focus: false });
 }
 
-function remove(key) {
-  const e = entry(key);
-  const index = list.units.indexOf(e);
-  list.units.splice(index, 1);
-  for (const other of list.units) {
-    if (other.combined_with === key) other.combined_with = null;
-    if (other.joined_to === key) other.joined_to = null;
-  }
-  if (selected === key) selected = null;
-  changed();
-  announce(`${nameOf(e)} removed.`);
+/** Move a group before the previous group or after the next one. */
+function move(key, step) {
+  const groups = deploymentGroups(list.units);
+  const i = groups.findIndex((g) => g.entries.some((e) => e.key === key));
+  const j = i + step;
+  if (i < 0 || j < 0 || j >= groups.length) return;
+  edit(`Move ${groupName(groups[i])} ${step < 0 ? "up" : "down"}`, (l) => {
+    [groups[i], groups[j]] = [groups[j], groups[i]];
+    const order = groups.flatMap((g) => g.entries.map((e) => e.key));
+    const at = new Map(order.map((k, n) => [k, n]));
+    l.units.sort((a, b) => at.get(a.key) - at.get(b.key));
+  });
+  // The row moved with the focus on its button; at the top or bottom that button is disabled,
+  // so the focus goes to the one that still moves it.
+  const row = `entry-${cssId(groups[j].key)}`;
+  const button = $(`${row}-${step < 0 ? "up" : "down"}`);
+  (button && !button.disabled ? button : $(`${row}-${step < 0 ? "down" : "up"}`))?.focus({ preventScroll: true });
+}
+
+/** Remove entries (a group, or one member); links to them go with them. */
+function remove(keys, label) {
+  const gone = new Set(keys);
+  const index = list.units.findIndex((e) => gone.has(e.key));
+  edit(label, (l) => {
+    l.units = l.units.filter((e) => !gone.has(e.key));
+    for (const other of l.units) {
+      if (gone.has(other.combined_with)) other.combined_with = null;
+      if (gone.has(other.joined_to)) other.joined_to = null;
+    }
+  });
+  if (gone.has(selected)) selected = null;
+  renderEditor();
+  announce(`${label}: done.`);
   const next = list.units[Math.min(index, list.units.length - 1)];
-  (next ? document.querySelector(`#entry-${cssId(next.key)} .edit`) : $("unit-filter"))?.focus();
+  const group = next && groupOf(list.units, next.key);
+  (group ? document.querySelector(`#entry-${cssId(group.key)} .edit`) : $("unit-filter"))?.focus({ preventScroll: true });
+}
+
+/** "2× Ash Wardens + Pyre Marshal": the group as the table sees one unit. */
+function groupName(group) {
+  const main = group.members.length > 1 ? `2× ${nameOf(group.members[0])}` : labelOf(group.members[0]);
+  return group.heroes.length ? `${main} with ${group.heroes.map(nameOf).join(" and ")}` : main;
 }
 
 const cssId = (key) => key.replace(/[^a-zA-Z0-9_-]/g, "_");
@@ -202,7 +306,7 @@ function announce(text) { $("export-status").textContent = text; }
 function buildSettings() {
   const name = $("list-name");
   name.value = list.name || "";
-  name.oninput = () => { list.name = name.value; changed({ editor: false, listPanel: false }); };
+  name.oninput = () => edit("Rename the list", (l) => { l.name = name.value; }, { merge: "list-name", light: true });
   const fields = $("size-fields");
   if (isBudgetSystem()) {
     const modes = system.limits.game_modes || system.composition.game_modes || [];
@@ -220,38 +324,64 @@ function buildSettings() {
         h("input", { id: `budget-${c}`, type: "number", min: 0, max: 1000, inputmode: "numeric", value: (list.budget && list.budget[c]) ?? (mode ? "" : 0),
           oninput: (e) => {
             const v = e.target.value === "" ? null : Math.max(0, Math.floor(Number(e.target.value)));
-            list.budget = { ...(list.budget || {}) };
-            if (v === null) delete list.budget[c]; else list.budget[c] = v;
-            if (!Object.keys(list.budget).length) list.budget = null;
-            changed({ editor: false, listPanel: false });
+            edit(`Set the ${currencyLabel(c)} budget`, (l) => {
+              l.budget = { ...(l.budget || {}) };
+              if (v === null) delete l.budget[c]; else l.budget[c] = v;
+              if (!Object.keys(l.budget).length) l.budget = null;
+            }, { merge: `budget-${c}`, light: true });
           } }))));
       if (split) budgetBox.prepend(h("p", { class: "hint" }, `Optional: divide ${split.points} points over ${split.across.map(currencyLabel).join(", ")}.`));
     };
     select.addEventListener("change", () => {
-      list.game_mode = select.value || null;
-      list.budget = select.value ? null : Object.fromEntries(system.composition.currencies.map((c) => [c, 0]));
+      edit("Change the game mode", (l) => {
+        l.game_mode = select.value || null;
+        l.budget = select.value ? null : Object.fromEntries(system.composition.currencies.map((c) => [c, 0]));
+      }, { light: true });
       draw();
-      changed({ editor: false, listPanel: false });
     });
     fields.append(h("label", { class: "field" }, "Game mode", select), describe, budgetBox);
     draw();
   } else {
     const points = system.composition.points || {};
-    const input = h("input", { id: "points-limit", type: "number", min: 1, max: 100000, step: 1, inputmode: "numeric", list: "points-suggested", value: list.points_limit ?? "" });
+    const input = h("input", { id: "points-limit", type: "number", min: 1, max: POINTS_MAX, step: 1, inputmode: "numeric", list: "points-suggested",
+      value: list.points_limit ?? "", "aria-describedby": "points-limit-error" });
+    const error = h("p", { class: "field-error", id: "points-limit-error", role: "alert", hidden: true });
+    // Checked here, in words, before anything is sent: a limit of 0, empty or 1e9 is never taken.
     input.oninput = () => {
-      const v = Math.floor(Number(input.value));
-      list.points_limit = v > 0 ? v : null;
-      changed({ editor: false, listPanel: false });
+      const problem = pointsProblem(input.value);
+      formProblem = problem;
+      error.textContent = problem || "";
+      error.hidden = !problem;
+      input.setAttribute("aria-invalid", String(Boolean(problem)));
+      if (problem) { renderTotals(); return; }
+      edit("Change the points limit", (l) => { l.points_limit = Number(input.value); }, { merge: "points-limit", light: true });
     };
     fields.append(h("label", { class: "field" }, `Points limit (${currencyLabel(Object.keys(book.units[0]?.cost || { pts: 0 })[0] || "pts")})`, input),
-      h("datalist", { id: "points-suggested" }, (points.suggested || []).map((v) => h("option", { value: v }))));
+      h("datalist", { id: "points-suggested" }, (points.suggested || []).map((v) => h("option", { value: v }))), error);
   }
   if (system.limits && system.limits.force_org_available) {
     const box = $("force-org");
     $("force-org-field").hidden = false;
     box.checked = list.force_org ?? Boolean(system.limits.force_org_default);
-    box.onchange = () => { list.force_org = box.checked; changed({ editor: false, listPanel: false }); };
+    box.onchange = () => edit(box.checked ? "Switch force organisation on" : "Switch force organisation off", (l) => { l.force_org = box.checked; }, { light: true });
   }
+}
+
+const POINTS_MAX = 100000; // the API's bound on points_limit (listbuilder/schemas/lists.py)
+let formProblem = null;     // a settings field that holds no usable value, in words
+
+function pointsProblem(raw) {
+  const text = String(raw).trim();
+  if (text === "") return `Give a points limit: a whole number from 1 to ${POINTS_MAX}.`;
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < 1 || v > POINTS_MAX) return `${text} is not a points limit: give a whole number from 1 to ${POINTS_MAX}.`;
+  return null;
+}
+
+function rebuildSettings() {
+  formProblem = null;
+  $("size-fields").replaceChildren();
+  buildSettings();
 }
 
 // ------------------------------------------------------------------------------------------
@@ -263,9 +393,9 @@ function renderBook() {
     h("div", { class: "card-head" },
       h("h3", {}, u.name),
       h("span", { class: "cost" }, formatCost(u.cost)),
-      h("button", { type: "button", class: "add primary", "aria-label": `Add ${u.name}`, onclick: () => addUnit(u.id) }, "Add")),
+      addControls(u)),
     h("p", { class: "meta" }, `${u.size} model${u.size === 1 ? "" : "s"}${u.is_hero ? " · hero" : ""}${u.upgrades.length ? ` · ${u.upgrades.length} upgrade section${u.upgrades.length === 1 ? "" : "s"}` : ""}`),
-    statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
+    bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
     u.description ? h("p", { class: "desc" }, u.description) : null)));
   const armyRule = book.extra && book.extra.army_rule;
   if (armyRule) ul.before(h("p", { class: "army-rule" }, "Army rule: ", ruleList([armyRule.name])));
@@ -273,6 +403,17 @@ function renderBook() {
     const q = e.target.value.trim().toLowerCase();
     for (const li of ul.children) li.hidden = Boolean(q) && !li.dataset.name.includes(q);
   });
+}
+
+/** Add (with how many copies) and, where units combine, add a combined pair in one press. */
+function addControls(u) {
+  const count = h("select", { class: "add-count", id: `book-${u.id}-count`, "aria-label": `How many ${u.name} to add` },
+    [1, 2, 3, 4, 5].map((n) => h("option", { value: n }, `${n}×`)));
+  const comp = system.composition || {};
+  const combines = comp.combined && !(comp.combined.multi_model_only && u.size <= 1);
+  return h("span", { class: "add-controls" }, count,
+    h("button", { type: "button", class: "add primary", "aria-label": `Add ${u.name}`, onclick: () => { addUnit(u.id, { count: Number(count.value) }); count.value = "1"; } }, "Add"),
+    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -299,33 +440,75 @@ function renderList() {
   const ol = $("entries");
   const byEntry = issuesByEntry();
   $("empty-list").hidden = list.units.length > 0;
-  ol.replaceChildren(...list.units.map((e) => {
-    const u = units.get(e.unit);
-    const problems = byEntry.get(e.key) || [];
+  const groups = deploymentGroups(list.units);
+  ol.replaceChildren(...groups.map((group, index) => {
+    const problems = group.entries.flatMap((e) => byEntry.get(e.key) || []);
     const errors = problems.filter((i) => i.severity === "error").length;
-    const links = [];
-    if (e.combined_with) links.push(`combined with ${nameOf(entry(e.combined_with) || { unit: e.combined_with })}`);
-    if (e.joined_to) links.push(`joins ${nameOf(entry(e.joined_to) || { unit: e.joined_to })}`);
-    const upgrades = e.upgrades.map((r) => {
-      const s = sections.get(r.section);
-      const o = s && s.options.find((x) => x.id === r.option);
-      return (r.count > 1 ? `${r.count}× ` : "") + (o ? o.label : r.option);
-    });
-    if (e.spells && e.spells.length) upgrades.push(`spells: ${e.spells.length}`);
-    const cost = entryCost(e);
-    return h("li", { id: `entry-${cssId(e.key)}`, class: `entry${e.key === selected ? " selected" : ""}${errors ? " has-errors" : problems.length ? " has-warnings" : ""}`, tabindex: -1, dataset: { key: e.key } },
+    const costs = group.entries.map(entryCost);
+    const cost = costs.every(Boolean) ? sumCosts(costs) : null;
+    const models = group.entries.reduce((n, e) => n + (units.get(e.unit)?.size || 0), 0);
+    const open = group.entries.some((e) => e.key === selected);
+    const name = groupName(group);
+    const id = `entry-${cssId(group.key)}`;
+    const shown = (label) => [label, h("span", { class: "sr-only" }, ` ${name}`)];
+    return h("li", { id, class: `entry${open ? " selected" : ""}${errors ? " has-errors" : problems.length ? " has-warnings" : ""}`, dataset: { key: group.key } },
       h("div", { class: "entry-head" },
-        h("span", { class: "entry-name" }, nameOf(e)),
-        e.name && u ? h("span", { class: "meta" }, ` ${u.name}`) : null,
+        h("span", { class: "entry-name" }, name),
         h("span", { class: "cost" }, cost ? formatCost(cost) : "?"),
         problems.length ? h("span", { class: `badge ${errors ? "bad" : "warn"}`, title: problems.map((i) => i.message).join("\n") }, `${problems.length} issue${problems.length === 1 ? "" : "s"}`) : null),
-      h("p", { class: "meta" }, `${u ? u.size : "?"} model${u && u.size === 1 ? "" : "s"}${links.length ? ` · ${links.join(" · ")}` : ""}`),
-      upgrades.length ? h("p", { class: "entry-upgrades" }, upgrades.join(", ")) : null,
+      h("p", { class: "meta" }, [
+        `${models} model${models === 1 ? "" : "s"}`,
+        group.members.length > 1 ? "combined pair" : null,
+        ...group.heroes.map((x) => `${nameOf(x)} joined`),
+      ].filter(Boolean).join(" · "), " ", group.entries.flatMap(marksOf)),
+      group.entries.map((e) => {
+        const lines = upgradeWords(e);
+        return lines.length ? h("p", { class: "entry-upgrades" }, group.entries.length > 1 ? h("span", { class: "member-name" }, `${labelOf(e)}: `) : null, lines.join(", ")) : null;
+      }),
       h("div", { class: "entry-actions" },
-        h("button", { type: "button", class: "edit", "aria-expanded": String(e.key === selected), "aria-controls": "editor", onclick: () => select(e.key) }, e.key === selected ? "Editing" : "Edit", h("span", { class: "sr-only" }, ` ${nameOf(e)}`)),
-        h("button", { type: "button", class: "dup", onclick: () => duplicate(e.key) }, "Duplicate", h("span", { class: "sr-only" }, ` ${nameOf(e)}`)),
-        h("button", { type: "button", class: "remove danger", onclick: () => remove(e.key) }, "Remove", h("span", { class: "sr-only" }, ` ${nameOf(e)}`))));
+        h("button", { type: "button", id: `${id}-edit`, class: "edit", "aria-expanded": String(open), "aria-controls": "editor", onclick: () => select(group.key) }, ...shown(open ? "Editing" : "Edit")),
+        h("button", { type: "button", id: `${id}-dup`, class: "dup", onclick: () => duplicate(group.key) }, ...shown("Duplicate")),
+        h("button", { type: "button", id: `${id}-up`, class: "move", disabled: index === 0, onclick: () => move(group.key, -1) }, "↑", h("span", { class: "sr-only" }, ` Move ${name} up`)),
+        h("button", { type: "button", id: `${id}-down`, class: "move", disabled: index === groups.length - 1, onclick: () => move(group.key, 1) }, "↓", h("span", { class: "sr-only" }, ` Move ${name} down`)),
+        h("button", { type: "button", id: `${id}-remove`, class: "remove danger", onclick: () => remove(group.entries.map((e) => e.key), `Remove ${name}`) }, ...shown("Remove"))));
   }));
+}
+
+function upgradeWords(e) {
+  const words = e.upgrades.map((r) => {
+    const s = sections.get(r.section);
+    const o = s && s.options.find((x) => x.id === r.option);
+    return (r.count > 1 ? `${r.count}× ` : "") + (o ? o.label : r.option);
+  });
+  if (e.spells && e.spells.length) words.push(`${e.spells.length} spell${e.spells.length === 1 ? "" : "s"}`);
+  return words;
+}
+
+function sumCosts(costs) {
+  const out = {};
+  for (const c of costs) for (const [k, v] of Object.entries(c)) out[k] = (out[k] || 0) + v;
+  return out;
+}
+
+/** Marks the player looks for: keyword troops (ancients-hex) and elites (armour-hex) in a list entry. */
+function marksOf(e) {
+  const u = units.get(e.unit);
+  if (!u) return [];
+  const marks = [];
+  if (u.stats && u.stats.keyword) marks.push(h("span", { class: "mark keyword" }, "Keyword troops"));
+  const elites = e.upgrades.filter((r) => eliteOption(r.section, r.option)).reduce((n, r) => n + r.count, 0);
+  if (elites) marks.push(h("span", { class: "mark elite" }, `${elites} elite${elites === 1 ? "" : "s"}`));
+  return marks;
+}
+
+const eliteOption = (sid, oid) => Boolean(sections.get(sid)?.options.find((o) => o.id === oid)?.elite);
+
+/** The same marks on a book card: keyword troops, and units that can field elites. */
+function bookMarks(u) {
+  const marks = [];
+  if (u.stats && u.stats.keyword) marks.push(h("span", { class: "mark keyword" }, "Keyword troops"));
+  if ((u.upgrades || []).some((sid) => (sections.get(sid)?.options || []).some((o) => o.elite))) marks.push(h("span", { class: "mark elite" }, "Elites available"));
+  return marks.length ? h("p", { class: "marks" }, marks) : null;
 }
 
 let editor = null;
@@ -333,31 +516,48 @@ function renderEditor() {
   if (!editor) {
     editor = new Editor($("editor"), {
       system, book, family: FAMILY, units, sections,
-      list: () => list, entry, nameOf,
-      update: (fn, { key, editor: redraw = true } = {}) => {
-        const e = entry(key);
-        if (!e) return;
-        fn(e);
-        changed({ editor: redraw });
-        if (!redraw) { const t = document.querySelector("#editor-title span"); if (t) t.textContent = nameOf(entry(selected) || e); }
+      list: () => list, entry, nameOf, labelOf, groupName,
+      /** fn(entry) changes one entry of the list, as one undoable step. */
+      update: (fn, { key, light = false, merge = null, label = null } = {}) => {
+        if (!entry(key)) return;
+        edit(label || `Change ${labelOf(entry(key))}`, (l) => fn(l.units.find((e) => e.key === key)), { light, merge });
+        if (light) { const t = document.querySelector("#editor-title"); if (t) t.textContent = groupName(groupOf(list.units, selected)); }
       },
-      close: () => { const key = selected; selected = null; changed({ listPanel: true }); document.querySelector(`#entry-${cssId(key)} .edit`)?.focus(); },
+      /** fn(list) changes several entries at once (both halves of a pair), as one step. */
+      edit: (label, fn) => edit(label, fn),
+      addUnit: (unitId, opts) => addUnit(unitId, { ...opts, focus: false }),
+      remove: (keys, label) => remove(keys, label),
+      close: () => closeEditor(),
+      priced: (key) => (report && report.entries && report.entries[key]) || null,
+      statusOf: (group) => {
+        const byEntry = issuesByEntry();
+        const costs = group.entries.map(entryCost);
+        const issues = group.entries.flatMap((e) => byEntry.get(e.key) || []);
+        const t = report && report.totals;
+        const overall = t && t.pts !== undefined && t.limit && t.limit.pts ? `${t.pts} / ${t.limit.pts} pts in the list` : "";
+        return { cost: costs.every(Boolean) ? formatCost(sumCosts(costs)) : "…", issues, overall };
+      },
     });
   }
-  const focused = document.activeElement && document.activeElement.id;
-  const box = $("editor");
-  const scroll = box.scrollTop;
   editor.render(selected);
-  box.scrollTop = scroll;
-  if (focused && $(focused) && box.contains($(focused))) $(focused).focus();
+  app.classList.toggle("editing", !$("editor").hidden);
 }
 
-function select(key) {
-  selected = key;
+function closeEditor() {
+  const key = selected;
+  if (!key) return;
+  selected = null;
   renderList();
   renderEditor();
-  $("editor").focus();
-  $("editor").scrollIntoView({ block: "nearest" });
+  const group = groupOf(list.units, key);
+  (group && $(`entry-${cssId(group.key)}-edit`))?.focus({ preventScroll: true });
+}
+
+/** Open a unit's group in the editor (a panel beside the list: the page does not scroll). */
+function select(key, { focus = true } = {}) {
+  selected = key;
+  keepFocus(() => { renderList(); renderEditor(); });
+  if (focus) $("editor").focus({ preventScroll: true });
 }
 
 function renderAll() {
@@ -377,16 +577,18 @@ async function validateNow() {
   const mine = ++validating;
   $("totals").classList.add("checking");
   try {
-    const answer = await api("/api/v1/lists/validate", { method: "POST", body: payload() });
+    const answer = await api("/api/v1/lists/validate?profiles=true", { method: "POST", body: payload() });
     if (mine !== validating) return;
     report = answer;
-    renderList();
+    keepFocus(renderList);
+    renderListCounts();
+    editor && editor.showStatus();
     renderTotals();
     renderIssues();
   } catch (err) {
     if (mine !== validating) return;
     report = null;
-    renderList();
+    keepFocus(renderList);
     renderTotals(err);
     renderIssues(err);
   } finally {
@@ -396,6 +598,10 @@ async function validateNow() {
 
 function renderTotals(err) {
   const box = $("totals");
+  if (formProblem) {
+    box.replaceChildren(h("span", { class: "status bad", id: "validity" }, "Not checked: fix the points limit"));
+    return;
+  }
   if (err || !report) {
     box.replaceChildren(h("span", { class: "status bad" }, err ? "Not checked" : "Checking…"));
     return;
@@ -406,18 +612,40 @@ function renderTotals(err) {
   const currencies = Object.keys(limit).length ? Object.keys(limit) : Object.keys(t).filter((k) => ["pts", "vp", "ip", "mp", "cp", "xp"].includes(k));
   const errors = report.issues.filter((i) => i.severity === "error").length;
   const warnings = report.issues.length - errors;
-  const chips = [h("span", { class: `status ${report.valid ? "ok" : "bad"}`, id: "validity" }, report.valid ? (warnings ? `Legal (${warnings} warning${warnings === 1 ? "" : "s"})` : "Legal") : `${errors} error${errors === 1 ? "" : "s"}`)];
+  // An empty list breaks no rule, but calling it legal tells the player nothing: it is "Empty".
+  const empty = !list.units.length;
+  const verdict = !report.valid ? `${errors} error${errors === 1 ? "" : "s"}` : empty ? "Empty" : warnings ? `Legal (${warnings} warning${warnings === 1 ? "" : "s"})` : "Legal";
+  const chips = [h("span", { class: `status ${!report.valid ? "bad" : empty ? "empty" : "ok"}`, id: "validity" }, verdict)];
   for (const c of currencies) {
     const over = (left[c] ?? 0) < 0;
     chips.push(h("span", { class: `chip currency${over ? " over" : ""}`, dataset: { currency: c } },
       h("strong", {}, `${t[c] ?? 0}`), limit[c] !== undefined ? ` / ${limit[c]}` : "", ` ${currencyLabel(c)}`,
       left[c] !== undefined ? h("span", { class: "left" }, over ? ` · ${-left[c]} over` : ` · ${left[c]} left`) : null));
   }
-  for (const k of ["units", "activations", "models"]) if (t[k] !== undefined) chips.push(h("span", { class: "chip", dataset: { total: k } }, h("strong", {}, String(t[k])), ` ${k}`));
-  const shown = new Set([...currencies, "limit", "budget", "left", "units", "activations", "models"]);
+  chips.push(...countChips(t));
+  if (t.keyword && typeof t.keyword === "object") {
+    // 003 §1.0: keyword troops have a minimum; the spend is shown beside it.
+    const spent = Object.entries(t.keyword).find(([k]) => k !== "required");
+    const short = spent && t.keyword.required !== undefined && spent[1] < t.keyword.required;
+    chips.push(h("span", { class: `chip keyword${short ? " over" : ""}`, dataset: { total: "keyword" } },
+      "Keyword troops ", h("strong", {}, String(spent ? spent[1] : 0)), ` / ${t.keyword.required} ${currencyLabel(spent ? spent[0] : "vp")} minimum`));
+  }
+  const shown = new Set([...currencies, "limit", "budget", "left", "units", "activations", "models", "keyword"]);
   const more = Object.entries(t).filter(([k]) => !shown.has(k)).map(([k, v]) => `${humanize(k)}: ${describe(v)}`);
   if (more.length) chips.push(h("span", { class: "chip more" }, more.join(" · ")));
   box.replaceChildren(...chips);
+}
+
+/** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/deployment.py). */
+const COUNT_WORDS = { units: ["unit", "units"], activations: ["activation", "activations"], models: ["model", "models"] };
+function countChips(t) {
+  return Object.entries(COUNT_WORDS).filter(([k]) => t[k] !== undefined)
+    .map(([k, [one, many]]) => h("span", { class: "chip", dataset: { total: k } }, h("strong", {}, String(t[k])), ` ${t[k] === 1 ? one : many}`));
+}
+
+function renderListCounts() {
+  const t = report && report.totals;
+  $("list-counts").replaceChildren(...(t && list.units.length ? countChips(t) : []));
 }
 
 function describe(v) {
@@ -435,7 +663,8 @@ function renderIssues(err) {
   }
   if (!report) { box.replaceChildren(h("p", { class: "muted" }, "Checking…")); return; }
   if (!report.issues.length) {
-    box.replaceChildren(h("p", { class: "notice ok", id: "no-issues" }, list.units.length ? "The list is legal." : "No issues. Add units to build your list."));
+    box.replaceChildren(list.units.length ? h("p", { class: "notice ok", id: "no-issues" }, "The list is legal.")
+      : h("p", { class: "notice", id: "no-issues" }, "The list is empty: add units from the book."));
     return;
   }
   box.replaceChildren(h("ul", { class: "issue-list" }, report.issues.map((issue) => {
@@ -463,9 +692,7 @@ function settingsTarget(issue) {
 
 /** Open the unit an issue concerns and focus the control its path names. */
 function goTo(issue, target) {
-  selected = target.key;
-  renderList();
-  renderEditor();
+  select(target.key, { focus: false });
   const rest = issue.path.replace(/^units\[\d+\]\.?/, "");
   let focus = null;
   const row = /^upgrades\[(\d+)\]/.exec(rest);
@@ -480,10 +707,7 @@ function goTo(issue, target) {
     const sid = issue.data && issue.data.section;
     focus = document.querySelector(`#ed-section-${sid || (unit && unit.upgrades[0])} input:not([disabled])`);
   }
-  const li = $(`entry-${cssId(target.key)}`);
-  li?.scrollIntoView({ block: "nearest" });
   (focus || $("editor")).focus();
-  (focus || $("editor")).scrollIntoView({ block: "center" });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -558,23 +782,23 @@ function wireExport() {
       }
       return;
     }
-    list = normalise(data);
-    selected = null;
-    $("list-name").value = list.name || "";
-    $("size-fields").replaceChildren();
-    buildSettings();
-    changed();
+    replaceList(data, `Load ${file.name}`);
     status.textContent = `Loaded ${file.name}.`;
   });
   $("clear-list").addEventListener("click", () => {
     if (list.units.length && !window.confirm("Remove every unit and start a new list?")) return;
-    list = freshList();
-    selected = null;
-    $("list-name").value = "";
-    $("size-fields").replaceChildren();
-    buildSettings();
-    changed();
+    replaceList(freshList(), "Start over");
     status.textContent = "New list started.";
+  });
+}
+
+/** Escape closes the unit editor (a rule's tooltip first, when one is open). */
+function wireEditorKeys() {
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape" || !selected || ev.defaultPrevented) return;
+    if (!$("rule-tip").hidden) return;
+    ev.preventDefault();
+    closeEditor();
   });
 }
 

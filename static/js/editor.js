@@ -3,6 +3,7 @@
 import { h, formatCost, ruleName } from "./util.js";
 import { gainsLine, ruleList, statLine, weaponTable, itemList } from "./profile.js";
 import { efficiencyPanel } from "./efficiency.js";
+import { groupOf } from "./groups.js";
 
 const AFFECTS_TEXT = {
   unit: () => "for the unit",
@@ -53,38 +54,127 @@ export class Editor {
   render(key) {
     const entry = this.ctx.entry(key);
     if (!entry) { this.root.hidden = true; this.root.replaceChildren(); return; }
+    const list = this.ctx.list();
+    const group = groupOf(list.units, key) || { key, members: [entry], heroes: [], entries: [entry] };
+    const prefixOf = (e) => (e.key === key ? "" : `m-${cssId(e.key)}-`);
+    const title = h("h3", { id: "editor-title" }, this.ctx.groupName(group));
+    const close = h("button", { type: "button", class: "close", onclick: () => this.ctx.close(), "aria-label": "Close the unit editor (Escape)" }, "Done");
+    const controls = h("div", { class: "editor-controls" });
+    const profile = h("div", { class: "editor-profile", id: "editor-profile", "aria-live": "polite" });
+    const pair = group.members.length > 1;
+    const shared = new Set();
+    if (pair) {
+      // 000/001/002 "Combined Units": upgrades for all models are bought for both halves, so
+      // they are one control here, changing both.
+      const unit = this.ctx.units.get(group.members[0].unit);
+      const sectionsForAll = (unit ? unit.upgrades : []).map((id) => this.ctx.sections.get(id)).filter((s) => s && s.affects === "all");
+      for (const s of sectionsForAll) shared.add(s.id);
+      if (sectionsForAll.length) {
+        controls.append(h("div", { class: "member shared" }, h("h4", {}, "Both halves"),
+          h("p", { class: "hint" }, "Upgrades for every model are bought for both halves of a combined unit."),
+          sectionsForAll.map((s) => this.section(group.members, unit, s, prefixOf(group.members[0])))));
+      }
+    }
+    for (const member of group.entries) controls.append(this.member(member, group, prefixOf(member), shared));
+    controls.append(...this.groupControls(group, entry));
     const unit = this.ctx.units.get(entry.unit);
-    const title = h("h3", { id: "editor-title" }, "Editing ", h("span", {}, this.ctx.nameOf(entry)));
-    const close = h("button", { type: "button", class: "close", onclick: () => this.ctx.close(), "aria-label": "Close the unit editor" }, "Done");
-    const body = [h("div", { class: "editor-head" }, title, close)];
-    body.push(h("label", { class: "field" }, "Name",
-      h("input", { id: "ed-name", type: "text", maxlength: 200, value: entry.name || "", placeholder: unit ? unit.name : entry.unit,
-        oninput: (e) => this.ctx.update((en) => { en.name = e.target.value; }, { key, editor: false }) })));
-    if (!unit) {
-      body.push(h("p", { class: "notice error" }, `The book has no unit “${entry.unit}”. Remove this entry.`));
-      this.root.replaceChildren(...body);
-      this.root.hidden = false;
-      return;
-    }
-    body.push(h("details", { class: "base-profile" }, h("summary", {}, `Base profile: ${unit.size} model${unit.size === 1 ? "" : "s"}, ${formatCost(unit.cost)}`),
-      statLine(unit, this.ctx.family), weaponTable(unit.weapons), itemList(unit.items), ruleList(unit.rules)));
-    for (const sectionId of unit.upgrades || []) {
-      const section = this.ctx.sections.get(sectionId);
-      if (section) body.push(this.section(entry, unit, section));
-    }
-    body.push(...this.pairing(entry, unit));
-    const spells = this.spells(entry, unit);
-    if (spells) body.push(spells);
-    const efficiency = efficiencyPanel(this.ctx, entry, unit);
-    if (efficiency) body.push(efficiency);
-    body.push(h("label", { class: "field" }, "Notes",
-      h("textarea", { id: "ed-notes", rows: 2, maxlength: 2000, value: entry.notes || "",
-        oninput: (e) => this.ctx.update((en) => { en.notes = e.target.value; }, { key, editor: false }) })));
-    this.root.replaceChildren(...body);
+    const efficiency = unit && efficiencyPanel(this.ctx, entry, unit);
+    if (efficiency) controls.append(efficiency);
+    this.group = group;
+    this.root.replaceChildren(h("div", { class: "editor-head" }, title, h("span", { id: "editor-status", class: "editor-status", role: "status" }), close),
+      h("div", { id: "editor-issues", class: "editor-issues", "aria-live": "polite" }),
+      h("div", { class: "editor-body" }, controls, profile));
     this.root.hidden = false;
+    this.showStatus();
   }
 
-  section(entry, unit, section) {
+  /** The group's price and its issues, redrawn when a validation answer comes (controls untouched). */
+  showStatus() {
+    if (this.root.hidden || !this.group || !this.ctx.statusOf) return;
+    const { cost, issues, overall } = this.ctx.statusOf(this.group);
+    const box = this.root.querySelector("#editor-status");
+    const list = this.root.querySelector("#editor-issues");
+    if (!box || !list) return;
+    box.replaceChildren(h("strong", {}, cost), overall ? ` · ${overall}` : "");
+    const profile = this.root.querySelector("#editor-profile");
+    if (profile) {
+      profile.replaceChildren(h("h4", { class: "profile-title" }, "Profile after upgrades"),
+        ...this.group.entries.map((e) => this.profileCard(e, this.ctx.priced(e.key))));
+    }
+    list.replaceChildren(...(issues.length ? [h("ul", {}, issues.map((i) =>
+      h("li", { class: `issue ${i.severity}` }, h("span", { class: "message" }, i.message), h("span", { class: "clause" }, ` ${i.clause}`))))] : []));
+  }
+
+  /** The entry as it fights after its upgrades (the API's profile), or the book's until that comes. */
+  profileCard(entry, live) {
+    const unit = this.ctx.units.get(entry.unit);
+    if (!unit) return null;
+    const p = live ? live.profile : null;
+    const models = p ? p.models : unit.size;
+    return h("div", { class: "profile-card", dataset: { key: entry.key } },
+      h("h4", {}, this.ctx.labelOf(entry), " ", h("span", { class: "meta" }, `${models} model${models === 1 ? "" : "s"}, ${formatCost(live ? live.cost : unit.cost)}`)),
+      p ? null : h("p", { class: "hint" }, "As in the book (checking the upgrades…)"),
+      statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules));
+  }
+
+  /** One entry of the group: its name, sections (those not shared by a pair), links, spells, notes. */
+  member(entry, group, p, shared) {
+    const unit = this.ctx.units.get(entry.unit);
+    const role = group.members.length > 1 && group.members.includes(entry) ? ` (half ${group.members.indexOf(entry) + 1} of the pair)`
+      : group.heroes.includes(entry) ? " (joined)" : "";
+    const box = h("section", { class: "member", "aria-labelledby": `${p}ed-member-title` },
+      h("h4", { id: `${p}ed-member-title` }, this.ctx.labelOf(entry), role));
+    box.append(h("label", { class: "field" }, "Name",
+      h("input", { id: `${p}ed-name`, type: "text", maxlength: 200, value: entry.name || "", placeholder: unit ? unit.name : entry.unit,
+        oninput: (e) => this.ctx.update((en) => { en.name = e.target.value; }, { key: entry.key, light: true, merge: `name-${entry.key}`, label: "Rename a unit" }) })));
+    if (!unit) {
+      box.append(h("p", { class: "notice error" }, `The book has no unit “${entry.unit}”. Remove this entry.`));
+    } else {
+      for (const sectionId of unit.upgrades || []) {
+        const section = this.ctx.sections.get(sectionId);
+        if (section && !shared.has(sectionId)) box.append(this.section([entry], unit, section, p));
+      }
+      box.append(...this.pairing(entry, unit, p));
+      const spells = this.spells(entry, unit, p);
+      if (spells) box.append(spells);
+    }
+    box.append(h("label", { class: "field" }, "Notes",
+      h("textarea", { id: `${p}ed-notes`, rows: 2, maxlength: 2000, value: entry.notes || "",
+        oninput: (e) => this.ctx.update((en) => { en.notes = e.target.value; }, { key: entry.key, light: true, merge: `notes-${entry.key}`, label: "Edit notes" }) })));
+    if (group.entries.length > 1) {
+      box.append(h("button", { type: "button", class: "danger remove-member", id: `${p}ed-remove`,
+        onclick: () => this.ctx.remove([entry.key], `Remove ${this.ctx.labelOf(entry)}`) }, `Remove ${this.ctx.labelOf(entry)}`));
+    }
+    return box;
+  }
+
+  /** Change the same thing on several entries (both halves of a pair) as one step. */
+  apply(entries, fn, label) {
+    if (entries.length === 1) { this.ctx.update(fn, { key: entries[0].key, label }); return; }
+    const keys = new Set(entries.map((e) => e.key));
+    this.ctx.edit(label, (l) => { for (const e of l.units) if (keys.has(e.key)) fn(e); });
+  }
+
+  /** Take (count > 0) or drop an option; what it needs comes with it, what needs it goes with it. */
+  take(entry, section, option, count) {
+    setOption(entry, section.id, option.id, count);
+    if (count > 0) {
+      for (const ref of option.requires || []) {
+        const [sid, oid] = ref.split("/");
+        if (!entry.upgrades.some((r) => r.section === sid && r.option === oid)) setOption(entry, sid, oid, 1);
+      }
+    } else {
+      const gone = `${section.id}/${option.id}`;
+      for (const r of [...entry.upgrades]) {
+        const s = this.ctx.sections.get(r.section);
+        const o = s && s.options.find((x) => x.id === r.option);
+        if (o && (o.requires || []).includes(gone)) this.take(entry, s, o, 0);
+      }
+    }
+  }
+
+  section(entries, unit, section, p) {
+    const entry = entries[0];
     const kind = sectionKind(section);
     const rows = entry.upgrades.filter((r) => r.section === section.id);
     const taken = new Set(entry.upgrades.map((r) => `${r.section}/${r.option}`));
@@ -92,11 +182,11 @@ export class Editor {
       const [sid, oid] = ref.split("/");
       const s = this.ctx.sections.get(sid);
       const o = s && s.options.find((x) => x.id === oid);
-      return o ? `${o.label} (${s.label})` : ref;
+      return o ? o.label : ref;
     };
     const hint = [AFFECTS_TEXT[section.affects] ? AFFECTS_TEXT[section.affects](section) : section.affects, pickText(section)];
     if (section.variant === "replace" && section.replaces.length) hint.unshift(`replaces ${section.replaces.join(", ")}`);
-    const fieldset = h("fieldset", { class: `section ${kind}`, id: `ed-section-${section.id}`, dataset: { section: section.id } },
+    const fieldset = h("fieldset", { class: `section ${kind}`, id: `${p}ed-section-${section.id}`, dataset: { section: section.id } },
       h("legend", {}, section.label), h("p", { class: "hint section-hint" }, hint.join("; ")));
     const perModel = kind === "count";
     const distinct = new Set(rows.map((r) => r.option));
@@ -104,22 +194,25 @@ export class Editor {
     const cap = perModel ? this.modelCap(section, unit) : 1;
     const totalCap = perModel ? cap * (max ?? section.options.length) : null;
     const used = rows.reduce((n, r) => n + r.count, 0);
+    const label = `${section.label}: ${this.ctx.labelOf(entry)}${entries.length > 1 ? " (both halves)" : ""}`;
 
     if (kind === "radio" && !(section.pick && section.pick.min >= 1)) {
-      const id = `ed-${section.id}--none`;
+      const id = `${p}ed-${section.id}--none`;
       fieldset.append(h("div", { class: "option" },
-        h("input", { type: "radio", id, name: `ed-${section.id}`, checked: rows.length === 0,
-          onchange: () => this.ctx.update((en) => setSection(en, section.id, null), { key: entry.key }) }),
+        h("input", { type: "radio", id, name: `${p}ed-${section.id}`, checked: rows.length === 0,
+          onchange: () => this.apply(entries, (en) => { for (const r of en.upgrades.filter((x) => x.section === section.id)) this.take(en, section, { id: r.option }, 0); }, label) }),
         h("label", { for: id }, "None")));
     }
     for (const option of section.options) {
-      const id = `ed-${section.id}--${option.id}`;
+      const id = `${p}ed-${section.id}--${option.id}`;
       const row = rows.find((r) => r.option === option.id);
       const has = Boolean(row);
       const reasons = [];
+      const notes = [];
       const missing = (option.requires || []).filter((ref) => !taken.has(ref));
-      if (missing.length) reasons.push(`needs ${missing.map(labelOf).join(" and ")}`);
-      if (!has && kind === "check" && max !== null && max !== undefined && distinct.size >= max) reasons.push(`section full: ${max} option${max === 1 ? "" : "s"} at most`);
+      const missingHere = missing.filter((ref) => ref.startsWith(`${section.id}/`)).length;
+      if (missing.length) notes.push(`also takes ${missing.map(labelOf).join(" and ")}`);
+      if (!has && kind === "check" && max !== null && max !== undefined && distinct.size + 1 + missingHere > max) reasons.push(`section full: ${max} option${max === 1 ? "" : "s"} at most`);
       if (!has && perModel && totalCap !== null && used >= totalCap) reasons.push(`section full: ${totalCap} in all`);
       const disabled = !has && reasons.length > 0;
       const cost = optionCost(option, unit.id);
@@ -130,24 +223,26 @@ export class Editor {
       if (option.command) extras.push(h("span", { class: "tag" }, option.command));
       if (option.elite_only) extras.push(h("span", { class: "tag" }, "elite only"));
       const labelBits = [h("span", { class: "opt-label" }, option.label), " ", h("span", { class: "cost" }, costText), ...extras];
+      const why = [...reasons, ...(has ? [] : notes)];
       const detail = h("div", { class: "opt-detail" }, gainsLine(option.gains),
-        reasons.length ? h("span", { class: "reason", id: reasonId }, reasons.join("; ")) : null);
+        why.length ? h("span", { class: reasons.length ? "reason" : "hint", id: reasonId }, why.join("; ")) : null);
+      const described = why.length ? reasonId : null;
       let control;
       if (kind === "radio") {
-        control = h("input", { type: "radio", id, name: `ed-${section.id}`, checked: has, disabled,
-          "aria-describedby": reasons.length ? reasonId : null,
-          onchange: () => this.ctx.update((en) => setSection(en, section.id, option.id), { key: entry.key }) });
+        control = h("input", { type: "radio", id, name: `${p}ed-${section.id}`, checked: has, disabled, "aria-describedby": described,
+          onchange: () => this.apply(entries, (en) => {
+            for (const r of en.upgrades.filter((x) => x.section === section.id && x.option !== option.id)) this.take(en, section, { id: r.option }, 0);
+            this.take(en, section, option, 1);
+          }, label) });
       } else if (kind === "check") {
-        control = h("input", { type: "checkbox", id, checked: has, disabled,
-          "aria-describedby": reasons.length ? reasonId : null,
-          onchange: (e) => this.ctx.update((en) => setOption(en, section.id, option.id, e.target.checked ? 1 : 0), { key: entry.key }) });
+        control = h("input", { type: "checkbox", id, checked: has, disabled, "aria-describedby": described,
+          onchange: (e) => this.apply(entries, (en) => this.take(en, section, option, e.target.checked ? 1 : 0), label) });
       } else {
         const room = totalCap === null ? cap : Math.min(cap, (row ? row.count : 0) + Math.max(0, totalCap - used));
-        control = h("input", { type: "number", id, min: 0, max: room, step: 1, value: row ? row.count : 0, disabled, inputmode: "numeric",
-          "aria-describedby": reasons.length ? reasonId : null,
+        control = h("input", { type: "number", id, min: 0, max: room, step: 1, value: row ? row.count : 0, disabled, inputmode: "numeric", "aria-describedby": described,
           onchange: (e) => {
             const n = Math.max(0, Math.floor(Number(e.target.value) || 0));
-            this.ctx.update((en) => setOption(en, section.id, option.id, n), { key: entry.key });
+            this.apply(entries, (en) => this.take(en, section, option, n), label);
           } });
         labelBits.push(h("span", { class: "hint" }, ` (0–${room} models)`));
       }
@@ -156,53 +251,107 @@ export class Editor {
     return fieldset;
   }
 
-  pairing(entry, unit) {
+  /** Entries this one could combine with: other copies of the same unit, not yet paired. */
+  combinable(entry, unit) {
+    const comp = this.ctx.system.composition || {};
+    if (!comp.combined || (comp.combined.multi_model_only && unit.size <= 1)) return null;
+    const list = this.ctx.list();
+    const paired = (e) => e.combined_with || list.units.some((x) => x.combined_with === e.key);
+    return list.units.filter((e) => e.key !== entry.key && e.unit === entry.unit && (!paired(e) || e.key === entry.combined_with));
+  }
+
+  pairing(entry, unit, p) {
     const out = [];
     const comp = this.ctx.system.composition || {};
     const list = this.ctx.list();
     const others = list.units.filter((e) => e.key !== entry.key);
-    const label = (e) => `${this.ctx.nameOf(e)} (${e.key})`;
-    if (comp.combined) {
-      const partnerOf = (e) => e.combined_with || (list.units.find((x) => x.combined_with === e.key) || {}).key || null;
-      const pointing = list.units.find((x) => x.combined_with === entry.key);
-      if (pointing) {
-        out.push(h("p", { class: "pairing" }, `Combined with ${label(pointing)}; change it on that unit. `,
-          h("button", { type: "button", onclick: () => this.ctx.update((l) => { l.combined_with = null; }, { key: pointing.key, render: entry.key }) }, "Split the pair")));
-      } else {
-        const eligible = others.filter((e) => e.unit === entry.unit && (!partnerOf(e) || e.key === entry.combined_with));
-        const multi = !(comp.combined.multi_model_only && unit.size <= 1);
-        if (multi && (eligible.length || entry.combined_with)) {
-          out.push(h("label", { class: "field" }, "Combine with another copy",
-            h("select", { id: "ed-combine", onchange: (e) => this.ctx.update((en) => { en.combined_with = e.target.value || null; }, { key: entry.key }) },
-              h("option", { value: "" }, "— not combined —"),
-              eligible.map((e) => h("option", { value: e.key, selected: e.key === entry.combined_with }, label(e))),
-              entry.combined_with && !eligible.some((e) => e.key === entry.combined_with) ? h("option", { value: entry.combined_with, selected: true }, `${entry.combined_with} (not in the list)`) : null)));
-        }
-      }
+    const label = (e) => this.ctx.labelOf(e);
+    const pointing = list.units.find((x) => x.combined_with === entry.key && x.key !== entry.combined_with);
+    const eligible = this.combinable(entry, unit);
+    if (eligible && !pointing && !entry.combined_with) {
+      out.push(h("div", { class: "field-row" },
+        h("button", { type: "button", class: "combine-copy", id: `${p}ed-combine-copy`, onclick: () => this.combineWithCopy(entry) }, "Combine with a new copy"),
+        eligible.length ? h("label", { class: "field inline" }, "or with",
+          h("select", { id: `${p}ed-combine`, onchange: (e) => this.ctx.update((en) => { en.combined_with = e.target.value || null; }, { key: entry.key, label: "Combine two copies" }) },
+            h("option", { value: "" }, "— not combined —"),
+            eligible.map((e) => h("option", { value: e.key }, label(e))))) : null));
+    } else if (entry.combined_with && !list.units.some((x) => x.key === entry.combined_with)) {
+      out.push(h("p", { class: "notice error" }, "Combined with a unit that is no longer in the list. ",
+        h("button", { type: "button", onclick: () => this.ctx.update((en) => { en.combined_with = null; }, { key: entry.key, label: "Split a pair" }) }, "Split")));
     }
     const joinsAsHero = comp.heroes_join && unit.is_hero;
     const attachment = comp.attachment_rule && (unit.rules || []).some((r) => ruleName(r) === comp.attachment_rule);
     if (joinsAsHero || attachment) {
-      const advance = new Set(comp.advance_rules || []);
-      const eligible = others.filter((e) => {
-        const u = this.ctx.units.get(e.unit);
-        if (!u) return false;
-        if (joinsAsHero) return !u.is_hero && !(comp.heroes_join.multi_model_only && u.size <= 1);
-        return (u.rules || []).some((r) => advance.has(ruleName(r))) && !(u.rules || []).some((r) => ruleName(r) === comp.attachment_rule);
-      });
+      const hosts = others.filter((e) => this.canHost(e, joinsAsHero));
+      const current = list.units.find((e) => e.key === entry.joined_to);
       out.push(h("label", { class: "field" }, joinsAsHero ? "Join a unit (hero)" : "Attach to a unit",
-        h("select", { id: "ed-join", onchange: (e) => this.ctx.update((en) => { en.joined_to = e.target.value || null; }, { key: entry.key }) },
+        h("select", { id: `${p}ed-join`, onchange: (e) => this.ctx.update((en) => { en.joined_to = e.target.value || null; }, { key: entry.key, label: `${joinsAsHero ? "Join" : "Attach"} ${label(entry)}` }) },
           h("option", { value: "" }, "— on its own —"),
-          eligible.map((e) => h("option", { value: e.key, selected: e.key === entry.joined_to }, label(e))),
-          entry.joined_to && !eligible.some((e) => e.key === entry.joined_to) ? h("option", { value: entry.joined_to, selected: true }, `${entry.joined_to} (not eligible)`) : null)),
-        eligible.length ? null : h("p", { class: "hint" }, "No unit in the list can take it yet."));
+          hosts.map((e) => h("option", { value: e.key, selected: e.key === entry.joined_to }, label(e))),
+          entry.joined_to && !hosts.includes(current) ? h("option", { value: entry.joined_to, selected: true }, current ? `${label(current)} (not eligible)` : "a unit no longer in the list") : null)),
+        hosts.length ? null : h("p", { class: "hint" }, "No unit in the list can take it yet."));
     }
-    const joiners = list.units.filter((e) => e.joined_to === entry.key);
-    if (joiners.length) out.push(h("p", { class: "pairing" }, `Joined by ${joiners.map(label).join(", ")}.`));
     return out;
   }
 
-  spells(entry, unit) {
+  /** Can entry e take a joining hero (heroes) or an attachment? */
+  canHost(e, heroes) {
+    const comp = this.ctx.system.composition || {};
+    const u = this.ctx.units.get(e.unit);
+    if (!u) return false;
+    if (heroes) return !u.is_hero && !(comp.heroes_join.multi_model_only && u.size <= 1);
+    const advance = new Set(comp.advance_rules || []);
+    return (u.rules || []).some((r) => advance.has(ruleName(r))) && !(u.rules || []).some((r) => ruleName(r) === comp.attachment_rule);
+  }
+
+  /** A copy with the same upgrades for every model, combined with this entry, in one step. */
+  combineWithCopy(entry) {
+    this.ctx.edit(`Combine ${this.ctx.labelOf(entry)} with a copy`, (l) => {
+      const used = new Set(l.units.map((e) => e.key));
+      let n = l.units.length + 1;
+      while (used.has(`u${n}`)) n++;
+      const shared = entry.upgrades.filter((r) => this.ctx.sections.get(r.section)?.affects === "all").map((r) => ({ ...r }));
+      const copy = { key: `u${n}`, unit: entry.unit, name: "", notes: "", upgrades: shared, combined_with: entry.key, joined_to: null, spells: [] };
+      const mine = l.units.find((e) => e.key === entry.key);
+      mine.combined_with = copy.key;
+      l.units.splice(l.units.indexOf(mine) + 1, 0, copy);
+    });
+  }
+
+  /** Split a pair, add a hero (or attachment) straight into the unit. */
+  groupControls(group, entry) {
+    const out = [];
+    const comp = this.ctx.system.composition || {};
+    if (group.members.length > 1) {
+      const [a, b] = group.members;
+      out.push(h("div", { class: "field-row pairing" },
+        h("button", { type: "button", id: "ed-split", onclick: () => this.ctx.edit(`Split ${this.ctx.labelOf(a)}`, (l) => {
+          for (const e of l.units) if (e.key === a.key || e.key === b.key) e.combined_with = null;
+        }) }, "Split the pair")));
+    }
+    const host = group.members[0];
+    const heroes = Boolean(comp.heroes_join);
+    const attach = Boolean(comp.attachment_rule);
+    if ((heroes || attach) && this.canHost(host, heroes)) {
+      const candidates = this.ctx.book.units.filter((u) => heroes ? u.is_hero : (u.rules || []).some((r) => ruleName(r) === comp.attachment_rule));
+      if (candidates.length) {
+        const what = heroes ? "hero" : "attachment";
+        out.push(h("label", { class: "field" }, `Add a ${what} to this unit`,
+          h("select", { id: "ed-add-joined", onchange: (e) => {
+            const id = e.target.value;
+            if (!id) return;
+            this.ctx.addUnit(id, { joinTo: host.key });
+            const again = document.getElementById("ed-add-joined");
+            if (again) { again.value = ""; again.focus({ preventScroll: true }); }
+          } },
+            h("option", { value: "" }, `— choose a ${what} —`),
+            candidates.map((u) => h("option", { value: u.id }, `${u.name} (${formatCost(u.cost)})`)))));
+      }
+    }
+    return out;
+  }
+
+  spells(entry, unit, p) {
     const comp = this.ctx.system.composition || {};
     if (!comp.magician_rule) return null;
     const rule = (unit.rules || []).find((r) => ruleName(r) === comp.magician_rule);
@@ -211,10 +360,10 @@ export class Editor {
     const spells = [...(this.ctx.system.spells || []), ...(this.ctx.book.spells || [])];
     const chosen = new Set(entry.spells || []);
     const roles = new Set((unit.stats && unit.stats.spell_roles) || []);
-    const fieldset = h("fieldset", { class: "section check spells", id: "ed-spells" },
+    const fieldset = h("fieldset", { class: "section check spells", id: `${p}ed-spells` },
       h("legend", {}, "Spells"), h("p", { class: "hint section-hint" }, `${rule}: choose up to ${allowed}, each once (${chosen.size} chosen)`));
     for (const spell of spells) {
-      const id = `ed-spell--${spell.id}`;
+      const id = `${p}ed-spell--${spell.id}`;
       const has = chosen.has(spell.id);
       const reasons = [];
       if (spell.limited_to && spell.limited_to.length && !spell.limited_to.some((r) => roles.has(r))) reasons.push(`only for ${spell.limited_to.join(", ")}`);
@@ -226,13 +375,15 @@ export class Editor {
             const set = new Set(en.spells || []);
             if (e.target.checked) set.add(spell.id); else set.delete(spell.id);
             en.spells = spells.map((s) => s.id).filter((sid) => set.has(sid));
-          }, { key: entry.key }) }),
+          }, { key: entry.key, label: `Spells of ${this.ctx.labelOf(entry)}` }) }),
         h("label", { for: id }, h("span", { class: "opt-label" }, spell.name), " ", h("span", { class: "cost" }, `value ${spell.value}`)),
         h("div", { class: "opt-detail" }, h("span", {}, spell.text), reasons.length ? h("span", { class: "reason", id: `${id}--why` }, reasons.join("; ")) : null)));
     }
     return fieldset;
   }
 }
+
+const cssId = (key) => String(key).replace(/[^a-zA-Z0-9_-]/g, "_");
 
 // -- list edits (the rows keep the unit's section order so replacements come before additions)
 
@@ -241,12 +392,6 @@ export function setRowOrder(fn) { ORDER = fn; }
 
 function sortRows(entry) {
   entry.upgrades.sort((a, b) => ORDER(entry, a) - ORDER(entry, b));
-}
-
-export function setSection(entry, sectionId, optionId) {
-  entry.upgrades = entry.upgrades.filter((r) => r.section !== sectionId);
-  if (optionId) entry.upgrades.push({ section: sectionId, option: optionId, count: 1 });
-  sortRows(entry);
 }
 
 export function setOption(entry, sectionId, optionId, count) {

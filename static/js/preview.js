@@ -100,7 +100,7 @@ export class Preview {
     const entries = this.ctx.list().units;
     const before = this.attacker.value;
     this.attacker.replaceChildren(...(entries.length
-      ? entries.map((e) => h("option", { value: e.key, selected: e.key === before }, `${this.ctx.nameOf(e)} (${e.key})`))
+      ? entries.map((e) => h("option", { value: e.key, selected: e.key === before }, this.ctx.labelOf(e)))
       : [h("option", { value: "" }, "— add a unit to your list first —")]));
   }
 
@@ -190,60 +190,127 @@ export class Preview {
   }
 
   show(answer) {
-    const names = Object.keys(answer.distributions || {});
-    const first = this.chosen && names.includes(this.chosen) ? this.chosen : PREFERRED.find((n) => names.includes(n)) || names[0];
+    const att = answer.attacker.name, dfn = answer.defender.name;
+    const c = answer.consequences || {};
+    const back = c.strike_back || null;
+    // Both sides of a fight: the attacker's results, then what the defender does back.
+    const charts = Object.entries(answer.distributions || {}).map(([n, d]) => ({ id: n, label: humanize(n), side: att, dist: d }));
+    for (const [n, d] of Object.entries((back && back.distributions) || {})) charts.push({ id: `back-${n}`, label: `Strike back: ${humanize(n).toLowerCase()}`, side: dfn, dist: d });
+    const ids = charts.map((x) => x.id);
+    const first = this.chosen && ids.includes(this.chosen) ? this.chosen : PREFERRED.find((n) => ids.includes(n)) || ids[0];
     const chartBox = h("div", { class: "chart-box" });
-    const draw = (name) => { this.chosen = name; chartBox.replaceChildren(barChart(name, answer.distributions[name])); };
-    const picker = names.length > 1 ? h("div", { class: "dist-picker", role: "radiogroup", "aria-label": "Distribution to chart" },
-      names.map((n) => {
-        const id = `pv-dist-${n}`;
+    const draw = (id) => {
+      this.chosen = id;
+      const chart = charts.find((x) => x.id === id);
+      chartBox.replaceChildren(barChart(chart.label, chart.dist), atLeastTable(chart.label, chart.dist));
+    };
+    const picker = charts.length > 1 ? h("div", { class: "dist-picker", role: "radiogroup", "aria-label": "Result to chart" },
+      charts.map((x) => {
+        const id = `pv-dist-${x.id}`;
         return h("span", { class: "seg" },
-          h("input", { type: "radio", name: "pv-dist", id, value: n, checked: n === first, onchange: () => draw(n) }),
-          h("label", { for: id }, humanize(n)));
+          h("input", { type: "radio", name: "pv-dist", id, value: x.id, checked: x.id === first, onchange: () => draw(x.id) }),
+          h("label", { for: id }, x.label));
       })) : null;
     const headline = h("div", { class: "headline" },
-      h("div", { class: "big" }, h("span", { class: "num", id: "pv-destroyed" }, percent(answer.p_destroyed ?? 0)), h("span", {}, "chance to destroy")),
-      ...routLines(answer.consequences));
-    const expected = h("table", { class: "expected" }, h("caption", {}, "Expected values"),
+      h("div", { class: "big" }, h("span", { class: "num", id: "pv-destroyed" }, percent(answer.p_destroyed ?? 0)), h("span", {}, `chance to destroy ${dfn}`)),
+      ...headlineOdds(c, att, dfn));
+    const expected = h("table", { class: "expected" }, h("caption", {}, `Expected results of ${att}'s attack (averages)`),
       h("tbody", {}, Object.entries(answer.expected || {}).map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, humanize(k)), h("td", {}, fmt(v))))));
-    const consequences = consequenceList(answer.consequences || {});
     const notes = (answer.notes || []).length ? h("details", { class: "notes" }, h("summary", {}, "How the engine read it"), h("ul", {}, answer.notes.map((n) => h("li", {}, n)))) : null;
     this.result.replaceChildren(
-      h("p", { class: "matchup" }, `${answer.attacker.name} (${answer.attacker.models}) → ${answer.defender.name} (${answer.defender.models})`),
-      headline, picker, chartBox, expected, consequences, notes);
+      h("p", { class: "matchup" }, `${att} (${answer.attacker.models} model${answer.attacker.models === 1 ? "" : "s"}) attack ${dfn} (${answer.defender.models})`),
+      headline, h("ul", { class: "summary", id: "pv-summary" }, sentences(answer).map((t) => h("li", {}, t))),
+      picker, chartBox, expected, otherFigures(c), notes);
     if (first) draw(first);
   }
 }
 
 const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v));
+const avg = (v) => (typeof v === "number" ? v.toFixed(1) : "?");
 
-/** Headline probabilities from the consequences: anything about routing, morale or retreat. */
-function routLines(consequences) {
+/** The odds a player asks about first: routing, morale, retreat, the melee's winner. */
+function headlineOdds(c, att, dfn) {
   const out = [];
-  walk(consequences || {}, [], (path, value) => {
-    const key = path[path.length - 1];
-    if (typeof value === "number" && key.startsWith("p_") && /rout|morale|retreat|shaken|wavering/.test(path.join("."))) {
-      const words = path.join(" ").replace(/\bp_/g, "").replace(/_/g, " ");
-      out.push([/rout/.test(words) ? 0 : 1, h("div", { class: "big secondary" }, h("span", { class: "num" }, percent(value)), h("span", {}, `chance of ${words}`))]);
-    }
-  });
-  return out.sort((a, b) => a[0] - b[0]).slice(0, 3).map(([, el]) => el);
+  const big = (p, text) => h("div", { class: "big secondary" }, h("span", { class: "num" }, percent(p)), h("span", {}, text));
+  const m = c.morale || {};
+  if (m.defender && typeof m.defender.p_rout === "number") out.push(big(m.defender.p_rout, `${dfn} routed`));
+  else if (typeof m.p_test === "number") out.push(big(m.p_test, `${dfn} tests morale`));
+  if (m.attacker && typeof m.attacker.p_rout === "number") out.push(big(m.attacker.p_rout, `${att} routed`));
+  if (c.retreat && typeof c.retreat.p_retreat === "number") out.push(big(c.retreat.p_retreat, `${dfn} retreats`));
+  if (c.retreat && typeof c.retreat.p_defender_retreats === "number") out.push(big(c.retreat.p_defender_retreats, `${dfn} retreats`));
+  return out.slice(0, 3);
 }
 
-function walk(value, path, visit) {
-  if (value && typeof value === "object" && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) walk(v, [...path, k], visit);
-  } else if (path.length) visit(path, value);
+/** The answer in plain sentences, both sides of a melee included. */
+export function sentences(answer) {
+  const att = answer.attacker.name, dfn = answer.defender.name;
+  const e = answer.expected || {};
+  const c = answer.consequences || {};
+  const out = [];
+  out.push(`${att} destroy ${dfn} in ${percent(answer.p_destroyed ?? 0)} of fights.`);
+  const losses = [];
+  if (e.wounds !== undefined) losses.push(`${avg(e.wounds)} wounds`);
+  if (e.hp_lost !== undefined) losses.push(`${avg(e.hp_lost)} hit points`);
+  if (e.models_killed !== undefined) losses.push(`${avg(e.models_killed)} models killed`);
+  if (e.hits !== undefined) losses.unshift(`${avg(e.hits)} hits`);
+  if (losses.length) out.push(`On average ${att} score ${losses.join(", ")}.`);
+  const back = c.strike_back;
+  if (back && back.expected) {
+    const b = back.expected;
+    out.push(`${dfn} strike back: on average ${avg(b.hits)} hits, ${avg(b.wounds)} wounds, ${avg(b.models_killed)} models killed; ${att} are wiped out in ${percent(back.p_destroyed ?? 0)}.`);
+  }
+  if (c.last_gasp) out.push(`${dfn} fight back with ${c.last_gasp.with || "what they have"}: ${avg(c.last_gasp.expected_damage_to_attacker)} damage to ${att} on average; ${att} destroyed in ${percent(c.last_gasp.p_attacker_destroyed ?? 0)}.`);
+  if (c.melee) out.push(`Melee result: ${att} win ${percent(c.melee.p_attacker_wins)}, ${dfn} win ${percent(c.melee.p_defender_wins)}, a tie ${percent(c.melee.p_tie)}.`);
+  if (c.advantage) out.push(`Assault advantage: ${att} ${percent(c.advantage.p_attacker)}, ${dfn} ${percent(c.advantage.p_defender)}, a tie ${percent(c.advantage.p_tie)}.`);
+  const m = c.morale || {};
+  const moraleLine = (who, x) => {
+    const fail = Object.entries(x).find(([k, v]) => k.startsWith("p_") && !["p_test", "p_rout"].includes(k) && typeof v === "number");
+    return `${who} take a morale test in ${percent(x.p_test ?? 0)} of fights${fail ? `: ${fail[0].slice(2)} ${percent(fail[1])}` : ""}, rout ${percent(x.p_rout ?? 0)}.`;
+  };
+  if (typeof m.p_test === "number") out.push(moraleLine(dfn, m));
+  if (m.defender) out.push(moraleLine(dfn, m.defender));
+  if (m.attacker) out.push(moraleLine(att, m.attacker));
+  if (c.retreat) {
+    const r = c.retreat;
+    if (typeof r.p_retreat === "number") out.push(r.defender_stands ? `Retreat: ${dfn} stand their ground.` : `Retreat: ${dfn} must retreat in ${percent(r.p_retreat)}${r.p_extra_hit ? `, and take an extra hit in ${percent(r.p_extra_hit)}` : ""}.`);
+    if (typeof r.p_defender_retreats === "number") out.push(`Retreat: ${dfn} fall back in ${percent(r.p_defender_retreats)}, ${att} in ${percent(r.p_attacker_retreats ?? 0)}${r.fight_again ? "; both stubborn, they fight again" : ""}.`);
+  }
+  if (c.terror && (c.terror.p_attacker_fails || c.terror.p_defender_fails)) out.push(`Terror: ${att} fail in ${percent(c.terror.p_attacker_fails)}, ${dfn} in ${percent(c.terror.p_defender_fails)}.`);
+  if (c.pick && c.pick.name) out.push(`${c.pick.name} ${c.pick.hero ? "(a hero) " : ""}is hit first and dies in ${percent(c.pick.p_killed ?? 0)}.`);
+  if (typeof c.p_shaken === "number") out.push(`${dfn} are shaken in ${percent(c.p_shaken)}.`);
+  return out;
 }
 
-function consequenceList(consequences) {
+/** Whatever else the engine reports, as labelled figures (never distributions or raw objects). */
+function otherFigures(c) {
+  const handled = new Set(["strike_back", "melee", "morale", "retreat", "terror", "pick", "last_gasp", "advantage", "p_shaken"]);
   const rows = [];
-  walk(consequences, [], (path, value) => {
+  const visit = (path, value) => {
+    if (value === null || value === undefined) return;
+    if (typeof value === "object" && !Array.isArray(value)) {
+      if ("pmf" in value) return; // a distribution: charted, not listed
+      for (const [k, v] of Object.entries(value)) visit([...path, k], v);
+      return;
+    }
     const key = path[path.length - 1];
-    const shown = typeof value === "number" && key.startsWith("p_") ? percent(value) : typeof value === "number" ? fmt(value) : Array.isArray(value) ? value.join(", ") : String(value);
-    rows.push(h("tr", {}, h("th", { scope: "row" }, humanize(path.join(" · ").replace(/\bp_/g, "chance of "))), h("td", {}, shown)));
-  });
-  return rows.length ? h("table", { class: "consequences" }, h("caption", {}, "Consequences"), h("tbody", {}, rows)) : null;
+    const shown = typeof value === "number" && key.startsWith("p_") ? percent(value)
+      : typeof value === "boolean" ? (value ? "yes" : "no")
+      : Array.isArray(value) ? value.map((x) => (typeof x === "object" ? Object.values(x).join(" ") : x)).join(", ")
+      : typeof value === "number" ? fmt(value) : String(value);
+    const label = path.map((p) => p.replace(/^p_/, "chance ").replace(/_/g, " ")).join(", ");
+    rows.push(h("tr", {}, h("th", { scope: "row" }, label.replace(/^./, (x) => x.toUpperCase())), h("td", {}, shown)));
+  };
+  for (const [k, v] of Object.entries(c)) if (!handled.has(k)) visit([k], v);
+  return rows.length ? h("details", { class: "more-figures" }, h("summary", {}, "More figures"), h("table", { class: "consequences" }, h("tbody", {}, rows))) : null;
+}
+
+/** "At least N" for every N, readable without hovering the chart. */
+function atLeastTable(label, dist) {
+  const entries = Object.entries(dist.at_least || {}).map(([k, p]) => [Number(k), p]).filter(([k, p]) => k > 0 && p >= 0.0005).sort((a, b) => a[0] - b[0]);
+  if (!entries.length) return null;
+  return h("table", { class: "at-least" }, h("caption", {}, `${label}: chance of at least…`),
+    h("thead", {}, h("tr", {}, h("th", { scope: "row" }, "At least"), entries.map(([k]) => h("th", { scope: "col" }, String(k))))),
+    h("tbody", {}, h("tr", {}, h("th", { scope: "row" }, "Chance"), entries.map(([, p]) => h("td", {}, percent(p, p < 0.1 ? 1 : 0))))));
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -267,7 +334,7 @@ export function barChart(name, dist) {
   const step = width / Math.max(1, entries.length);
   const bar = Math.max(2, Math.min(step * 0.75, 56));
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-title chart-desc", id: "preview-chart" });
-  svg.append(s("title", { id: "chart-title" }, `${humanize(name)}: probability of each outcome`));
+  svg.append(s("title", { id: "chart-title" }, `${name}: probability of each outcome`));
   svg.append(s("desc", { id: "chart-desc" }, entries.map(([k, p]) => `${k}: ${percent(p)}`).join("; ")));
   for (let i = 0; i <= ticks; i++) {
     const v = tick * i;
@@ -281,7 +348,7 @@ export function barChart(name, dist) {
     const hgt = (p / niceMax) * height;
     const y = top + height - hgt;
     const rect = s("rect", { x, y, width: bar, height: Math.max(hgt, p > 0 ? 1 : 0), class: "bar" });
-    rect.append(s("title", {}, `${humanize(name)} ${k}: ${percent(p)} (at least ${k}: ${percent(atLeast[String(k)] ?? 0)})`));
+    rect.append(s("title", {}, `${name} ${k}: ${percent(p)} (at least ${k}: ${percent(atLeast[String(k)] ?? 0)})`));
     svg.append(rect);
     if (i % labelEvery === 0) svg.append(s("text", { x: x + bar / 2, y: H - bottom + 14, class: "axis", "text-anchor": "middle" }, k));
     if (entries.length <= 12 && p >= 0.005) svg.append(s("text", { x: x + bar / 2, y: y - 3, class: "val", "text-anchor": "middle" }, `${Math.round(p * 100)}%`));
@@ -292,5 +359,5 @@ export function barChart(name, dist) {
     svg.append(s("line", { x1: x, x2: x, y1: top - 4, y2: top + height, class: "mean" }));
     svg.append(s("text", { x: Math.min(W - right - 2, x + 3), y: top - 6, class: "mean-label", "text-anchor": x > W - 60 ? "end" : "start" }, `mean ${fmt(dist.mean)}`));
   }
-  return h("figure", { class: "chart-figure" }, svg, h("figcaption", {}, `${humanize(name)} — probability of each result (mean ${fmt(dist.mean ?? 0)})`));
+  return h("figure", { class: "chart-figure" }, svg, h("figcaption", {}, `${name}: probability of each result (mean ${fmt(dist.mean ?? 0)})`));
 }

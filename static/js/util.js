@@ -133,3 +133,21 @@ export function readDrafts() {
   } catch { /* storage disabled or corrupt: no drafts */ }
   return drafts.sort((a, b) => (b.savedAt || 0) - (a.savedAt || 0));
 }
+
+/**
+ * Run fn (which redraws part of the page), then put the focus back on the control that had it:
+ * same id, same caret. Redrawing from the list keeps the page simple; this keeps it usable.
+ */
+export function keepFocus(fn) {
+  const before = document.activeElement;
+  const id = before && before !== document.body ? before.id : "";
+  const caret = before && typeof before.selectionStart === "number" ? [before.selectionStart, before.selectionEnd] : null;
+  fn();
+  if (!id || document.activeElement === before && before.isConnected) return;
+  const now = document.getElementById(id);
+  if (!now || now.disabled) return;
+  now.focus({ preventScroll: true });
+  if (caret && typeof now.setSelectionRange === "function") {
+    try { now.setSelectionRange(...caret); } catch { /* not a text field */ }
+  }
+}

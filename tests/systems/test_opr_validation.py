@@ -493,3 +493,27 @@ def test_caster_spells_of_the_book_on_a_caster_are_legal(registry):
                 report = validate_list(registry, parse_list(army))
                 assert not [i for i in report.issues if i.code.startswith("spells.")], path.name
     assert with_spells >= 2
+
+
+def test_upgrade_count_over_the_section_limit_keeps_its_points(books):
+    """Army book upgrade section "Replace up to two": three asked is an error, priced as asked."""
+    legal = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2))])
+    illegal = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 3))])
+    assert codes(illegal) == {"upgrade.count": 1}
+    per_model = (legal.totals["pts"] - check(books, "grimdark-future", [unit("a", "infantry")]).totals["pts"]) // 2
+    assert illegal.totals["pts"] == legal.totals["pts"] + per_model
+    assert illegal.entries["a"]["cost"]["pts"] == illegal.totals["pts"]
+
+
+def test_upgrade_all_models_counted_twice_keeps_one_price(books):
+    once = check(books, "grimdark-future", [unit("a", "infantry", ("rep-all", "spears", 1))])
+    twice = check(books, "grimdark-future", [unit("a", "infantry", ("rep-all", "spears", 2))])
+    assert codes(twice) == {"upgrade.count": 1}
+    assert twice.totals["pts"] == once.totals["pts"]
+
+
+def test_upgrade_replacing_gear_already_gone_keeps_its_points(books):
+    illegal = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-any", "long-rifle", 9))])
+    legal = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-any", "long-rifle", 8))])
+    assert codes(illegal) == {"upgrade.replace_exceeds": 1}
+    assert illegal.totals["pts"] > legal.totals["pts"]

@@ -156,3 +156,28 @@ def test_reports_are_sent_in_their_schema_shape(client, registry):
         report = validate_list(registry, parse_list(army)).as_dict()
         assert ReportOut().dump(report) == report, path.name
         assert client.post("/api/v1/lists/validate", json=army).get_json() == json.loads(json.dumps(report)), path.name
+
+
+def test_validate_with_profiles_gives_each_entry_its_gear_after_upgrades(client):
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "points_limit": 1000, "units": [
+        {"key": "a", "unit": "cc-ash-wardens", "upgrades": [
+            {"section": "cc-rifle-specials", "option": "flamer", "count": 2},
+            {"section": "cc-squad-leader", "option": "veteran"}, {"section": "cc-squad-leader", "option": "flare-beacon"}]},
+        {"key": "x", "unit": "no-such-unit"}]}
+    body = client.post("/api/v1/lists/validate?profiles=true", json=army).json
+    profile = body["entries"]["a"]["profile"]
+    weapons = {w["name"]: w for w in profile["weapons"]}
+    assert weapons["Ash Rifle"]["count"] == 8 and weapons["Flamer"]["count"] == 2  # two rifles replaced
+    assert weapons["Flamer"]["rules"] == ["Blast(3)"]
+    assert [i["name"] for i in profile["items"]] == ["Flare Beacon"]
+    assert "Pyre Oath" in profile["rules"] and profile["models"] == 10
+    assert "x" not in body["entries"]  # an unknown unit has no price and no profile
+    # Without the flag the answer stays as small as before.
+    assert "profile" not in client.post("/api/v1/lists/validate", json=army).json["entries"]["a"]
+
+
+def test_validate_profiles_flag_must_be_a_boolean(client):
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "units": []}
+    response = client.post("/api/v1/lists/validate?profiles=maybe", json=army)
+    assert response.status_code == 422
+    assert set(response.json) == ERROR_KEYS and "query.profiles" in response.json["errors"]
