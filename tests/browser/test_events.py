@@ -15,11 +15,14 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_csp import watched  # noqa: F401 - the fixture that fails on any CSP violation
-from tests.browser.test_saved import build_and_save
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(os.environ.get("LISTBUILDER_SCREENSHOTS", "/tmp/listbuilder-shots"))
+LEGAL = {
+    "system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Ash Legion", "points_limit": 1000,
+    "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "p", "unit": "cc-ember-priest", "joined_to": "a"}],
+}
 ILLEGAL = {
     "system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Flamer Storm", "points_limit": 1000,
     "units": [{"key": "a", "unit": "cc-ash-wardens", "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 3}]}],
@@ -69,10 +72,10 @@ def submit(page: Page, event_url: str, list_name: str, player: str) -> None:
 def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):  # noqa: F811 - the fixture
     page = watched
     SHOTS.mkdir(parents=True, exist_ok=True)
-    build_and_save(page, "Ash Legion")                  # a legal list, saved in the builder
     event_url = create_event(page)
     expect(page.locator("#entries tr")).to_have_count(0)
-    remember_list(page, ILLEGAL)                        # an illegal one, saved from another tool
+    remember_list(page, LEGAL)                          # two lists this browser saved (as the builder's Save does)
+    remember_list(page, ILLEGAL)
 
     submit(page, event_url, "Ash Legion", "Ann")
     expect(page.locator("#submit-status")).to_contain_text("Submitted as Ann")
