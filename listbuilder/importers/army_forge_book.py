@@ -32,6 +32,7 @@ from listbuilder.importers.reading import Node
 from listbuilder.model import ArmyBook, GameSystem
 
 SOURCE_KEY = "army_forge"
+NOT_A_BOOK = "this is an Army Forge list, not a book: import the book first, then the list"
 
 
 @dataclass
@@ -52,7 +53,7 @@ def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = 
     The book's id is made from its line and name unless *book_id* is given (books imported
     through the API get a random one)."""
     if isinstance(data, dict) and isinstance(data.get("list"), dict):
-        raise ImportFailed("not_army_forge", "list", "this is an Army Forge list, not a book: import the book first, then the list")
+        raise ImportFailed("not_army_forge", "list", NOT_A_BOOK)
     if not isinstance(data, dict) or "units" not in data:
         raise ImportFailed("not_army_forge", "", "not an Army Forge book export (a JSON object with units and upgradePackages)")
     root = Node(data)

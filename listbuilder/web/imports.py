@@ -14,14 +14,17 @@ from typing import Any
 
 from flask import jsonify, url_for
 from flask.views import MethodView
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
 
 from listbuilder.canonical import list_document
 from listbuilder.imported import import_book
 from listbuilder.importers import ImportFailed
+from listbuilder.importers.army_forge import LINES, supported
+from listbuilder.importers.army_forge_book import NOT_A_BOOK
 from listbuilder.importers.army_forge_list import convert_list
 from listbuilder.lists import ListError, parse_list, validate_list
 from listbuilder.schemas.api import BookSummaryOut, ReportOut
+from listbuilder.schemas.fields import WholeNumber
 from listbuilder.web.api import registry
 from listbuilder.web.bodies import BodyError
 from listbuilder.web.errors import error_body
@@ -31,12 +34,41 @@ from listbuilder.web.saved import database
 blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Books and lists from other builders (Army Forge).")
 
 
-class ArmyForgeBookIn(Schema):
-    """The Army Forge book export itself, as Army Forge saves it (any fields: the importer
-    reads what it knows and names the path of what it cannot use)."""
+class ArmyForgeUnitIn(Schema):
+    """What every unit of an export has (its other fields are read by the importer, which
+    names the path of anything it cannot use). Unit ids are unique within the book, and an
+    age-of-fantasy-regiments unit of several models has a formation size (3, 5, 6 or 10)."""
 
     class Meta:
         unknown = INCLUDE
+
+    id = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = fields.String(required=True, validate=validate.Length(max=200))
+    size = WholeNumber(required=True, validate=validate.Range(min=1, max=1000))
+    cost = WholeNumber(required=True, validate=validate.Range(min=0, max=100_000))
+    quality = WholeNumber(required=True, validate=validate.Range(min=2, max=6))
+    defense = WholeNumber(required=True, validate=validate.Range(min=2, max=6))
+
+
+class ArmyForgeBookIn(Schema):
+    """The Army Forge book export itself, as Army Forge (3.x) saves it. The fields below are
+    checked first; everything else (upgradePackages, specialRules, spells, ...) is read by the
+    importer, which names the path in the file of anything it cannot use."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    gameSystemSlug = fields.String(required=True, validate=validate.OneOf(
+        [line.slug for line in LINES], error=f"not a game line with a rulebook here; supported: {supported()}"))
+    name = fields.String(required=True, validate=validate.Length(max=200))
+    units = fields.List(fields.Nested(ArmyForgeUnitIn), required=True, validate=validate.Length(min=1))
+
+    @pre_load
+    def _not_a_list(self, data: Any, **_: Any) -> Any:
+        """A list file sent as a book: say so, rather than list every book field it lacks."""
+        if isinstance(data, dict) and isinstance(data.get("list"), dict) and "units" not in data:
+            raise ValidationError(NOT_A_BOOK, field_name="list")
+        return data
 
 
 class BookImportOut(Schema):

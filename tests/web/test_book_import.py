@@ -191,7 +191,9 @@ def test_unknown_imported_ids_are_404(saved_client, path, body):
     (lambda book: book.update(gameSystemSlug="grimdark-future-firefight"), "gameSystemSlug"),
     (lambda book: book["units"][1].update(cost="lots"), "units[1].cost"),
     (lambda book: book["units"][2].__setitem__("id", 7), "units[2].id"),
-    (lambda book: book.pop("units"), "(body)"),
+    (lambda book: book.pop("units"), "units"),
+    (lambda book: book["units"][0].update(quality=9), "units[0].quality"),
+    (lambda book: book["upgradePackages"][0]["sections"][0].update(variant="swap"), "upgradePackages[0].sections[0].variant"),
     (lambda book: book.clear() or book.update(fixture("gf-rustbound-list")), "list"),
 ])
 def test_bad_books_are_422_naming_the_path_and_store_nothing(saved_app, saved_client, mangle, field):
