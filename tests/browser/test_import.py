@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,10 @@ def test_book_file_then_list_file_opens_the_builder_with_the_list(watched: Page)
     page.set_input_files("#list-file", str(LIST))
     page.click("#list-submit")
     page.wait_for_url(f"**/build/{book_id}")
-    expect(page.locator("#entries > li")).to_have_count(5)
+    expect(page.locator('#totals .chip[data-total="units"]')).to_have_text("5 units")
+    activations = page.locator('#totals .chip[data-total="activations"] strong')
+    expect(activations).to_have_text(re.compile(r"^\d+$"))
+    expect(page.locator("#entries > li")).to_have_count(int(activations.inner_text()))  # one row per activation
     expect(page.locator("#totals")).to_contain_text("600")
     shot(page, "import-list-builder-desktop")
 
