@@ -102,13 +102,13 @@ TARGETS = """() => {
 }"""
 
 
-def test_touch_targets_are_at_least_44px_on_a_phone(browser, live_server):
+def test_touch_targets_are_at_least_44px_on_a_phone(browser, live_server, saved_list):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.base = live_server  # type: ignore[attr-defined]
     try:
         small = []
-        for path in ("/", "/systems/grimdark-future", "/lists"):
+        for path in ("/", "/systems/grimdark-future", "/lists", f"/l/{saved_list}", "/import", "/events/new"):
             page.goto(live_server + path)
             small += [f"{path}: {s}" for s in page.evaluate(TARGETS)]
         for state in builder_states(page):
