@@ -24,8 +24,12 @@ run: setup native
 	$(VENV)/bin/gunicorn --config python:listbuilder.web.serving --bind $(HOST):$(PORT) wsgi:app
 
 # The browser tests drive Debian's chromium (not a Playwright download); CI runs as root.
+# axe-core (accessibility checks in the browser tests) comes from the npm registry, pinned by
+# tests/browser/a11y/package-lock.json.
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
+	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends nodejs npm)
+	test -f tests/browser/a11y/node_modules/axe-core/axe.min.js || (cd tests/browser/a11y && npm ci --no-audit --no-fund)
 
 test: setup native browser
 	$(VENV)/bin/python -m pytest -q

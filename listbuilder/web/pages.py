@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, render_template
+from flask import Blueprint, Flask, Response, current_app, render_template, request, send_from_directory
 
 from listbuilder.importers.army_forge import LINES
 from listbuilder.web.api import registry
@@ -48,6 +48,25 @@ def import_page() -> str:
     """Army Forge books and lists in (static/js/import.js calls the import API)."""
     reg = registry()
     return render_template("import.html", systems=[reg.systems[s] for s in _ARMY_FORGE_SYSTEMS if s in reg.systems])
+
+
+# Installable app: the icon, the manifest and the service worker live in static/app/ but are
+# served from the site root (a worker only controls pages under its own path).
+_APP_FILES = {
+    "/favicon.ico": ("icon.svg", "image/svg+xml"),
+    "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
+    "/sw.js": ("sw.js", "text/javascript"),
+}
+
+
+@bp.route("/favicon.ico")
+@bp.route("/manifest.webmanifest")
+@bp.route("/sw.js")
+def app_file() -> Response:
+    name, mimetype = _APP_FILES[request.path]
+    response = send_from_directory(current_app.static_folder + "/app", name, mimetype=mimetype, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"  # the browser checks for a new worker on every visit
+    return response
 
 
 def _not_found(message: str) -> tuple[str, int]:

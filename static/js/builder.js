@@ -603,7 +603,7 @@ function renderTotals(err) {
     return;
   }
   if (err || !report) {
-    box.replaceChildren(h("span", { class: "status bad" }, err ? "Not checked" : "Checking…"));
+    box.replaceChildren(h("span", { class: `status ${offline(err) ? "empty" : "bad"}` }, offline(err) ? "Offline: not checked" : err ? "Not checked" : "Checking…"));
     return;
   }
   const t = report.totals || {};
@@ -655,8 +655,14 @@ function describe(v) {
   return String(v);
 }
 
+const offline = (err) => err instanceof ApiError && err.status === 0;
+
 function renderIssues(err) {
   const box = $("issues");
+  if (offline(err)) {
+    box.replaceChildren(h("p", { class: "notice", id: "offline-note" }, "Offline: your list is kept in this browser and checked again when the connection is back."));
+    return;
+  }
   if (err) {
     box.replaceChildren(errorBox(err, err instanceof ApiError && err.status ? "The server could not check the list" : "Not checked"));
     return;
@@ -793,6 +799,8 @@ function wireExport() {
 }
 
 /** Escape closes the unit editor (a rule's tooltip first, when one is open). */
+window.addEventListener("online", () => { if (store) validateNow(); });
+
 function wireEditorKeys() {
   document.addEventListener("keydown", (ev) => {
     if (ev.key !== "Escape" || !selected || ev.defaultPrevented) return;

@@ -394,6 +394,13 @@ function sortRows(entry) {
   entry.upgrades.sort((a, b) => ORDER(entry, a) - ORDER(entry, b));
 }
 
+/** Pick one option of a pick-one section (null: none); used by the efficiency panel's trials. */
+export function setSection(entry, sectionId, optionId) {
+  entry.upgrades = entry.upgrades.filter((r) => r.section !== sectionId);
+  if (optionId) entry.upgrades.push({ section: sectionId, option: optionId, count: 1 });
+  sortRows(entry);
+}
+
 export function setOption(entry, sectionId, optionId, count) {
   entry.upgrades = entry.upgrades.filter((r) => !(r.section === sectionId && r.option === optionId));
   if (count > 0) entry.upgrades.push({ section: sectionId, option: optionId, count });

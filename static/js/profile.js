@@ -38,7 +38,8 @@ export class Glossary {
 
 /** A rule label as a button: hover, focus or tap shows its text (see RuleTips). */
 export function ruleButton(label) {
-  return h("button", { type: "button", class: "rule", dataset: { rule: label } }, label);
+  // Not a tab stop (a unit card holds a dozen): hover, tap or click shows the text.
+  return h("button", { type: "button", class: "rule", tabindex: -1, dataset: { rule: label } }, label);
 }
 
 export function ruleList(labels) {

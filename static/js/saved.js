@@ -12,6 +12,8 @@
 import { api, ApiError, errorBox, h } from "./util.js";
 import { bearer, builderLink, editLink, etag, listUrl, rememberAnswer, savedList, shareLink, copyText } from "./saved_store.js";
 
+const PENDING = "listbuilder.pending-save.";
+
 export function initSaved({ container, bookId, getList, setList }) {
   if (!container) return null;
   const saved = new SavedControls(container, bookId, getList, setList);
@@ -37,11 +39,32 @@ class SavedControls {
     for (const type of ["input", "change", "click"]) document.addEventListener(type, recheck, true);
   }
 
+  /**
+   * No connection: the list is already kept in this browser (the builder's draft); remember
+   * that it owes the server a save and send it as soon as the browser is back online.
+   */
+  queue() {
+    try { localStorage.setItem(PENDING + this.bookId, "1"); } catch { /* storage off: this tab still retries */ }
+    this.pending = true;
+    this.say(h("p", { class: "notice", id: "save-queued" }, "Offline: saved in this browser. It goes to the server when the connection is back."));
+  }
+
+  async flush() {
+    if (!this.pending || !navigator.onLine) return;
+    this.pending = false;
+    if (await this.save()) {
+      try { localStorage.removeItem(PENDING + this.bookId); } catch { /* nothing to clear */ }
+      this.say(h("p", { id: "save-synced" }, `Back online: the list saved offline is on the server (version ${this.current.version}).`));
+    }
+  }
+
   async start() {
+    window.addEventListener("online", () => this.flush());
+    try { this.pending = localStorage.getItem(PENDING + this.bookId) === "1"; } catch { this.pending = false; }
     const id = new URLSearchParams(location.search).get("list");
-    if (!id) { this.showState(); return; }
+    if (!id) { this.showState(); this.flush(); return; }
     try {
-      await this.open(id);
+      await this.open(id, { keepLocal: this.pending });
     } catch (err) {
       this.say(errorBox(err, err instanceof ApiError && (err.status === 404 || err.status === 410)
         ? "That saved list is not on the server any more" : "Could not open the saved list"));
@@ -49,7 +72,8 @@ class SavedControls {
     }
   }
 
-  async open(id) {
+  /** Open a saved list; keepLocal: a save made offline is waiting, so the list here wins. */
+  async open(id, { keepLocal = false } = {}) {
     const body = await api(listUrl(id));
     if (body.list.book !== this.bookId) {
       location.replace(builderLink(body.list.book, id));
@@ -57,6 +81,12 @@ class SavedControls {
     }
     const known = savedList(id);
     this.current = { id, version: body.version, token: known && known.token, locked: body.locked };
+    if (keepLocal) {
+      this.snapshot = null;
+      this.showState();
+      await this.flush();
+      return;
+    }
     this.setList(body.list);
     this.snapshot = this.text();
     if (this.current.token) rememberAnswer(body);
@@ -123,6 +153,7 @@ class SavedControls {
   /** Tell the player, in words, why a save was refused and what they can do. */
   refused(err) {
     const status = err instanceof ApiError ? err.status : 0;
+    if (status === 0) { this.queue(); return; }
     const asNew = h("button", { type: "button", id: "save-as-new", onclick: () => this.choose(() => this.saveAsNew()) }, "Save mine as a new list");
     if (status === 412) {
       const now = err.body && /version (\d+)/.exec(err.body.message || "");

@@ -7,7 +7,6 @@ builder adds a unit, previews a fight and opens the editor; Swagger UI renders t
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from playwright.sync_api import Page, expect

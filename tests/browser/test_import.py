@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,10 @@ def test_book_file_then_list_file_opens_the_builder_with_the_list(watched: Page)
     page.wait_for_url(f"**/build/{book_id}")
     for name in ("Scrap Boss", "Salvagers", "Junk Walker", "Scrap Riders"):  # the builder may group entries
         expect(page.locator("#entries")).to_contain_text(name)
+    expect(page.locator('#totals .chip[data-total="units"]')).to_have_text("5 units")
+    activations = page.locator('#totals .chip[data-total="activations"] strong')
+    expect(activations).to_have_text(re.compile(r"^\d+$"))
+    expect(page.locator("#entries > li")).to_have_count(int(activations.inner_text()))  # one row per activation
     expect(page.locator("#totals")).to_contain_text("600")
     expect(page.locator("#list-name")).to_have_value("Scrapyard Patrol")
     shot(page, "import-list-builder-desktop")

@@ -1,0 +1,70 @@
+// The service worker: keeps the app and the army books a player opened, so the builder loads
+// and works with the network off. Served as /sw.js (scope: the whole site).
+//
+// Pages and book/system reads: network first, the kept copy when offline. Static files: the
+// kept copy at once, refreshed in the background. Writes (POST, PUT, DELETE) are never kept or
+// answered from here: the pages queue saves themselves (see saved.js).
+const CACHE = "listbuilder-v1";
+const KEEP = [/^\/static\//, /^\/api\/v1\/systems(\/|$)/, /^\/api\/v1\/books(\/|\?|$)/, /^\/(build|systems|lists)(\/|$)/, /^\/$/, /^\/favicon\.ico$/, /^\/manifest\.webmanifest$/];
+
+const keepable = (url) => url.origin === self.location.origin && KEEP.some((re) => re.test(url.pathname));
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+// A page tells us what it loaded before we controlled it (its first visit): keep those too.
+self.addEventListener("message", (event) => {
+  const urls = (event.data && event.data.keep) || [];
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    for (const href of urls) {
+      const url = new URL(href, self.location.origin);
+      if (!keepable(url) || await cache.match(url.href)) continue;
+      try {
+        const response = await fetch(url.href, { credentials: "same-origin" });
+        if (response.ok) await cache.put(url.href, response);
+      } catch { /* offline already: nothing to keep */ }
+    }
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || !keepable(url)) return;
+  event.respondWith(url.pathname.startsWith("/static/") ? keptFirst(event) : networkFirst(request));
+});
+
+const PATIENCE_MS = 4000; // a club's bad Wi-Fi: after this long the kept copy answers
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request, { ignoreVary: true });
+  if (kept && self.navigator.onLine === false) return kept;
+  const network = fetch(request).then(async (response) => {
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  });
+  if (!kept) return network;
+  const slow = new Promise((resolve) => setTimeout(() => resolve(kept), PATIENCE_MS));
+  return Promise.race([network.catch(() => kept), slow]);
+}
+
+async function keptFirst(event) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(event.request);
+  const fresh = fetch(event.request).then(async (response) => {
+    if (response.ok) await cache.put(event.request, response.clone());
+    return response;
+  });
+  if (kept) {
+    event.waitUntil(fresh.catch(() => null));
+    return kept;
+  }
+  return fresh;
+}

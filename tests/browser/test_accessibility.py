@@ -1,0 +1,146 @@
+"""Accessibility: axe-core (npm, pinned in tests/browser/a11y) on every page at desktop and
+phone width, touch targets on a phone, and the rule chips out of the tab order.
+
+axe is injected as an init script (through the browser's debugging protocol, so the page's
+own Content-Security-Policy stays on and untouched).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+BOOK = "gf-cinder-covenant"
+
+
+@pytest.fixture(scope="module")
+def saved_list(live_server) -> str:
+    army = {"system": "grimdark-future", "book": BOOK, "name": "Axe check", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}
+    request = urllib.request.Request(f"{live_server}/api/v1/lists", data=json.dumps(army).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["id"]
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(request, browser, live_server):
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make browser` (npm ci in tests/browser/a11y)")
+    context = browser.new_context(viewport=SIZES[request.param], is_mobile=request.param == "phone", has_touch=request.param == "phone")
+    context.add_init_script(path=str(AXE))
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    page.base = live_server  # type: ignore[attr-defined]
+    page.size = request.param  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+def serious(page: Page) -> list[str]:
+    """axe's serious and critical violations, one line each (rule, where, why)."""
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    out = []
+    for v in result["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            for node in v["nodes"][:5]:
+                out.append(f"{v['id']} ({v['impact']}): {node['target']} {node.get('failureSummary', '')[:160]}")
+    return out
+
+
+def builder_states(page: Page):
+    """The builder as a player sees it: a list, the editor open, a preview answered."""
+    page.goto(f"{page.base}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    yield "empty builder"
+    page.get_by_role("button", name="Add a combined pair of Ash Wardens").click()
+    page.locator("#ed-add-joined").select_option("cc-pyre-marshal")
+    expect(page.locator("#editor-profile .profile-card")).to_have_count(3)
+    yield "editor open"
+    page.keyboard.press("Escape")
+    page.select_option("#pv-book", label="Verdant Spore Choir")
+    page.select_option("#pv-defender", index=0)
+    page.select_option("#pv-s-attack", "melee")
+    page.click("#pv-run")
+    expect(page.locator("#pv-summary")).to_be_visible()
+    yield "preview answered"
+
+
+def test_axe_finds_nothing_serious_on_any_page(sized: Page, saved_list):
+    page = sized
+    problems = []
+    for path in ("/", "/systems/grimdark-future", "/lists", f"/l/{saved_list}", "/import", "/events/new", "/no-such-page"):
+        page.goto(page.base + path)
+        page.wait_for_load_state("networkidle")
+        problems += [f"{path}: {p}" for p in serious(page)]
+    for state in builder_states(page):
+        problems += [f"builder, {state}: {p}" for p in serious(page)]
+    assert not problems, f"{page.size}:\n" + "\n".join(problems)
+
+
+TARGETS = """() => {
+  const small = [];
+  const seen = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && el.closest('[hidden]') === null; };
+  for (const el of document.querySelectorAll('button, select, input, textarea, summary, a.button, nav a, .jump a')) {
+    if (!seen(el)) continue;
+    // A checkbox or radio is pressed through its label too: the row they share is the target.
+    const box = (el.type === 'checkbox' || el.type === 'radio') ? (el.closest('.option, .field, .seg, label') || el) : (el.type === 'file' ? el.closest('label') : el);
+    if (el.classList.contains('sr-only') || el.closest('.sr-only') && box === el) continue;
+    const r = box.getBoundingClientRect();
+    if (r.height < 44 || r.width < 44) small.push(`${el.tagName.toLowerCase()}#${el.id || ''}.${el.className || ''} "${(el.innerText || el.value || '').slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return small;
+}"""
+
+
+def test_touch_targets_are_at_least_44px_on_a_phone(browser, live_server, saved_list):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.base = live_server  # type: ignore[attr-defined]
+    try:
+        small = []
+        for path in ("/", "/systems/grimdark-future", "/lists", f"/l/{saved_list}", "/import", "/events/new"):
+            page.goto(live_server + path)
+            small += [f"{path}: {s}" for s in page.evaluate(TARGETS)]
+        for state in builder_states(page):
+            small += [f"builder, {state}: {s}" for s in page.evaluate(TARGETS)]
+        assert not small, "\n".join(small[:40]) + f"\n({len(small)} in all)"
+    finally:
+        context.close()
+
+
+def test_rule_chips_are_not_tab_stops_but_still_read_on_tap(page: Page):
+    page.goto(f"{page.base}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    chips = page.locator("#book-units button.rule")
+    assert chips.count() > 10
+    assert page.evaluate("[...document.querySelectorAll('button.rule')].every((b) => b.tabIndex === -1)")
+    chips.first.click()
+    expect(page.locator("#rule-tip")).to_be_visible()
+    # Tabbing from the filter goes straight to the first unit's controls, past its rules.
+    page.locator("#unit-filter").focus()
+    page.keyboard.press("Tab")
+    expect(page.locator("#book-units .add-count").first).to_be_focused()
+
+
+def test_the_legal_badge_has_aa_contrast(page: Page):
+    page.goto(f"{page.base}/build/{BOOK}")
+    page.get_by_role("button", name="Add Ember Priest", exact=True).click()
+    expect(page.locator("#validity")).to_have_text("Legal")
+    ratio = page.evaluate("""() => {
+      const rgb = (c) => c.match(/\\d+/g).slice(0, 3).map(Number).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+      const lum = (c) => { const [r, g, b] = rgb(c); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      const s = getComputedStyle(document.getElementById('validity'));
+      const [a, b] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    }""")
+    assert ratio >= 4.5, ratio

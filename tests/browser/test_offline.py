@@ -1,0 +1,76 @@
+"""Installable and offline: the manifest, the icon, and the builder with the network off.
+
+The service worker keeps the pages, static files and the army books a player opened; saves
+made offline are queued in the browser and reach the saved-list API when the network is back.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DESKTOP
+
+pytestmark = pytest.mark.browser
+
+BOOK = "gf-cinder-covenant"
+
+
+def test_manifest_icon_and_worker_are_served(page):
+    page.goto(page.base + "/")
+    manifest = page.request.get(page.base + page.locator('link[rel="manifest"]').get_attribute("href"))
+    assert manifest.ok and manifest.headers["content-type"].startswith("application/manifest+json")
+    body = manifest.json()
+    assert body["name"] == "listbuilder" and body["start_url"] == "/" and body["display"] == "standalone"
+    for icon in body["icons"]:
+        assert page.request.get(page.base + icon["src"]).ok
+    assert page.request.get(page.base + "/favicon.ico").ok  # no 404 in the console
+    worker = page.request.get(page.base + "/sw.js")
+    assert worker.ok and "javascript" in worker.headers["content-type"]
+
+
+def test_the_builder_works_offline_and_an_offline_save_reaches_the_server(browser, live_server):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{live_server}/build/{BOOK}")
+        expect(page.locator("#validity")).to_be_visible()
+        # The worker keeps this first visit's page, scripts and book.
+        needed = {f"/build/{BOOK}", f"/api/v1/books/{BOOK}", "/api/v1/systems/grimdark-future"}
+        needed |= set(page.evaluate("performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.startsWith('/static/'))"))
+        kept = "caches.open('listbuilder-v1').then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))"
+        for _ in range(100):
+            if needed <= set(page.evaluate(kept)):
+                break
+            page.wait_for_timeout(100)
+        assert needed <= set(page.evaluate(kept))
+
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("h1")).to_contain_text("Cinder Covenant")
+        page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
+        expect(page.locator("#entries > li")).to_have_count(1)
+        expect(page.locator("#offline-note")).to_contain_text("Offline")
+        page.locator("#ed-cc-squad-drill--ember-drill").check()  # the editor works from the kept book
+        draft = page.evaluate(f"JSON.parse(localStorage.getItem('listbuilder.draft.{BOOK}')).list.units")
+        assert [u["unit"] for u in draft] == ["cc-ash-wardens"]
+        page.keyboard.press("Escape")
+        page.locator("#save-list").click()
+        expect(page.locator("#save-queued")).to_contain_text("goes to the server when the connection is back")
+
+        context.set_offline(False)
+        expect(page.locator("#save-synced")).to_contain_text("is on the server (version 1)")
+        expect(page.locator("#validity")).to_have_text("Legal")
+        expect(page).to_have_url(re.compile(r"\?list=[A-Za-z0-9_-]{16}$"))
+        list_id = page.url.rsplit("=", 1)[1]
+        saved = page.request.get(f"{live_server}/api/v1/lists/{list_id}").json()
+        assert [u["unit"] for u in saved["list"]["units"]] == ["cc-ash-wardens"]
+        assert saved["list"]["units"][0]["upgrades"][0]["option"] == "ember-drill"
+        assert errors == []
+    finally:
+        context.close()
