@@ -256,7 +256,7 @@ def test_counts_read_the_same_in_the_bar_the_list_and_the_pdf(page: Page, tmp_pa
     for k in bar:
         expect(listed[k]).to_have_text(bar[k].inner_text())
     expect(entries(page)).to_have_count(6)  # one row per activation
-    with page.expect_download() as info:
+    with page.expect_download(timeout=30000) as info:  # a first render on a loaded machine can take seconds
         page.click("#download-pdf")
     pdf = tmp_path / "roster.pdf"
     pdf.write_bytes(Path(info.value.path()).read_bytes())
