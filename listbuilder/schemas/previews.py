@@ -135,11 +135,9 @@ class PickField(fields.Field):
         return dict(value)
 
 
-class OprSituationSchema(StrictSchema):
-    """How an OPR-family attack happens. Top-level state keys describe the defender."""
+class OprSharedSituation(StrictSchema):
+    """The OPR situation keys a single attack and a whole turn share."""
 
-    attack = fields.String(required=True, validate=validate.OneOf(["shooting", "melee"]))
-    charging = fields.Boolean(load_default=False, metadata={"description": "melee: the attacker charged this activation"})
     range = WholeNumber(load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"})
     hold = fields.Boolean(load_default=True, metadata={"description": "shooting: the attacker stood still (Hold) rather than moved before firing"})
     cover = fields.Boolean(load_default=False, metadata={"description": "the defender is in cover"})
@@ -147,6 +145,13 @@ class OprSituationSchema(StrictSchema):
     strike_back = fields.Boolean(load_default=True, metadata={"description": "melee: the defender strikes back"})
     attacker = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
     defender = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
+
+
+class OprSituationSchema(OprSharedSituation):
+    """How an OPR-family attack happens. Top-level state keys describe the defender."""
+
+    attack = fields.String(required=True, validate=validate.OneOf(["shooting", "melee"]))
+    charging = fields.Boolean(load_default=False, metadata={"description": "melee: the attacker charged this activation"})
     shaken = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.shaken"})
     fatigued = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"})
     models_lost = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
@@ -168,16 +173,9 @@ class OprSituationSchema(StrictSchema):
         return loaded
 
 
-class OprTurnSituationSchema(StrictSchema):
-    """A whole turn (``/previews/turn``): the attacker shoots, then charges the same target."""
-
-    range = WholeNumber(load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "the shooting: distance in inches (weapons out of range do not fire)"})
-    hold = fields.Boolean(load_default=True, metadata={"description": "the shooting: the attacker stood still (Hold)"})
-    cover = fields.Boolean(load_default=False, metadata={"description": "the shooting: the defender is in cover"})
-    facing = fields.String(load_default="front", validate=validate.OneOf(["front", "flank", "rear"]), metadata={"description": "the charge: where it hits the defender"})
-    strike_back = fields.Boolean(load_default=True, metadata={"description": "the charge: the defender strikes back"})
-    attacker = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
-    defender = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
+class OprTurnSituationSchema(OprSharedSituation):
+    """A whole turn (``/previews/turn``): the attacker shoots (range, hold, cover), then charges
+    the same target (facing, strike_back)."""
 
 
 SITUATION_SCHEMAS: dict[str, type[Schema]] = {
