@@ -257,7 +257,7 @@ def hostile_cases(registry) -> list[tuple[str, str, object]]:
         ("preview: 5000 models, A100, Tough(1000)", "/api/v1/previews", json.dumps({"system": "grimdark-future", "attacker": {"profile": horde}, "defender": {"profile": horde}, "situation": {"attack": "melee"}}).encode()),
         ("preview: OPR melee at every budget", "/api/v1/previews", json.dumps(slowest_opr_preview()).encode()),
         ("preview: ancients-hex at the dice budget", "/api/v1/previews", json.dumps(slowest_hex_preview(registry)).encode()),
-        (f"preview: 40-model pair, {budget.MAX_HEROES} heroes joined", "/api/v1/previews", json.dumps(crowded_preview(registry)).encode()),
+        (f"preview: 40-model pair, {CROWD_HEROES} heroes joined", "/api/v1/previews", json.dumps(crowded_preview(registry)).encode()),
         ("largest list allowed (validate)", "/api/v1/lists/validate", largest_list(registry)),
         ("largest list allowed (text roster)", "/api/v1/rosters/text", largest_list(registry)),
         ("largest list allowed (HTML roster)", "/api/v1/rosters/html", largest_list(registry)),
@@ -275,14 +275,18 @@ def slowest_opr_preview() -> dict:
     return {"system": "grimdark-future", "attacker": {"profile": side}, "defender": {"profile": side}, "situation": {"attack": "melee"}}
 
 
+# More heroes than any 2000-point list can pay for; joined heroes have no budget of their own.
+CROWD_HEROES = 12
+
+
 def crowded_preview(registry) -> dict:
-    """AoF 2.16 (no limit on joined heroes): the biggest combined unit of a book with as many
-    heroes joined as the budget allows, fighting itself in melee (the slowest shape measured)."""
+    """AoF 2.16 (no limit on joined heroes): the biggest combined unit of a book with
+    CROWD_HEROES heroes joined, fighting itself in melee (the slowest shape measured)."""
     book = max(registry.books_of("age-of-fantasy"), key=lambda b: len(b.units))
     big = max((u for u in book.units if not u.is_hero), key=lambda u: u.size)
     heroes = [u for u in book.units if u.is_hero and not any(s.pick_min for s in map(book.sections.get, u.upgrades) if s)]
     units = [{"key": "a", "unit": big.id, "combined_with": "b"}, {"key": "b", "unit": big.id}]
-    units += [{"key": f"h{i}", "unit": heroes[i % len(heroes)].id, "joined_to": "a"} for i in range(budget.MAX_HEROES)]
+    units += [{"key": f"h{i}", "unit": heroes[i % len(heroes)].id, "joined_to": "a"} for i in range(CROWD_HEROES)]
     army = {"system": "age-of-fantasy", "book": book.id, "points_limit": 100000, "units": units}
     return {"system": "age-of-fantasy", "attacker": {"list": army, "key": "a"}, "defender": {"list": army, "key": "a"}, "situation": {"attack": "melee"}}
 

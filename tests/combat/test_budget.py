@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
@@ -30,13 +32,13 @@ def test_every_book_unit_combined_with_heroes_fits_the_budget(registry):
             combatant = _combatant(resolved, "book")
             assert SideSize.of(combatant).over_budget() is None, (book.id, unit.id)
             (heroes if unit.is_hero else []).append(combatant)
-        # The largest unit, doubled as a combined pair, with up to MAX_HEROES heroes joined.
+        # The largest unit, doubled as a combined pair, with every hero of the book joined.
         biggest = max((u for u in book.units if not u.is_hero), key=lambda u: u.size)
         side = resolve_side(registry, system, {"book": book.id, "unit": biggest.id}, "attacker")
         pair = copy.copy(side)
         object.__setattr__(pair, "models", side.models * 2)
         object.__setattr__(pair, "weapons", tuple(w.with_count(w.count * 2) for w in side.weapons))
-        object.__setattr__(pair, "heroes", tuple(heroes[: budget.MAX_HEROES]))
+        object.__setattr__(pair, "heroes", tuple(heroes))
         assert SideSize.of(pair).over_budget() is None, (book.id, biggest.id)
 
 
@@ -66,7 +68,7 @@ def test_each_budget_is_413_naming_the_side(client, change, words):
 
 def test_at_the_budget_a_preview_is_computed(client):
     edge = {"name": "Edge", "size": 10, "quality": 4, "defense": 4, "rules": ["Tough(20)"], "weapons": [{"name": "w", "attacks": 30, "count": 10, "range": 24}]}
-    assert SideSize(10, 0, 300, 20, 200, 20).over_budget() is None
+    assert SideSize(10, 300, 20, 200, 20).over_budget() is None
     assert preview(client, edge, situation={"attack": "shooting"}).status_code == 200
 
 
@@ -82,3 +84,16 @@ def test_hex_dice_are_bounded_too(client, registry):
     response = client.post("/api/v1/previews", json=body)
     assert response.status_code == 413, response.get_json()
     assert response.get_json()["errors"]["attacker"][0].startswith("300 as a")
+
+
+def test_000_hero_any_number_of_joined_heroes_is_previewed(client):
+    # rules/000 Hero (AoF 2.16 sets no limit on heroes joined to one unit): five heroes in one
+    # legal unit are previewed, not refused by a budget.
+    army = json.loads((Path(__file__).parents[1] / "golden/age-of-fantasy/legal-2000-ember-marches.json").read_text())["list"]
+    heroes = [u for u in army["units"] if u.get("joined_to")]
+    assert len(heroes) == 5
+    for hero in heroes:
+        hero["joined_to"] = "levy-a"
+    side = {"list": army, "key": "levy-a"}
+    response = client.post("/api/v1/previews", json={"system": "age-of-fantasy", "attacker": side, "defender": side, "situation": {"attack": "melee", "charging": True}})
+    assert response.status_code == 200, response.get_json()
