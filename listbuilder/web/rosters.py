@@ -19,6 +19,7 @@ from listbuilder.canonical import rules_version, verification_code
 from listbuilder.lists import book_for
 from listbuilder.model import ArmyList
 from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
+from listbuilder.roster_budget import check_entries, check_roster
 from listbuilder.rosters import build_roster, roster_text
 from listbuilder.web.api import ARMY_LIST, registry
 from listbuilder.web.rest import Blueprint
@@ -99,7 +100,9 @@ class RosterHtml(MethodView):
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
+        check_entries(army)
         roster = build_roster(registry(), army)
+        check_roster(roster)
         html = render_html(roster, paper=query["paper"], layout=query["layout"], asset_url=lambda path: url_for("static", filename=path))
         return Response(html, mimetype="text/html", headers={"X-Verification-Code": roster.code})
 
