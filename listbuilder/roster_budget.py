@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from marshmallow import fields, validate
+
 from listbuilder.model import ArmyList
+from listbuilder.schemas.lists import MAX_LIST_UPGRADES, ArmyListSchema, FastNested, ListEntrySchema
 from listbuilder.rosters import Profile, Roster
 
 MAX_ENTRIES = 150           # list entries on one roster (a legal 2000-point list has about 15)
@@ -37,6 +40,17 @@ class RosterTooLarge(Exception):
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": 413, "status": "Content Too Large", "message": self.message, "errors": {self.field: [self.message]}}
+
+
+class RosterListSchema(ArmyListSchema):
+    """The list body of the roster endpoints: at most MAX_ENTRIES entries (422 beyond, by schema,
+    so the OpenAPI document says so)."""
+
+    max_units = MAX_ENTRIES
+    units = fields.List(
+        FastNested(ListEntrySchema), required=True, validate=validate.Length(max=MAX_ENTRIES),
+        metadata={"description": f"the entries (at most {MAX_ENTRIES} on a roster); each key unique, at most {MAX_LIST_UPGRADES} upgrade rows in all"},
+    )
 
 
 def check_entries(army: ArmyList) -> None:

@@ -347,17 +347,19 @@ def test_warm_up_loads_weasyprint_which_create_app_does_not(tmp_path):
     assert out.split() == ["False", "True", "True"]
 
 
-def test_roster_over_the_entry_budget_is_413_before_any_work(client):
-    from listbuilder.roster_budget import MAX_ENTRIES
+def test_roster_over_the_entry_budget_is_422_by_its_schema(client):
+    from listbuilder.roster_budget import MAX_ENTRIES, RosterTooLarge, check_entries
 
     army = ember(*({"key": f"u{i}", "unit": "crossbowmen"} for i in range(MAX_ENTRIES + 1)))
-    for kind in ("pdf", "html"):
+    for kind in ("pdf", "html", "text"):
         response = client.post(f"/api/v1/rosters/{kind}", json=army)
-        assert response.status_code == 413, kind
-        body = response.get_json()
-        assert body["code"] == 413 and f"at most {MAX_ENTRIES} entries" in body["errors"]["units"][0]
-    # at the budget the list still prints (the text export is cheap and not bounded here)
-    assert client.post("/api/v1/rosters/text", json=army).status_code == 200
+        assert response.status_code == 422, kind
+        assert "units" in response.get_json()["errors"]
+    spec = client.get("/api/v1/openapi.json").get_json()
+    assert spec["components"]["schemas"]["RosterList"]["properties"]["units"]["maxItems"] == MAX_ENTRIES
+    # the CLI and the saved-list PDF (whose lists may hold 300) meet the same bound as 413
+    with pytest.raises(RosterTooLarge):
+        check_entries(parse_list(army))
 
 
 def test_roster_over_the_printed_lines_budget_is_413(client, registry):
