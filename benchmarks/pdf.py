@@ -12,7 +12,11 @@ Case: the Grimdark Future golden 2000-point list (Cinder Covenant). Prints:
   - headless Chromium (/usr/bin/chromium --headless --print-to-pdf) printing the same HTML
     with the same stylesheet (process start included: it is how one would call it), and the
     ratio WeasyPrint warm / Chromium;                                    target <= 2x
-  - the cache: key computation, an in-process hit, and an identical POST /api/v1/rosters/pdf.
+  - the cache: key computation, an in-process hit, and an identical POST /api/v1/rosters/pdf;
+  - bounded work: the audit's hostile roster (300 entries, every unit of the book in turn, each
+    with 2000 characters of its own notes) and a 150-entry one (just under the entry budget,
+    refused by the printed-lines budget), each POSTed to /api/v1/rosters/pdf: status and time.
+                                                                         target: 4xx, <= 2 s
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from listbuilder.roster_html import render_html  # noqa: E402
 from listbuilder.rosters import build_roster  # noqa: E402
 
 WARM_TARGET = 0.25
+REFUSAL_TARGET = 2.0
 FIRST_RATIO_TARGET = 1.2
 CHROMIUM_RATIO_TARGET = 2.0
 CASE = ROOT / "tests" / "golden" / "grimdark-future" / "legal-2000-cinder-covenant.json"
@@ -114,6 +119,19 @@ def chromium_print(html: str, runs: int) -> float | None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def hostile_roster(registry, entries: int) -> dict:
+    """*entries* distinct entries (no two merge), each with 2000 characters of notes."""
+    book = registry.books["gf-cinder-covenant"]
+    units = [{"key": f"u{i}", "unit": book.units[i % len(book.units)].id, "notes": f"{i} " + "x" * 1990} for i in range(entries)]
+    return {"system": book.system, "book": book.id, "name": "hostile", "points_limit": 2000, "units": units}
+
+
+def timed_post(client, path: str, payload: dict) -> tuple[int, float]:
+    start = time.perf_counter()
+    status = client.post(path, json=payload).status_code
+    return status, time.perf_counter() - start
+
+
 def _load() -> str:
     try:
         return " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} CPUs"
@@ -155,6 +173,7 @@ def main() -> int:
     PDF_CACHE.clear()
     client.post("/api/v1/rosters/pdf", json=payload)
     api_cached = median(lambda: client.post("/api/v1/rosters/pdf", json=payload), args.runs * 20)
+    refusals = {n: timed_post(client, "/api/v1/rosters/pdf", hostile_roster(registry, n)) for n in (300, 150)}
 
     print(f"list: {payload['system']} / {payload['book']}, {payload.get('points_limit')} pts, {len(payload['units'])} entries -> {pages} pages, {len(pdf) // 1024} KiB; load {_load()}")
     print(f"warm render, median of {args.runs}:                 {warm * 1000:8.1f} ms  (target <= {WARM_TARGET * 1000:.0f} ms: {verdict(warm <= WARM_TARGET)}); CPU {warm_cpu * 1000:.1f} ms")
@@ -168,6 +187,9 @@ def main() -> int:
     print(f"cache key (canonical list + rules digest):  {key * 1e6:8.1f} us")
     print(f"cached, in process (key + lookup):          {cached * 1e6:8.1f} us  ({warm / cached:,.0f}x faster than a render)")
     print(f"cached, POST /api/v1/rosters/pdf:           {api_cached * 1000:8.2f} ms  ({warm / api_cached:,.0f}x faster than a render)")
+    for entries, (status, seconds) in refusals.items():
+        ok = 400 <= status < 500 and seconds <= REFUSAL_TARGET
+        print(f"hostile roster, {entries} entries with notes:  {seconds * 1000:8.1f} ms  -> {status} (target 4xx within {REFUSAL_TARGET:.0f} s: {verdict(ok)})")
     return 0  # a missed target is printed above; the other benchmarks still run
 
 

@@ -31,6 +31,7 @@ from listbuilder.books import BookRegistry
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.pdf_cache import PdfCache, RedisCache, RenderCache, cache_from_env, cache_key
+from listbuilder.roster_budget import check_entries, check_roster
 from listbuilder.rosters import Roster, build_roster
 
 from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, _file_url, check_layout, check_paper, render_html
@@ -127,13 +128,16 @@ def roster_pdf(
 
     *heading* (an event's roster pack passes the player's name) leads the roster's title, so
     it is printed in the title and in the header of every page.
-    Raises ListError (unknown system or book) and ValueError (unknown paper or layout).
+    Raises ListError (unknown system or book), ValueError (unknown paper or layout) and
+    RosterTooLarge (over a work budget of ``listbuilder.roster_budget``), each before layout.
     """
     check_paper(paper), check_layout(layout)
+    check_entries(army)
     key = cache_key(registry, army, paper, layout, share_url, heading) if cache is not None else ""
     if cache is not None and (hit := cache.get(key)) is not None:
         return hit
     roster = build_roster(registry, army)
+    check_roster(roster)
     if heading:
         roster = dataclasses.replace(roster, name=f"{heading} — {roster.title}")
     pdf = render_pdf(roster, paper=paper, layout=layout, share_url=share_url)

@@ -345,3 +345,35 @@ def test_warm_up_loads_weasyprint_which_create_app_does_not(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "warm.sqlite3")], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True", "True"]
+
+
+def test_roster_over_the_entry_budget_is_422_by_its_schema(client):
+    from listbuilder.roster_budget import MAX_ENTRIES, RosterTooLarge, check_entries
+
+    army = ember(*({"key": f"u{i}", "unit": "crossbowmen"} for i in range(MAX_ENTRIES + 1)))
+    for kind in ("pdf", "html", "text"):
+        response = client.post(f"/api/v1/rosters/{kind}", json=army)
+        assert response.status_code == 422, kind
+        assert "units" in response.get_json()["errors"]
+    spec = client.get("/api/v1/openapi.json").get_json()
+    assert spec["components"]["schemas"]["RosterList"]["properties"]["units"]["maxItems"] == MAX_ENTRIES
+    # the CLI and the saved-list PDF (whose lists may hold 300) meet the same bound as 413
+    with pytest.raises(RosterTooLarge):
+        check_entries(parse_list(army))
+
+
+def test_roster_over_the_printed_lines_budget_is_413(client, registry):
+    from listbuilder.roster_budget import MAX_ENTRIES, MAX_PRINTED_LINES, printed_lines
+
+    army = ember(*({"key": f"u{i}", "unit": "crossbowmen", "notes": f"{i} " + "n" * 1990} for i in range(MAX_ENTRIES)))
+    assert printed_lines(build_roster(registry, parse_list(army))) > MAX_PRINTED_LINES
+    response = client.post("/api/v1/rosters/pdf", json=army)
+    assert response.status_code == 413 and "lines" in response.get_json()["errors"]["units"][0]
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_every_golden_list_is_far_under_the_roster_budget(registry, path):
+    from listbuilder.roster_budget import MAX_PRINTED_LINES, printed_lines
+
+    roster = build_roster(registry, parse_list(json.loads(path.read_text(encoding="utf-8"))["list"]))
+    assert printed_lines(roster) * 4 < MAX_PRINTED_LINES

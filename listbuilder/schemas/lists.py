@@ -168,6 +168,7 @@ class ArmyListSchema(StrictSchema):
             raise ValidationError({"units": errors})
 
     _KEYS = frozenset({"system", "book", "name", "points_limit", "force_org", "game_mode", "budget", "units"})
+    max_units = MAX_UNITS  # the fast path's bound; a subclass that lowers ``units`` lowers it too
 
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: str | None = None) -> Any:  # type: ignore[override]
         """Try the fast path first (see FastNested); anything doubtful goes through the schema."""
@@ -190,7 +191,7 @@ class ArmyListSchema(StrictSchema):
         if force_org is not None and type(force_org) is not bool:
             return None
         rows = value.get("units")
-        if type(rows) is not list or len(rows) > MAX_UNITS:
+        if type(rows) is not list or len(rows) > cls.max_units:
             return None
         units = _all_fast(rows, ListEntrySchema.fast)
         if units is None or len({u.key for u in units}) != len(units):

@@ -6,6 +6,7 @@ client can point at what it sent wrong. Where they come from::
     HTTPException        werkzeug and flask-smorest: 404, 405 (with Allow), 413, 422 from schemas
     BodyError            listbuilder.web.bodies: malformed JSON (400), deep or non-text (422), 415
     ListError            listbuilder.lists: unknown system or book (404/422)
+    RosterTooLarge       listbuilder.roster_budget: a roster over its work budget (413)
     Exception            anything unexpected: 500, logged, no traceback sent
 
 A person asking for a page that does not exist gets the HTML not-found page; everything else
@@ -25,6 +26,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.http import HTTP_STATUS_CODES
 
 from listbuilder.lists import ListError, field_errors
+from listbuilder.roster_budget import RosterTooLarge
 from listbuilder.web.bodies import BodyError, load_json_body
 
 log = logging.getLogger(__name__)
@@ -72,6 +74,10 @@ def _body_error(error: BodyError) -> Any:
     return jsonify(error_body(error.status, _NAMES.get(error.status, "Bad Request"), error.message, error.errors)), error.status
 
 
+def _roster_too_large(error: RosterTooLarge) -> Any:
+    return jsonify(error.as_dict()), error.status
+
+
 def _list_error(error: ListError) -> Any:
     name = HTTP_STATUS_CODES.get(error.status, "Unprocessable Entity")
     return jsonify(error_body(error.status, name, error.message, error.errors)), error.status
@@ -95,5 +101,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(BodyError, _body_error)
     app.register_error_handler(ListError, _list_error)
+    app.register_error_handler(RosterTooLarge, _roster_too_large)
     app.register_error_handler(Exception, _unexpected)
 

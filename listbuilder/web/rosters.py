@@ -19,9 +19,12 @@ from listbuilder.canonical import rules_version, verification_code
 from listbuilder.lists import book_for
 from listbuilder.model import ArmyList
 from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
+from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
 from listbuilder.rosters import build_roster, roster_text
-from listbuilder.web.api import ARMY_LIST, registry
+from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
+
+ROSTER_LIST = RosterListSchema()
 
 blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.")
 
@@ -66,7 +69,7 @@ def _disposition(kind: str, filename: str) -> str:
 @blp.route("/pdf")
 class RosterPdf(MethodView):
     @blp.arguments(PaperQuery, location="query")
-    @blp.arguments(ARMY_LIST)
+    @blp.arguments(ROSTER_LIST)
     @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
@@ -82,7 +85,7 @@ class RosterPdf(MethodView):
 
 @blp.route("/text")
 class RosterText(MethodView):
-    @blp.arguments(ARMY_LIST)
+    @blp.arguments(ROSTER_LIST)
     @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
     @blp.errors(400, 404, 413, 415)
     def post(self, army: ArmyList) -> Any:
@@ -94,12 +97,14 @@ class RosterText(MethodView):
 @blp.route("/html")
 class RosterHtml(MethodView):
     @blp.arguments(PaperQuery, location="query")
-    @blp.arguments(ARMY_LIST)
+    @blp.arguments(ROSTER_LIST)
     @blp.response(200, TEXT, content_type="text/html", description="The print preview as an HTML page.", headers=CODE_HEADER)
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
+        check_entries(army)
         roster = build_roster(registry(), army)
+        check_roster(roster)
         html = render_html(roster, paper=query["paper"], layout=query["layout"], asset_url=lambda path: url_for("static", filename=path))
         return Response(html, mimetype="text/html", headers={"X-Verification-Code": roster.code})
 

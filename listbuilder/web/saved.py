@@ -254,14 +254,16 @@ _GONE = {"schema": ErrorSchema, "description": "the list was deleted"}
 _UNPROCESSABLE = {"schema": ErrorSchema, "description": "malformed list: nothing stored"}
 
 
-def _errors(*codes: int) -> Any:
-    """Document the error answers an operation really gives, all in the one error shape."""
+def _errors(*codes: int, **overrides: str) -> Any:
+    """Document the error answers an operation really gives, all in the one error shape
+    (``_413="..."`` overrides a code's description)."""
     described = {
         400: "the body is not JSON", 401: "no edit token (Authorization: Bearer <token>)", 403: "wrong edit token",
         404: _NOT_FOUND["description"], 410: _GONE["description"], 412: "If-Match names an older version: reload, then change",
         413: "body over 1 MiB", 422: _UNPROCESSABLE["description"], 423: "the list is locked", 428: "If-Match is missing",
     }
 
+    described.update({int(code.lstrip("_")): text for code, text in overrides.items()})
     return blp.errors(*codes, descriptions=described)
 
 
@@ -381,7 +383,7 @@ def _version_to_print(list_id: str, number: int | None) -> tuple[Any, ArmyList]:
 class SavedRosterPdf(MethodView):
     @blp.arguments(RosterQuery, location="query")
     @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.")
-    @_errors(404, 410, 422)
+    @_errors(404, 410, 413, 422, _413="the roster is over a work budget no legal list reaches (listbuilder.roster_budget)")
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The PDF roster of the current version (or ?version=N), legal or not."""
         from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up

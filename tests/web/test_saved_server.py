@@ -37,7 +37,7 @@ def gunicorn(database_url: str, workers: int):
     proc = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # wsgi.warm_up prints one roster before serving
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=1):

@@ -35,14 +35,16 @@ def server(tmp_path_factory):
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "DATABASE_URL": f"sqlite:///{database}"},
     )
     base = f"http://127.0.0.1:{port}"
+    # start-up includes wsgi.warm_up (database, WeasyPrint and one roster): seconds on a busy machine
+    deadline = time.monotonic() + 60
     try:
-        for _ in range(100):
+        while True:
             try:
                 with urllib.request.urlopen(f"{base}/api/v1/health", timeout=1):
                     break
             except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(proc.stderr.read().decode())
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(proc.stderr.read().decode() if proc.poll() is not None else "server did not start in 60 s")
                 time.sleep(0.1)
         yield base
     finally:
