@@ -34,7 +34,7 @@ from listbuilder.pdf_cache import PdfCache, RedisCache, RenderCache, cache_from_
 from listbuilder.roster_budget import check_entries, check_roster
 from listbuilder.rosters import Roster, build_roster
 
-from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, _file_url, check_layout, check_paper, render_html
+from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, asset_file_url, check_layout, check_paper, render_html
 
 __all__ = ["ASSET_FOLDERS", "LAYOUTS", "PAPERS", "PDF_CACHE", "RedisCache", "RenderCache", "cache_key", "check_paper", "render_html", "render_pdf", "roster_pdf", "warm_up"]
 
@@ -92,7 +92,7 @@ class _PrintStyle:
         if self._loaded is None:
             self.fetcher = LocalFetcher()
             fonts = FontConfiguration()
-            css = CSS(url=_file_url("roster/roster.css"), url_fetcher=self.fetcher, font_config=fonts)
+            css = CSS(url=asset_file_url("roster/roster.css"), url_fetcher=self.fetcher, font_config=fonts)
             self._loaded = (fonts, css)
         return self._loaded
 

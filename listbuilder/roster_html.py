@@ -34,7 +34,8 @@ _ENV = Environment(
 )
 
 
-def _file_url(relative: str) -> str:
+def asset_file_url(relative: str) -> str:
+    """A file of ours under static/ as a file:// URL, the only kind LocalFetcher serves."""
     return (STATIC / relative).as_uri()
 
 
@@ -56,7 +57,7 @@ def render_html(
     paper: str = "a4",
     layout: str = "sheet",
     share_url: str | None = None,
-    asset_url: Callable[[str], str] | None = _file_url,
+    asset_url: Callable[[str], str] | None = asset_file_url,
 ) -> str:
     """The roster as an HTML document; *asset_url* maps ``static/`` paths to links.
 

@@ -23,8 +23,8 @@ from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import DeadlinePassed, StoreError
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
-from listbuilder.web.rosters import _disposition, file_name
-from listbuilder.web.saved import _store_error, _token, database
+from listbuilder.web.rosters import content_disposition, file_name
+from listbuilder.web.saved import store_error_response, bearer_token, database
 from listbuilder.schemas.events import EventCreatedOut, EventIn, EventOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
 
 store = lazy_module("listbuilder.store.events")
@@ -34,7 +34,7 @@ blp = Blueprint(
     "events", __name__, url_prefix="/api/v1/events",
     description="Tournament events: pinned rules, list submission and locking, the organiser's report, exports and roster pack.",
 )
-blp.errorhandler(StoreError)(_store_error)
+blp.errorhandler(StoreError)(store_error_response)
 
 ORGANISER_TOKEN = [{"organiserToken": []}]
 EDIT_TOKEN = [{"editToken": []}]
@@ -115,7 +115,7 @@ class Submissions(MethodView):
     @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422)
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Submit a saved list (its edit token in Authorization): checked against the pinned rules, then locked."""
-        db, books, token = database(), registry(), _token()
+        db, books, token = database(), registry(), bearer_token()
         event = store.read_event(db, event_id)
         if not event.is_open(dt.datetime.now(dt.timezone.utc)):
             raise DeadlinePassed(event_id, event.deadline)
@@ -136,7 +136,7 @@ class Submissions(MethodView):
 
 def _report(event_id: str, *, revalidate: bool) -> tuple[Any, list[core.Entry], int]:
     db = database()
-    event, submissions = store.read_as_organiser(db, event_id, _token())
+    event, submissions = store.read_as_organiser(db, event_id, bearer_token())
     return event, core.entries(db, registry(), event, submissions, revalidate=revalidate), len(submissions)
 
 
@@ -174,7 +174,7 @@ class ReportCsv(MethodView):
         """The report as CSV: player, faction, points, legal, issues, verification code, changes."""
         event, found, _ = _report(event_id, revalidate=False)
         response = Response(core.entries_csv(found), mimetype="text/csv")
-        response.headers["Content-Disposition"] = _disposition("attachment", file_name(f"{event.name} lists", "csv", "event lists"))
+        response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} lists", "csv", "event lists"))
         return response
 
 
@@ -189,9 +189,9 @@ class RosterPack(MethodView):
         from listbuilder import roster_pack  # WeasyPrint loads on the first PDF, not at start-up
 
         db = database()
-        event, submissions = store.read_as_organiser(db, event_id, _token())
+        event, submissions = store.read_as_organiser(db, event_id, bearer_token())
         pdf = roster_pack.event_pack(db, registry(), event, submissions, paper=query["paper"])
         response = Response(pdf, mimetype="application/pdf")
-        response.headers["Content-Disposition"] = _disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
+        response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
         return response
 

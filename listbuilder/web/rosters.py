@@ -58,7 +58,7 @@ def file_name(text: str, suffix: str, default: str = "roster") -> str:
     return f"{name or default}.{suffix}"
 
 
-def _disposition(kind: str, filename: str) -> str:
+def content_disposition(kind: str, filename: str) -> str:
     # RFC 6266: an ASCII fallback for old clients and the UTF-8 name for everyone else.
     stem, _, suffix = filename.rpartition(".")
     plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
@@ -78,7 +78,7 @@ class RosterPdf(MethodView):
 
         pdf = roster_pdf(registry(), army, paper=query["paper"], layout=query["layout"])
         response = Response(pdf, mimetype="application/pdf")
-        response.headers["Content-Disposition"] = _disposition("attachment", download_name(army, "pdf"))
+        response.headers["Content-Disposition"] = content_disposition("attachment", download_name(army, "pdf"))
         response.headers["X-Verification-Code"] = list_code(army)
         return response
 

@@ -33,7 +33,7 @@ from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, Tok
 from listbuilder.web.api import ARMY_LIST, registry
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
-from listbuilder.web.rosters import _disposition, download_name
+from listbuilder.web.rosters import content_disposition, download_name
 from listbuilder.lazy import lazy_module
 from listbuilder.store.urls import default_url
 
@@ -124,7 +124,9 @@ def register_security(rest: Any) -> None:
 
 
 @blp.errorhandler(StoreError)
-def _store_error(error: StoreError) -> Any:
+def store_error_response(error: StoreError) -> Any:
+    """A store error in the API's one error shape, naming the header or field at fault
+    (saved lists and events answer the same way)."""
     field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), error.field)
     body = error_body(error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]})
     response = jsonify(body)
@@ -143,7 +145,8 @@ def etag(number: int) -> str:
 _ETAG = re.compile(r"v([1-9][0-9]{0,9})")
 
 
-def _token() -> str | None:
+def bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer`` header, or None (edit and organiser tokens)."""
     auth = request.authorization
     if auth is None or auth.type.lower() != "bearer":
         return None
@@ -295,7 +298,7 @@ class SavedList(MethodView):
     @_errors(400, 401, 403, 404, 410, 412, 413, 415, 422, 423, 428)
     def put(self, army: ArmyList, list_id: str) -> Any:
         """Save a new version (edit token and If-Match needed); older versions stay readable."""
-        token = _token()
+        token = bearer_token()
         expected = _expected(list_id, token)
         ready = saved.to_save(registry(), army)
         return _answer(store.save_version(database(), list_id, token, expected, ready.document_json, ready.rules, ready.texts))
@@ -305,7 +308,7 @@ class SavedList(MethodView):
     @_errors(401, 403, 404, 410, 423)
     def delete(self, list_id: str) -> Any:
         """Delete a list and all its versions (edit token needed); its id then answers 410."""
-        store.delete_list(database(), list_id, _token())
+        store.delete_list(database(), list_id, bearer_token())
         return ""
 
 
@@ -357,7 +360,7 @@ class Lock(MethodView):
     @_errors(401, 403, 404, 410, 412)
     def post(self, list_id: str) -> Any:
         """Lock a list (e.g. when submitted to an event): no more saves; id and history stay."""
-        token = _token()
+        token = bearer_token()
         return _answer(store.lock_list(database(), list_id, token, _expected(list_id, token, required=False)))
 
 
@@ -391,7 +394,7 @@ class SavedRosterPdf(MethodView):
         books, army = _version_to_print(list_id, query.get("version"))
         share = url_for("list_pages.view", list_id=list_id, _external=True)
         response = Response(roster_pdf(books, army, paper=query["paper"], layout=query["layout"], share_url=share), mimetype="application/pdf")
-        response.headers["Content-Disposition"] = _disposition("attachment", download_name(army, "pdf"))
+        response.headers["Content-Disposition"] = content_disposition("attachment", download_name(army, "pdf"))
         return response
 
 
