@@ -34,9 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from run import benchmark_list, free_port  # noqa: E402  (benchmarks/run.py)
+from server import free_port, golden_list  # noqa: E402  (benchmarks/server.py)
 
-from listbuilder.books import load_registry  # noqa: E402
 
 TARGET_P50_RATIO = 2.0
 LOOPBACK_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
@@ -194,7 +193,7 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed (make bench installs it)")
-    body = benchmark_list(load_registry())
+    body = golden_list()
     with tempfile.TemporaryDirectory() as folder:
         bench_backend("SQLite (WAL, synchronous=FULL)", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", body, args.seconds, args.runs)
     with postgres_database() as url:
