@@ -11,6 +11,8 @@ Errors::
       ListLocked               the list is locked (e.g. submitted to an event)      -> 423
       StaleVersion             the caller's version is not the current one          -> 412
         .current               the version that is current now
+      TooManyVersions          the list holds the most versions one list may keep   -> 409
+        .limit                 that number (``limits.MAX_VERSIONS_PER_LIST``)
       EventNotFound            no event has this id                                 -> 404
       DeadlinePassed           the event's submission deadline has passed           -> 409
       SubmissionConflict       the player name or the list is another player's      -> 409
@@ -59,6 +61,15 @@ class StaleVersion(StoreError):
     def __init__(self, list_id: str, message: str, current: int):
         super().__init__(list_id, message)
         self.current = current
+
+
+class TooManyVersions(StoreError):
+    status = 409
+    field = "version"
+
+    def __init__(self, list_id: str, limit: int):
+        super().__init__(list_id, f"saved list {list_id!r} has {limit} versions, the most one list keeps; make a copy to go on saving")
+        self.limit = limit
 
 
 class EventNotFound(StoreError):

@@ -11,7 +11,8 @@ A version row is written once and never changed. ``head`` moves forward by compa
 (``UPDATE … WHERE head = :expected``) in the same transaction that inserts the new version,
 so of two saves made from the same version exactly one wins and the other is told it is
 stale; the primary key on ``(list_id, number)`` would refuse a second version N even if that
-check were bypassed. Locking and deleting go through the same row, so a save cannot slip in
+check were bypassed. A list keeps at most ``MAX_VERSIONS_PER_LIST`` versions, so one list
+cannot grow the database without bound (see docs/saved-lists.md). Locking and deleting go through the same row, so a save cannot slip in
 after a lock. Deleting removes the versions and keeps a tombstone, so the id answers "gone".
 """
 
@@ -30,7 +31,8 @@ from sqlalchemy import (
 )
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
-from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong
+from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong, TooManyVersions
+from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.texts import keep_texts
 from listbuilder.store.tokens import hash_token, new_id, new_token, token_matches
 
@@ -149,13 +151,16 @@ def save_version(
     """Save a new version of a list the caller holds the token of.
 
     *expected* is the version the caller last read (None: save over whatever is current).
-    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked, StaleVersion.
+    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked, TooManyVersions,
+    StaleVersion.
     """
     _known_shape(list_id)
     now = utcnow()
     with db.writing() as conn:
         for _ in range(_RETRIES):
             row = _editable(conn, list_id, token)
+            if row.head >= MAX_VERSIONS_PER_LIST:  # versions are never removed one by one: head counts them
+                raise TooManyVersions(list_id, MAX_VERSIONS_PER_LIST)
             if expected is not None and row.head != expected:
                 raise _stale(list_id, row.head, expected)
             moved = conn.execute(

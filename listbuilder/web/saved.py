@@ -5,7 +5,8 @@ them). Changing it needs the edit token handed out once at creation (``Authoriza
 and the ``ETag`` of the version the change was made to (``If-Match``), so an edit made to an
 old version is refused (412) instead of silently overwriting a newer one. The order of checks
 is: the list exists (404) and is not deleted (410), a token is sent (401) and is right (403),
-the list is not locked (423), ``If-Match`` is sent (428) and current (412); a malformed body is
+the list is not locked (423), ``If-Match`` is sent (428), the list is not full (409: it keeps at
+most ``MAX_VERSIONS_PER_LIST`` versions) and ``If-Match`` is current (412); a malformed body is
 refused before any of them (400/413/422) and nothing is stored.
 """
 
@@ -30,6 +31,7 @@ from listbuilder.rosters import build_roster, roster_text
 from listbuilder.schemas.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
 from listbuilder.schemas.api import ErrorOut as ErrorSchema
 from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
+from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.web.api import ARMY_LIST, registry
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
@@ -262,7 +264,8 @@ def _errors(*codes: int, **overrides: str) -> Any:
     (``_413="..."`` overrides a code's description)."""
     described = {
         400: "the body is not JSON", 401: "no edit token (Authorization: Bearer <token>)", 403: "wrong edit token",
-        404: _NOT_FOUND["description"], 410: _GONE["description"], 412: "If-Match names an older version: reload, then change",
+        404: _NOT_FOUND["description"], 409: f"the list already has {MAX_VERSIONS_PER_LIST} versions, the most one list keeps: copy it to go on saving",
+        410: _GONE["description"], 412: "If-Match names an older version: reload, then change",
         413: "body over 1 MiB", 422: _UNPROCESSABLE["description"], 423: "the list is locked", 428: "If-Match is missing",
     }
 
@@ -295,7 +298,7 @@ class SavedList(MethodView):
     @blp.arguments(ARMY_LIST)
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @blp.doc(security=EDIT_TOKEN, parameters=[IF_MATCH])
-    @_errors(400, 401, 403, 404, 410, 412, 413, 415, 422, 423, 428)
+    @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422, 423, 428)
     def put(self, army: ArmyList, list_id: str) -> Any:
         """Save a new version (edit token and If-Match needed); older versions stay readable."""
         token = bearer_token()

@@ -167,6 +167,10 @@ class SavedControls {
             theirs ? `Load version ${theirs} (drop my changes)` : "Load the saved version (drop my changes)"),
           h("button", { type: "button", id: "save-over", onclick: () => this.choose(() => this.save({ ifMatch: theirs ? etag(theirs) : "*" })) }, "Save mine over it"),
           asNew)));
+    } else if (status === 409) {
+      const most = err.body && /(\d+) versions/.exec(err.body.message || "");
+      this.say(h("div", { class: "notice error", role: "alert" },
+        h("p", {}, `Not saved: this list already has ${most ? most[1] : "the most"} versions, the most one list keeps. Your changes are still here.`), asNew));
     } else if (status === 423) {
       this.current.locked = true;
       this.say(h("div", { class: "notice error", role: "alert" }, h("p", {}, "Not saved: this list is locked (it was submitted), so it cannot change any more."), asNew));

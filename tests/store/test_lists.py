@@ -8,12 +8,13 @@ import re
 import threading
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, insert, select, update
 
 from listbuilder import saved
 from listbuilder.lists import parse_list
 from listbuilder.store import lists as store
-from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong
+from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong, TooManyVersions
+from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.texts import book_texts
 from tests.conftest import GOLDEN
 
@@ -33,6 +34,16 @@ def new_list(db, registry, document: dict | None = None) -> store.NewList:
 
 def renamed(document: dict, name: str) -> dict:
     return {**document, "name": name}
+
+
+def fill_versions(db, list_id: str, up_to: int) -> None:
+    """Give a list versions 2..*up_to* (copies of version 1) in one transaction: a thousand
+    saves one by one would wait for a thousand disk syncs."""
+    versions = store.list_versions
+    with db.writing() as conn:
+        first = conn.execute(select(versions).where(versions.c.list_id == list_id, versions.c.number == 1)).mappings().one()
+        conn.execute(insert(versions), [{**first, "number": n} for n in range(2, up_to + 1)])
+        conn.execute(update(store.saved_lists).where(store.saved_lists.c.id == list_id).values(head=up_to))
 
 
 def test_create_then_read_gives_version_1_with_the_canonical_document_and_rules(db, registry):
@@ -154,6 +165,23 @@ def test_a_copy_is_a_new_list_with_its_own_id_token_and_history(db, registry):
     assert store.read_list(db, new.saved.id).current.document["name"] == "second"
     with pytest.raises(TokenWrong):
         store.save_version(db, copy.saved.id, new.token, 2, *save_args(registry, golden()))
+
+
+def test_a_list_keeps_at_most_max_versions_per_list_and_a_refused_save_stores_nothing(db, registry):
+    new = new_list(db, registry)
+    fill_versions(db, new.saved.id, MAX_VERSIONS_PER_LIST - 1)
+    last = store.save_version(db, new.saved.id, new.token, MAX_VERSIONS_PER_LIST - 1, *save_args(registry, renamed(golden(), "the last")))
+    assert last.version == MAX_VERSIONS_PER_LIST == 1000
+    for expected in (MAX_VERSIONS_PER_LIST, None, 3):  # current, "whatever is current", stale: the limit comes first
+        with pytest.raises(TooManyVersions) as refused:
+            store.save_version(db, new.saved.id, new.token, expected, *save_args(registry, renamed(golden(), "one too many")))
+        assert refused.value.status == 409 and refused.value.limit == MAX_VERSIONS_PER_LIST and "1000 versions" in refused.value.message
+    with db.reading() as conn:
+        kept = conn.scalar(select(func.count()).select_from(store.list_versions).where(store.list_versions.c.list_id == new.saved.id))
+    assert kept == MAX_VERSIONS_PER_LIST and store.read_list(db, new.saved.id).current.document["name"] == "the last"
+    copy = store.copy_list(db, new.saved.id)  # the way on: a copy starts again at version 1
+    assert store.save_version(db, copy.saved.id, copy.token, 1, *save_args(registry, golden())).version == 2
+    assert store.lock_list(db, new.saved.id, new.token).locked
 
 
 def test_book_and_system_texts_are_stored_once_by_digest(db, registry):

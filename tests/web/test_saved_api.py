@@ -13,8 +13,10 @@ from sqlalchemy import func, select
 from listbuilder.books import load_registry
 from listbuilder.canonical import rules_version, verification_code
 from listbuilder.lists import parse_list
+from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.lists import list_versions, saved_lists
 from tests.conftest import BOOKS, GOLDEN
+from tests.store.test_lists import fill_versions
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
 BOOK = "gf-cinder-covenant"
@@ -247,6 +249,22 @@ def test_bad_input_gets_a_4xx_and_stores_nothing(saved_client, db, body, status)
     assert (count_rows(db, saved_lists), count_rows(db, list_versions)) == (lists, versions)
 
 
+def test_a_full_list_refuses_one_more_version_with_409_naming_the_limit_and_stores_nothing(saved_client, db):
+    made = create(saved_client)
+    fill_versions(db, made["id"], MAX_VERSIONS_PER_LIST)
+    url, lists, versions = f"/api/v1/lists/{made['id']}", count_rows(db, saved_lists), count_rows(db, list_versions)
+    for if_match in (f'"v{MAX_VERSIONS_PER_LIST}"', "*"):
+        refused = saved_client.put(url, json={**LIST, "name": "one too many"}, headers=auth(made["edit_token"], if_match))
+        assert refused.status_code == 409 and set(refused.json) == ERROR_KEYS
+        assert "1000 versions" in refused.json["message"] and "copy" in refused.json["message"]
+        assert refused.json["errors"] == {"version": [refused.json["message"]]}
+    assert (count_rows(db, saved_lists), count_rows(db, list_versions)) == (lists, versions)
+    assert saved_client.get(url).json["version"] == MAX_VERSIONS_PER_LIST
+    assert saved_client.post(f"{url}/copy").status_code == 201
+    described = saved_client.get("/api/v1/openapi.json").json["paths"]["/api/v1/lists/{list_id}"]["put"]["responses"]["409"]
+    assert "1000 versions" in described["description"] and described["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut")
+
+
 # --------------------------------------------------------------------------------------------
 # Army books that change after a save
 
@@ -312,7 +330,7 @@ def test_openapi_documents_every_saved_list_operation_with_its_real_codes(saved_
     expected = {
         ("/api/v1/lists", "post"): {"201", "400", "404", "413", "415", "422"},
         ("/api/v1/lists/{list_id}", "get"): {"200", "404", "410"},
-        ("/api/v1/lists/{list_id}", "put"): {"200", "400", "401", "403", "404", "410", "412", "413", "422", "423", "428"},
+        ("/api/v1/lists/{list_id}", "put"): {"200", "400", "401", "403", "404", "409", "410", "412", "413", "422", "423", "428"},
         ("/api/v1/lists/{list_id}", "delete"): {"204", "401", "403", "404", "410", "423"},
         ("/api/v1/lists/{list_id}/versions", "get"): {"200", "404", "410"},
         ("/api/v1/lists/{list_id}/versions/{number}", "get"): {"200", "404", "410"},
