@@ -24,11 +24,16 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
-def live_server(registry, tmp_path_factory):
+def live_database_url(tmp_path_factory):
+    """The SQLite database behind ``live_server`` (tests that set up saved data directly)."""
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'browser.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def live_server(registry, live_database_url):
     from listbuilder.web import create_app
 
-    database = tmp_path_factory.mktemp("db") / "browser.sqlite3"
-    app = create_app({"REGISTRY": registry, "DATABASE_URL": f"sqlite:///{database}"})
+    app = create_app({"REGISTRY": registry, "DATABASE_URL": live_database_url})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -129,6 +129,27 @@ def test_a_stale_edit_is_refused_in_words_and_the_player_chooses(page: Page):
     second.close()
 
 
+def test_a_save_past_the_versions_a_list_keeps_is_refused_in_words(page: Page, live_database_url):
+    from listbuilder.store import Database
+    from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
+    from tests.store.test_lists import fill_versions
+
+    list_id = build_and_save(page, "Saved Too Often")
+    db = Database(live_database_url)
+    try:
+        fill_versions(db, list_id, MAX_VERSIONS_PER_LIST)
+    finally:
+        db.dispose()
+    page.fill("#list-name", "One Save Too Many")
+    page.locator("#save-list").click()
+    expect(page.locator("#saved-message")).to_contain_text(
+        "Not saved: this list already has 1000 versions, the most one list keeps. Your changes are still here.")
+    page.get_by_role("button", name="Save mine as a new list").click()
+    expect(page.locator("#saved-state")).to_have_text("All changes saved (version 1).")
+    expect(page).not_to_have_url(re.compile(list_id))
+    expect(page.locator("#list-name")).to_have_value("One Save Too Many")
+
+
 def test_the_edit_link_opens_the_list_for_editing_on_another_device(page: Page, browser, live_server):
     list_id = build_and_save(page, "Carried Over")
     page.locator("#copy-edit-link").click()
