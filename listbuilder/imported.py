@@ -24,8 +24,8 @@ from listbuilder.books import BookLoadError, BookRegistry, load_book_text
 from listbuilder.importers.army_forge_book import SOURCE_KEY, convert_book
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.lazy import lazy_module
+from listbuilder.lru import Lru
 from listbuilder.model import ArmyBook
-from listbuilder.saved import Lru
 from listbuilder.store.tokens import is_book_id, new_book_id
 
 if TYPE_CHECKING:

@@ -15,12 +15,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import threading
-from collections import OrderedDict
 from typing import Any, Protocol
 
 from listbuilder.books import BookRegistry
 from listbuilder.canonical import canonical_json, rules_version
+from listbuilder.lru import Lru
 from listbuilder.model import ArmyList
 
 log = logging.getLogger(__name__)
@@ -45,40 +44,11 @@ class PdfCache(Protocol):
     def clear(self) -> None: ...
 
 
-class RenderCache:
-    """A thread-safe LRU of rendered PDFs (one per worker process)."""
+class RenderCache(Lru[str, bytes]):
+    """Rendered PDFs kept in one worker process (the cache when ``REDIS_URL`` is not set)."""
 
     def __init__(self, max_entries: int = 64):
-        self.max_entries = max_entries
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            value = self._items.get(key)
-            if value is None:
-                self.misses += 1
-                return None
-            self._items.move_to_end(key)
-            self.hits += 1
-            return value
-
-    def put(self, key: str, value: bytes) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.max_entries:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.hits = self.misses = 0
-
-    def __len__(self) -> int:
-        return len(self._items)
+        super().__init__(max_entries)
 
 
 class RedisCache:

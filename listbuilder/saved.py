@@ -10,11 +10,9 @@ tournament events call these functions; none of them talks SQL.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from listbuilder.books import BookLoadError, BookRegistry, load_book_text, load_system_text
 from listbuilder.canonical import canonical_json, rules_version, verification_code
@@ -22,6 +20,7 @@ from listbuilder.list_diff import ListDiff, diff_lists
 from listbuilder.lists import ListError, book_for, parse_list
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.lazy import lazy_module
+from listbuilder.lru import Lru
 from listbuilder.systems import SystemRules, rules_for
 from listbuilder.validation import ValidationReport
 
@@ -126,33 +125,7 @@ def served_rules(registry: BookRegistry, record: RulesRecord) -> Rules | None:
     return Rules(system_rules, book)
 
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-_MISSING: Any = object()
-
-
-class Lru(Generic[K, V]):
-    """A small thread-safe least-recently-used map, one per process (gunicorn's threads)."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K, default: Any = None) -> Any:
-        with self._lock:
-            value = self._items.get(key, _MISSING)
-            if value is _MISSING:
-                return default
-            self._items.move_to_end(key)
-            return value
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+_MISSING: Any = object()  # a snapshot that does not load is kept as None
 
 
 # Books as saved, re-loaded from their text: loading one costs milliseconds.

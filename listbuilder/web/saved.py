@@ -37,6 +37,7 @@ from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
 from listbuilder.web.rosters import content_disposition, download_name
 from listbuilder.lazy import lazy_module
+from listbuilder.lru import Lru
 from listbuilder.store.urls import default_url
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def init_app(app: Flask) -> None:
     """
     app.url_map.converters["saved_id"] = SavedIdConverter
     app.extensions[DATABASE_URL_KEY] = database_url(app.config.get("DATABASE_URL"), app.instance_path)
-    app.extensions[BODIES_KEY] = saved.Lru(256)  # rendered GET bodies, see _answer
+    app.extensions[BODIES_KEY] = Lru(256)  # rendered GET bodies, see _answer
 
 
 def database_url(configured: str | None, instance_path: str) -> str:
@@ -234,7 +235,7 @@ def _answer(found: store.SavedList) -> Response:
     return _json(data, found.version)
 
 
-def _rendered(bodies: saved.Lru[Any, bytes], found: store.SavedList | store.ListHead) -> bytes | None:
+def _rendered(bodies: Lru[Any, bytes], found: store.SavedList | store.ListHead) -> bytes | None:
     key = (found.id, found.version, found.locked, request.host_url)
     data = bodies.get(key)
     if data is None and isinstance(found, store.SavedList):

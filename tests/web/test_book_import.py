@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from listbuilder import imported
+from listbuilder.lru import Lru
 from listbuilder.store.tokens import is_book_id, new_book_id
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge"
@@ -159,7 +160,7 @@ def test_another_process_loads_the_stored_book(saved_app, saved_client, book_id,
     """A worker that did not import the book reads it from the database (its LRU empty)."""
     from listbuilder.web import create_app
 
-    monkeypatch.setattr(imported, "LOADED", imported.Lru(4))
+    monkeypatch.setattr(imported, "LOADED", Lru(4))
     other_app = create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": database_url})
     other = other_app.test_client()
     try:
