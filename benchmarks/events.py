@@ -25,9 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server import Server  # noqa: E402  (benchmarks/server.py)
+from tests.loopback import Server  # noqa: E402
 
 BATCH = 1000
 

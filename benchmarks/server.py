@@ -18,12 +18,10 @@ port serves every part, side by side in one run:
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -38,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from listbuilder.books import load_registry  # noqa: E402
 from listbuilder.combat import budget  # noqa: E402
 from listbuilder.schemas.lists import MAX_LIST_UPGRADES, MAX_UNITS  # noqa: E402
+from tests.loopback import Server, raw_request, request  # noqa: E402  (gunicorn as make run starts it)
 
 TARGET_RATIO = 0.6
 LOAD_SECONDS = 8
@@ -60,96 +59,6 @@ def golden_list() -> dict:
     if best is None:
         raise SystemExit("no legal 2000-point Grimdark Future golden list")
     return best
-
-
-# -- the server ----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """gunicorn as ``make run`` starts it, on a free loopback port."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        self.log = tempfile.TemporaryFile()
-        # Saved lists go to a throw-away SQLite file, never the instance folder's real one.
-        self.scratch = tempfile.TemporaryDirectory()
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(self.scratch.name) / 'bench.sqlite3'}"}
-        self.process = subprocess.Popen(
-            [str(gunicorn), "--config", "python:listbuilder.web.serving", "--bind", f"127.0.0.1:{self.port}", "wsgi:app"],
-            cwd=ROOT, stdout=self.log, stderr=self.log, env=env,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if len(self.workers()) == 2:
-                try:
-                    if request(self.port, "GET", "/api/v1/health")[0] == 200:
-                        return
-                except OSError:
-                    pass
-            time.sleep(0.1)
-        self.stop()
-        raise SystemExit("gunicorn did not start")
-
-    def workers(self) -> list[int]:
-        """PIDs of the master's worker processes."""
-        try:
-            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
-        except OSError:
-            return []
-        return [int(pid) for pid in children]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        self.scratch.cleanup()
-
-
-def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None, timeout: float = 35) -> tuple[int, float, bytes]:
-    """One request on a new connection: status, seconds, body."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    start = time.perf_counter()
-    try:
-        conn.request(method, path, body=body, headers=headers or ({"Content-Type": "application/json"} if body is not None else {}))
-        response = conn.getresponse()
-        data = response.read()
-        return response.status, time.perf_counter() - start, data
-    finally:
-        conn.close()
-
-
-def raw_request(port: int, data: bytes, timeout: float = 35) -> tuple[int, float, bytes]:
-    """Bytes sent as they are (for what http.client refuses to send); status, seconds, body."""
-    start = time.perf_counter()
-    received = bytearray()
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        def read() -> None:
-            try:
-                while chunk := sock.recv(65536):
-                    received.extend(chunk)
-            except OSError:
-                pass
-        reader = threading.Thread(target=read)
-        reader.start()
-        try:
-            sock.sendall(data)
-        except OSError:
-            pass  # the server answered and closed before reading everything: that is the point
-        reader.join(timeout)
-    head, _, body = bytes(received).partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
-    return status, time.perf_counter() - start, body
 
 
 # -- 1. throughput -------------------------------------------------------------------------
@@ -315,8 +224,8 @@ def largest_list(registry, extra_rows: int = 0) -> bytes:
 
 def send(port: int, path: str, body: object) -> tuple[int, float, bytes]:
     if isinstance(body, tuple):
-        return raw_request(port, body[1])
-    return request(port, "POST", path, body)
+        return raw_request(port, body[1])[:3]
+    return request(port, "POST", path, body)[:3]
 
 
 def bench_hostile(server: Server, registry) -> None:
@@ -335,7 +244,7 @@ def bench_hostile(server: Server, registry) -> None:
     for t in threads:
         t.start()
     time.sleep(0.02)
-    status, health, _ = request(server.port, "GET", "/api/v1/health")
+    status, health = request(server.port, "GET", "/api/v1/health")[:2]
     for t in threads:
         t.join()
     print(f"  GET /health while two budget-edge previews run: {status} in {health * 1000:.1f} ms (previews {', '.join(f'{r * 1000:.0f}' for r in results)} ms)")

@@ -18,7 +18,6 @@ Everything runs on 127.0.0.1, every load is bounded in time.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import secrets
@@ -27,14 +26,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server import free_port, golden_list  # noqa: E402  (benchmarks/server.py)
+from server import golden_list  # noqa: E402  (benchmarks/server.py)
+from tests.loopback import Server, request  # noqa: E402
 
 
 TARGET_P50_RATIO = 2.0
@@ -69,38 +68,13 @@ def postgres_database():
         admin.dispose()
 
 
-@contextmanager
-def server(database_url: str):
-    port = free_port()
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen(
-        [str(gunicorn), "--preload", "--workers", "2", "--bind", f"127.0.0.1:{port}", "wsgi:app"],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(300):
-            try:
-                request(port, "GET", "/api/v1/health")
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
-
-
-def request(port: int, method: str, path: str, body: dict | None = None, headers: dict | None = None) -> dict:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers={"Content-Type": "application/json", **(headers or {})})
-        response = conn.getresponse()
-        data = response.read()
-        if response.status >= 300:
-            raise SystemExit(f"{method} {path}: HTTP {response.status} {data[:300]!r}")
-        return json.loads(data) if data else {}
-    finally:
-        conn.close()
+def created(port: int, body: dict) -> tuple[str, str]:
+    """POST the list; its id and edit token."""
+    answer = request(port, "POST", "/api/v1/lists", body, timeout=10)
+    if answer.status != 201:
+        raise SystemExit(f"POST /api/v1/lists: HTTP {answer.status} {answer.body[:300]!r}")
+    made = answer.json()
+    return made["id"], made["edit_token"]
 
 
 def lua_table(values: list[str]) -> str:
@@ -155,11 +129,9 @@ def _ms(text: str) -> float:
 
 
 def bench_backend(label: str, database_url: str, body: dict, seconds: int, runs: int) -> dict[str, float]:
-    with server(database_url) as port, tempfile.TemporaryDirectory() as folder:
-        lists = []
-        for _ in range(LISTS_FOR_READS_AND_UPDATES):
-            made = request(port, "POST", "/api/v1/lists", body)
-            lists.append((made["id"], made["edit_token"]))
+    with Server(database_url) as served, tempfile.TemporaryDirectory() as folder:
+        port = served.port
+        lists = [created(port, body) for _ in range(LISTS_FOR_READS_AND_UPDATES)]
         paths = scripts(Path(folder), body, lists)
         list_path = f"/api/v1/lists/{lists[0][0]}"
         for name in ("health", "read"):  # warm both workers

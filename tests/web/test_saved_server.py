@@ -7,75 +7,25 @@ Load stays on loopback and every loop is bounded in time and count.
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
 from listbuilder.lists import parse_list
+from tests.loopback import Server, request
 from tests.web.test_saved_api import LIST
-from tests.web.test_server import free_port
 
 pytestmark = pytest.mark.server
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-@contextmanager
-def gunicorn(database_url: str, workers: int):
-    """``make run``'s server (preloaded app, sync workers) in a process group of its own."""
-    port = free_port()
-    command = [str(Path(sys.executable).with_name("gunicorn")), "--preload", "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "wsgi:app"]
-    proc = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60  # wsgi.warm_up prints one roster before serving
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"gunicorn did not start: {proc.stderr.read().decode()[-2000:]}")
-                time.sleep(0.1)
-        proc.port = port  # type: ignore[attr-defined]
-        yield proc
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=15)
-        proc.stderr.close()
-
-
-def workers_of(master: subprocess.Popen) -> list[int]:
-    children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text().split()
-    return [int(pid) for pid in children]
-
-
-def call(port: int, method: str, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, dict, dict]:
-    """One request on a new connection: (status, JSON body or {}, headers). Raises OSError and
+def call(port: int, method: str, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, dict]:
+    """One request on a new connection: (status, JSON body or {}). Raises OSError and
     http.client errors when the worker dies under it."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-    try:
-        data = json.dumps(body).encode() if body is not None else None
-        conn.request(method, path, body=data, headers={**({"Content-Type": "application/json"} if data else {}), **(headers or {})})
-        response = conn.getresponse()
-        raw = response.read()
-        return response.status, (json.loads(raw) if raw and response.getheader("Content-Type", "").startswith("application/json") else {}), dict(response.getheaders())
-    finally:
-        conn.close()
+    answer = request(port, method, path, body, headers, timeout=20)
+    return answer.status, answer.json() if answer.headers.get("Content-Type", "").startswith("application/json") else {}
 
 
 def document(writer: int, step: int) -> dict:
@@ -100,13 +50,13 @@ def test_every_acknowledged_save_survives_kill_9_of_workers_and_then_of_everythi
             sent = document(number, step)
             try:
                 if list_id is None:
-                    status, body, _ = call(port, "POST", "/api/v1/lists", sent)
+                    status, body = call(port, "POST", "/api/v1/lists", sent)
                     if status == 201:
                         list_id, token, version = body["id"], body["edit_token"], 1
                 else:
-                    status, body, _ = call(port, "PUT", f"/api/v1/lists/{list_id}", sent, {"Authorization": f"Bearer {token}", "If-Match": f'"v{version}"'})
+                    status, body = call(port, "PUT", f"/api/v1/lists/{list_id}", sent, {"Authorization": f"Bearer {token}", "If-Match": f'"v{version}"'})
                     if status == 412:  # a save whose answer was lost may have landed: catch up
-                        status, body, _ = call(port, "GET", f"/api/v1/lists/{list_id}")
+                        status, body = call(port, "GET", f"/api/v1/lists/{list_id}")
                         version = body["version"]
                         continue
                     if status == 200:
@@ -118,7 +68,7 @@ def test_every_acknowledged_save_survives_kill_9_of_workers_and_then_of_everythi
                 with lock:
                     failures[0] += 1  # the worker died under this request: not acknowledged
 
-    with gunicorn(database_url, workers=3) as server:
+    with Server(database_url, workers=3) as server:
         stop[0] = time.monotonic() + 6.0
         threads = [threading.Thread(target=writer, args=(n, server.port)) for n in range(6)]
         for t in threads:
@@ -126,37 +76,36 @@ def test_every_acknowledged_save_survives_kill_9_of_workers_and_then_of_everythi
         killed: list[int] = []
         for pause in (1.5, 1.5):
             time.sleep(pause)
-            victim = next(pid for pid in workers_of(server) if pid not in killed)  # a dead worker stays listed until reaped
+            victim = next(pid for pid in server.workers() if pid not in killed)  # a dead worker stays listed until reaped
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
         for t in threads:
             t.join(timeout=60)
         deadline = time.monotonic() + 30  # the master reaps and replaces them; slow on a loaded machine
-        while any(pid in workers_of(server) for pid in killed) and time.monotonic() < deadline:
+        while any(pid in server.workers() for pid in killed) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert all(pid not in workers_of(server) for pid in killed)
-        os.killpg(server.pid, signal.SIGKILL)  # and now everything at once, master included
-        server.wait(timeout=15)
+        assert all(pid not in server.workers() for pid in killed)
+        server.kill()  # and now everything at once, master included
 
     print(f"{len(acknowledged)} acknowledged saves, {failures[0]} requests cut off by kill -9")
     assert len(acknowledged) > 50, f"too few saves to mean anything ({len(acknowledged)}, {failures[0]} failed)"
-    with gunicorn(database_url, workers=1) as fresh:
+    with Server(database_url, workers=1) as fresh:
         latest: dict[str, int] = {}
         for list_id, version, sent in acknowledged:
-            status, body, _ = call(fresh.port, "GET", f"/api/v1/lists/{list_id}/versions/{version}")
+            status, body = call(fresh.port, "GET", f"/api/v1/lists/{list_id}/versions/{version}")
             assert status == 200, (list_id, version, status)
             assert parse_list(body["list"]) == parse_list(sent), (list_id, version)
             latest[list_id] = max(latest.get(list_id, 0), version)
         for list_id, version in latest.items():
-            status, body, _ = call(fresh.port, "GET", f"/api/v1/lists/{list_id}/versions")
+            status, body = call(fresh.port, "GET", f"/api/v1/lists/{list_id}/versions")
             assert [v["version"] for v in body["versions"]] == list(range(1, body["current"] + 1))
             assert body["current"] >= version
 
 
 def test_of_two_concurrent_puts_with_the_same_if_match_exactly_one_wins(database_url):
-    with gunicorn(database_url, workers=4) as server:
+    with Server(database_url, workers=4) as server:
         for round_ in range(12):
-            _, made, _ = call(server.port, "POST", "/api/v1/lists", LIST)
+            _, made = call(server.port, "POST", "/api/v1/lists", LIST)
             headers = {"Authorization": f"Bearer {made['edit_token']}", "If-Match": '"v1"'}
             barrier = threading.Barrier(2)
             statuses: list[int] = []
@@ -171,5 +120,5 @@ def test_of_two_concurrent_puts_with_the_same_if_match_exactly_one_wins(database
             for t in threads:
                 t.join(timeout=30)
             assert sorted(statuses) == [200, 412], f"round {round_}: {statuses}"
-            _, versions, _ = call(server.port, "GET", f"/api/v1/lists/{made['id']}/versions")
+            _, versions = call(server.port, "GET", f"/api/v1/lists/{made['id']}/versions")
             assert [v["version"] for v in versions["versions"]] == [1, 2]
