@@ -178,10 +178,16 @@ class ProfileOut(Schema):
     rules = fields.List(RuleLabel())
 
 
-class ReportOut(Schema):
+class VerdictOut(Schema):
+    """Whether a list is legal, its totals and every issue: the part of a report that an
+    event's entry repeats beside the player's name."""
+
     valid = fields.Boolean()
     totals = fields.Dict(metadata={"description": "pts (or each currency), units, models, limit, left"})
     issues = fields.List(fields.Nested(IssueOut))
+
+
+class ReportOut(VerdictOut):
     entries = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "per entry key: its cost vector after upgrades and its model count; with ?profiles=true also its profile (ProfileOut: weapons, items and rules after upgrades)"})
 
 

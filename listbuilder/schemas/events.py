@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate, validates
+from marshmallow import ValidationError, fields, validate
 
-from listbuilder.roster_html import PAPERS
-from listbuilder.schemas.api import ReportOut
+from listbuilder.schemas.api import ErrorOut, ReportOut, VerdictOut
 from listbuilder.schemas.fields import StrictSchema, positive_int
 from listbuilder.schemas.lists import BudgetSchema
+from listbuilder.schemas.saved import PaperQuery
 
 MAX_BOOKS = 50
 MAX_BATCH = 1000
@@ -23,6 +23,16 @@ def _text(low: int, high: int, **kw: Any) -> fields.String:
     return fields.String(validate=validate.Length(min=low, max=high), **kw)
 
 
+def _not_blank(value: str) -> None:
+    if value and not value.strip():  # an empty one is already refused by its length
+        raise ValidationError("blank")
+
+
+def _name(high: int, **kw: Any) -> fields.String:
+    """A name people read (an event's, a player's): 1 to *high* characters, not all spaces."""
+    return fields.String(validate=[validate.Length(min=1, max=high), _not_blank], **kw)
+
+
 class BookPinIn(StrictSchema):
     book = _text(1, 100, required=True, metadata={"description": "an army book id of the event's system"})
     version = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "optional: the book's version label you expect; 409 if the server serves another"})
@@ -30,7 +40,7 @@ class BookPinIn(StrictSchema):
 
 
 class EventIn(StrictSchema):
-    name = _text(1, 200, required=True)
+    name = _name(200, required=True)
     system = _text(1, 100, required=True)
     points_limit = positive_int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100000), metadata={"description": "required unless the system plays game modes (armour-hex)"})
     force_org = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "force organisation on or off (default: the system's)"})
@@ -39,11 +49,6 @@ class EventIn(StrictSchema):
     books = fields.List(fields.Nested(BookPinIn), required=True, validate=validate.Length(min=1, max=MAX_BOOKS), metadata={"description": "the allowed army books, pinned to the version served now"})
     deadline = fields.AwareDateTime(required=True, format="iso", metadata={"description": "submissions close at this time (ISO 8601 with a time zone)"})
     allow_illegal = fields.Boolean(load_default=False, metadata={"description": "accept illegal lists (flagged) instead of refusing them"})
-
-    @validates("name")
-    def _named(self, value: str, **_: Any) -> None:
-        if not value.strip():
-            raise ValidationError("blank")
 
 
 class BookPinOut(StrictSchema):
@@ -76,47 +81,37 @@ class EventCreatedOut(StrictSchema):
 
 class SubmitIn(StrictSchema):
     list_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$"), metadata={"description": "a saved list's id; its edit token goes in Authorization"})
-    player = _text(1, 100, required=True, metadata={"description": "the player's name as the organiser will see it"})
+    player = _name(100, required=True, metadata={"description": "the player's name as the organiser will see it"})
     player_token = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "needed to submit again under the same name: the token given with the first submission"})
 
-    @validates("player")
-    def _named(self, value: str, **_: Any) -> None:
-        if not value.strip():
-            raise ValidationError("blank")
 
+class SubmittedOut(StrictSchema):
+    """Which saved list, at which version, a submission locked, and its verification code."""
 
-class SubmissionOut(StrictSchema):
-    event_id = fields.String()
     number = fields.Integer()
-    player = fields.String()
-    player_token = fields.String(allow_none=True, metadata={"description": "only with a player's first submission: keep it to submit again"})
     list_id = fields.String()
     list_version = fields.Integer(metadata={"description": "the version submitted (and locked)"})
-    valid = fields.Boolean(metadata={"description": "false: an illegal list the organiser accepts, flagged"})
     verification_code = fields.String(metadata={"description": "under the event's pinned rules and settings"})
+
+
+class SubmissionOut(SubmittedOut):
+    event_id = fields.String()
+    player = fields.String()
+    player_token = fields.String(allow_none=True, metadata={"description": "only with a player's first submission: keep it to submit again"})
+    valid = fields.Boolean(metadata={"description": "false: an illegal list the organiser accepts, flagged"})
     report = fields.Nested(ReportOut)
     submitted_at = fields.DateTime()
 
 
-class EarlierOut(StrictSchema):
-    number = fields.Integer()
-    list_id = fields.String()
-    list_version = fields.Integer()
-    verification_code = fields.String()
+class EarlierOut(SubmittedOut):
+    """The player's submission before this one."""
 
 
-class EntryOut(StrictSchema):
-    number = fields.Integer()
+class EntryOut(SubmittedOut, VerdictOut):
     player = fields.String()
     faction = fields.String()
-    list_id = fields.String()
-    list_version = fields.Integer()
     submitted_at = fields.DateTime()
     points = fields.String(metadata={"description": "the list's cost in words (1995 pts; 18 IP, 22 MP …)"})
-    totals = fields.Dict()
-    valid = fields.Boolean()
-    issues = fields.List(fields.Dict())
-    verification_code = fields.String()
     earlier = fields.Nested(EarlierOut, allow_none=True, metadata={"description": "the player's submission before this one"})
     changes = fields.List(fields.String(), allow_none=True, metadata={"description": "what changed since the earlier submission, in words"})
     revalidated = fields.Boolean()
@@ -129,8 +124,8 @@ class ReportOutEvent(StrictSchema):
     submissions = fields.Integer(metadata={"description": "submissions received in all (players who submitted again count each time)"})
 
 
-class PackQuery(StrictSchema):
-    paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
+class PackQuery(PaperQuery):
+    """The paper of an event's roster pack (the same choice as a saved list's roster)."""
 
 
 class BatchIn(StrictSchema):
@@ -143,7 +138,7 @@ class BatchIn(StrictSchema):
 class BatchItemOut(StrictSchema):
     index = fields.Integer()
     report = fields.Nested(ReportOut, allow_none=True)
-    error = fields.Dict(allow_none=True, metadata={"description": "when this list could not be validated: the error shape (code, status, message, errors)"})
+    error = fields.Nested(ErrorOut, allow_none=True, metadata={"description": "when this list could not be validated: the error shape (code, status, message, errors)"})
 
 
 class BatchOut(StrictSchema):

@@ -127,6 +127,9 @@ class DiffQuery(Schema):
     to = fields.Integer(**_VERSION, metadata={"description": "newer version (default: the current one)"})
 
 
-class RosterQuery(VersionQuery):
+class PaperQuery(Schema):
     paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
+
+
+class RosterQuery(PaperQuery, VersionQuery):
     layout = fields.String(load_default="sheet", validate=validate.OneOf(sorted(LAYOUTS)), metadata={"description": "sheet (compact, the default) or cards (one card per unit, to cut out)"})
