@@ -12,6 +12,7 @@ One module per concern, sharing one engine (``database.py``) and one migration c
     events.py     create_event, submit (records a submission and locks its list), read_event,
                   read_as_organiser; organiser and player tokens kept as hashes
     errors.py     StoreError and its subclasses, each with the HTTP status it maps to
+    limits.py     the limits the store keeps (versions per list), free of SQLAlchemy for the API's docs
 
 The core never imports the store; the web layer and the CLI do. Saved data is never rewritten
 in place: a save adds a version.

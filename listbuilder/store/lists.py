@@ -12,8 +12,9 @@ A version row is written once and never changed. ``head`` moves forward by compa
 so of two saves made from the same version exactly one wins and the other is told it is
 stale; the primary key on ``(list_id, number)`` would refuse a second version N even if that
 check were bypassed. A list keeps at most ``MAX_VERSIONS_PER_LIST`` versions, so one list
-cannot grow the database without bound (see docs/saved-lists.md). Locking and deleting go through the same row, so a save cannot slip in
-after a lock. Deleting removes the versions and keeps a tombstone, so the id answers "gone".
+cannot grow the database without bound (see docs/saved-lists.md). Locking and deleting go
+through the same row, so a save cannot slip in after a lock. Deleting removes the versions
+and keeps a tombstone, so the id answers "gone".
 """
 
 from __future__ import annotations
