@@ -108,7 +108,7 @@ class Melee:
         hits_mix: list[tuple[float, Dist]] = []
         back_hits_mix: list[tuple[float, Dist]] = []
         strike_cache: dict[Any, tuple[Dist, Dist]] = {}
-        back_cache: dict[tuple[Any, int], tuple[Dist, Dist]] = {}
+        back_cache: dict[tuple[Any, int], tuple[Dist, tuple[tuple[int, float], ...]]] = {}
         back_key: dict[int, Any] = {}  # defender key -> who strikes back from there (None: destroyed)
         shifts = self._back_shifts(back_groups)
         back_from: dict[Any, int] = {}  # who strikes back -> the attacker position first worked out
@@ -146,15 +146,16 @@ class Melee:
                         first = back_from.get(bkey)
                         if shifts and first is not None and first <= pa1:
                             first_hits, first_ends = back_cache[(bkey, first)]
-                            found = (first_hits, first_ends.map(lambda q, d=pa1 - first: min(q + d, end_a)))
+                            found = (first_hits, tuple((min(q + pa1 - first, end_a), w) for q, w in first_ends))
                         else:
                             line_d, p_d = where.locate(pd)
-                            found = self.wounding.strike(back_groups, f.dfn, line_d, p_d, f.att, f.line_a, Dist.constant(pa1), False)
+                            bhits, ends_a = self.wounding.strike(back_groups, f.dfn, line_d, p_d, f.att, f.line_a, Dist.constant(pa1), False)
+                            found = (bhits, tuple(ends_a.items()))
                             back_from.setdefault(bkey, pa1)
                         back_cache[(bkey, pa1)] = found
-                    bhits, ends_a = found
+                    bhits, ends = found  # (attacker position after the strike-back, chance), positions may repeat
                     back_hits_mix.append((weight, bhits))
-                    for pa2, w3 in ends_a.items():
+                    for pa2, w3 in ends:
                         joint[(pa0, pa2, pd)] = joint.get((pa0, pa2, pd), 0.0) + weight * w3
         back_hits = Dist.mixture(back_hits_mix) if back_hits_mix else Dist.constant(0)
         return joint, Dist.mixture(hits_mix), back_hits
