@@ -157,10 +157,12 @@ def _binomial(n: int, p: float) -> Dist:
     return Dist({k: math.comb(n, k) * p**k * (1.0 - p) ** (n - k) for k in range(n + 1)})
 
 
+@lru_cache(maxsize=1024)
 def success_chance(target: int, modifier: int = 0, sides: int = 6, *, natural_hit: int | None = 6, natural_miss: int | None = 1) -> float:
     """Chance that one die scores *target*+ after *modifier*, with natural results fixed.
 
     OPR: a natural 6 always succeeds and a natural 1 always fails, whatever the modifiers.
+    Cached: a melee preview asks the same few questions about a thousand times.
     """
     wins = 0
     for face in range(1, sides + 1):

@@ -83,7 +83,7 @@ class WoundLine:
             out.append(total)
         return tuple(out)
 
-    @property
+    @cached_property
     def end(self) -> int:
         return self.ends[-1] if self.ends else 0
 

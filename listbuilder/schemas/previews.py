@@ -145,6 +145,8 @@ class OprSharedSituation(StrictSchema):
     strike_back = fields.Boolean(load_default=True, metadata={"description": "melee: the defender strikes back"})
     attacker = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
     defender = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
+    weapons = fields.List(fields.String(validate=_ID), load_default=None, allow_none=True, metadata={"description": "only these attacker weapons fight (default: all that can); in a whole turn, the weapons that shoot"})
+    pick = PickField(load_default="next", metadata={"description": 'Sniper/Takedown target: "next" (default), "hero", {"hero": index or name} or {"model": place in wound order, 0 = next}; in a whole turn, for the shooting'})
 
 
 class OprSituationSchema(OprSharedSituation):
@@ -156,8 +158,6 @@ class OprSituationSchema(OprSharedSituation):
     fatigued = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"})
     models_lost = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
     wounds_taken = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.wounds_taken"})
-    weapons = fields.List(fields.String(validate=_ID), load_default=None, allow_none=True, metadata={"description": "only these attacker weapons fight (default: all that can)"})
-    pick = PickField(load_default="next", metadata={"description": 'Sniper/Takedown target: "next" (default), "hero", {"hero": index or name} or {"model": place in wound order, 0 = next}'})
 
     def load(self, data: Any, **kw: Any) -> Any:  # type: ignore[override]
         """Fold the defender shortcuts into ``defender`` (giving both is an error)."""
@@ -174,8 +174,8 @@ class OprSituationSchema(OprSharedSituation):
 
 
 class OprTurnSituationSchema(OprSharedSituation):
-    """A whole turn (``/previews/turn``): the attacker shoots (range, hold, cover), then charges
-    the same target (facing, strike_back)."""
+    """A whole turn (``/previews/turn``): the attacker shoots (range, hold, cover, weapons,
+    pick), then charges the same target (facing, strike_back)."""
 
 
 SITUATION_SCHEMAS: dict[str, type[Schema]] = {

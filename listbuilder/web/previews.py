@@ -43,7 +43,7 @@ class PreviewOut(Schema):
 
 
 class TurnStepsOut(Schema):
-    shooting = fields.Dict(metadata={"description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test)"})
+    shooting = fields.Dict(allow_none=True, metadata={"description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test, the pick); null when the attacker has no ranged weapon and only charges"})
     charge = fields.Dict(metadata={"description": "the charge: expected hits, given the target survived the shooting"})
 
 
@@ -54,7 +54,7 @@ class TurnOut(PreviewOut):
 class TurnRequestSchema(PreviewRequestSchema):
     """``POST /api/v1/previews/turn``: the attacker shoots the defender, then charges it."""
 
-    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "range, hold, cover (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"})
+    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "range, hold, cover, weapons, pick (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"})
 
 
 class CompareOptionOut(Schema):

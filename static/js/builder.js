@@ -63,12 +63,22 @@ async function start() {
   renderAll();
   validateNow();
   try {
-    preview.init(await api(`/api/v1/books?system=${encodeURIComponent(SYSTEM_ID)}`));
+    preview.init(await systemBooks());
   } catch (err) {
     $("preview-result").replaceChildren(errorBox(err, "Could not list the books to pick a defender from"));
   }
 }
 let preview = null;
+
+/** The system's listed books (fetched once): where the preview and the efficiency panel pick a target. */
+let booksOfSystem = null;
+function systemBooks() {
+  if (!booksOfSystem) {
+    booksOfSystem = api(`/api/v1/books?system=${encodeURIComponent(SYSTEM_ID)}`);
+    booksOfSystem.catch(() => { booksOfSystem = null; });
+  }
+  return booksOfSystem;
+}
 
 function loadBook(id) {
   if (!bookCache.has(id)) {
@@ -515,7 +525,7 @@ let editor = null;
 function renderEditor() {
   if (!editor) {
     editor = new Editor($("editor"), {
-      system, book, family: FAMILY, units, sections,
+      system, book, family: FAMILY, units, sections, books: systemBooks, bookCache: loadBook,
       list: () => list, entry, nameOf, labelOf, groupName,
       /** fn(entry) changes one entry of the list, as one undoable step. */
       update: (fn, { key, light = false, merge = null, label = null } = {}) => {

@@ -34,7 +34,7 @@ export const optionCost = (option, unitId) => (option.unit_costs && option.unit_
 export class Editor {
   constructor(root, ctx) {
     this.root = root;
-    this.ctx = ctx; // {system, book, family, units, sections, list(), entry(key), update(fn, opts), close(), nameOf(entry)}
+    this.ctx = ctx; // {system, book, family, units, sections, books(), bookCache(id), list(), entry(key), update(fn, opts), close(), nameOf(entry)}
   }
 
   /** The cap on models for a count section, from the book: section size and gear to replace. */
@@ -78,12 +78,12 @@ export class Editor {
     for (const member of group.entries) controls.append(this.member(member, group, prefixOf(member), shared));
     controls.append(...this.groupControls(group, entry));
     const unit = this.ctx.units.get(entry.unit);
+    // Under both columns: its table needs the editor's whole width.
     const efficiency = unit && efficiencyPanel(this.ctx, entry, unit);
-    if (efficiency) controls.append(efficiency);
     this.group = group;
     this.root.replaceChildren(h("div", { class: "editor-head" }, title, h("span", { id: "editor-status", class: "editor-status", role: "status" }), close),
       h("div", { id: "editor-issues", class: "editor-issues", "aria-live": "polite" }),
-      h("div", { class: "editor-body" }, controls, profile));
+      h("div", { class: "editor-body" }, controls, profile, efficiency));
     this.root.hidden = false;
     this.showStatus();
   }

@@ -1,13 +1,15 @@
 // Points efficiency in the unit editor: the unit as chosen and each one-option change of its
-// pick-one and pick-several sections, against a target from the book, as expected wounds per
-// 100 points (POST /api/v1/previews/compare answers; this module only asks and draws).
+// pick-one and pick-several sections, against a target from any book of the system, as
+// expected wounds per 100 points (POST /api/v1/previews/compare answers; this module only asks
+// and draws).
 import { h, api, errorBox } from "./util.js";
 import { sectionKind, setOption, setSection } from "./editor.js";
+import { UnitPicker } from "./unit_picker.js";
 
 const MAX_OPTIONS = 8; // the API compares 2 to 8 loadouts at once
 
 // Kept across editor re-renders (the editor is rebuilt on every change of the entry).
-const chosen = { target: null, attack: "melee" };
+const chosen = { book: null, target: null, attack: "melee" };
 
 /** Loadouts to compare: the entry as it is, then the entry with each option it has not taken
  * (a pick-one section's choice swapped, a pick-several option added), options whose
@@ -46,30 +48,38 @@ function resultTable(answer) {
       h("td", {}, o.wounds_per_100_points === null ? "—" : o.wounds_per_100_points.toFixed(2))))));
 }
 
+/** A target is a book unit as it comes: units that must take an upgrade cannot stand bare. */
+function standsBare(unit, book) {
+  const mustTake = (id) => (((book.upgrades || []).find((s) => s.id === id) || {}).pick || {}).min >= 1;
+  return !(unit.upgrades || []).some(mustTake);
+}
+
 /** The panel (a closed <details>), or null when the unit has nothing to compare. */
 export function efficiencyPanel(ctx, entry, unit) {
   if (ctx.family !== "opr") return null; // the shooting/melee choice below is the OPR situation
   const options = loadouts(entry, unit, ctx.sections);
   if (options.length < 2) return null;
-  // A target is a book unit as it comes: units that must take an upgrade cannot stand bare.
-  const bare = (u) => !(u.upgrades || []).some((id) => ((ctx.sections.get(id) || {}).pick || {}).min >= 1);
-  const targets = [...ctx.units.values()].filter(bare);
-  if (!targets.length) return null;
-  if (!chosen.target || !ctx.units.has(chosen.target)) chosen.target = targets[0].id;
   const out = h("div", { class: "efficiency-out", "aria-live": "polite" });
-  const target = h("select", { id: "eff-target", onchange: (e) => { chosen.target = e.target.value; } },
-    targets.map((u) => h("option", { value: u.id, selected: u.id === chosen.target }, u.name)));
+  const book = h("select", { id: "eff-book" });
+  const target = h("select", { id: "eff-target" });
+  // Any listed book of the system (and the list's own), as the combat preview's defender.
+  const picker = new UnitPicker({ bookSelect: book, unitSelect: target, bookCache: ctx.bookCache, keep: standsBare,
+    onError: (box) => out.replaceChildren(box),
+    onChange: (v) => { chosen.book = v.book; chosen.target = v.unit; } });
+  ctx.books().catch(() => []).then((books) => picker.setBooks(books, { current: chosen.book || ctx.book.id, own: ctx.book, unit: chosen.target }));
   const attack = h("select", { id: "eff-attack", onchange: (e) => { chosen.attack = e.target.value; } },
     h("option", { value: "melee", selected: chosen.attack === "melee" }, "Charge (melee)"),
     h("option", { value: "shooting", selected: chosen.attack === "shooting" }, "Shooting"));
   const run = async (button) => {
+    const defender = picker.value;
+    if (!defender.unit) { out.replaceChildren(h("p", { class: "notice" }, "Pick a target unit.")); return; }
     button.disabled = true;
     out.replaceChildren(h("p", { class: "hint" }, "Working out the odds…"));
     const body = {
       system: ctx.system.id,
       attacker: { book: ctx.book.id, unit: unit.id },
       options,
-      defender: { book: ctx.book.id, unit: chosen.target },
+      defender,
       situation: chosen.attack === "melee" ? { attack: "melee", charging: true } : { attack: "shooting" },
     };
     try {
@@ -85,6 +95,7 @@ export function efficiencyPanel(ctx, entry, unit) {
     h("summary", {}, `Points efficiency of ${options.length - 1} option${options.length === 2 ? "" : "s"}`),
     h("p", { class: "hint" }, "Expected wounds per 100 points of each option against one target, exact odds."),
     h("div", { class: "button-row" },
+      h("label", { class: "field" }, "Target's book ", book),
       h("label", { class: "field" }, "Target ", target),
       h("label", { class: "field" }, "Attack ", attack), go),
     out);

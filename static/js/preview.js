@@ -1,5 +1,6 @@
 // Combat preview: a unit of the list against any unit of any book of the same system,
 // POST /api/v1/previews, and the answer drawn as an SVG bar chart.
+import { UnitPicker } from "./unit_picker.js";
 import { api, errorBox, h, humanize, percent } from "./util.js";
 
 // The situation inputs each rules family's engine reads (docs: the previews schema).
@@ -70,30 +71,15 @@ export class Preview {
     this.result = document.getElementById("preview-result");
     this.fields = SITUATIONS[ctx.family] || [];
     this.chosen = null;
+    this.picker = new UnitPicker({ bookSelect: this.bookSelect, unitSelect: this.defender, bookCache: ctx.bookCache,
+      onError: (box) => this.result.replaceChildren(box) });
     this.buildSituation();
-    this.bookSelect.addEventListener("change", () => this.loadDefenders());
     this.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(); });
   }
 
+  /** Offer the defenders of these books (the system's listed books, and the list's own). */
   async init(books) {
-    this.bookSelect.replaceChildren(...books.map((b) => h("option", { value: b.id, selected: b.id === this.ctx.book.id }, b.name)));
-    await this.loadDefenders();
-  }
-
-  async loadDefenders() {
-    const id = this.bookSelect.value;
-    // Disabled while the book loads, so nobody (and no test) can pick the placeholder.
-    this.defender.disabled = true;
-    this.defender.replaceChildren(h("option", { value: "" }, "Loading…"));
-    try {
-      const book = await this.ctx.bookCache(id);
-      if (id !== this.bookSelect.value) return; // another book was picked meanwhile
-      this.defender.replaceChildren(...book.units.map((u) => h("option", { value: u.id }, u.name)));
-      this.defender.disabled = false;
-    } catch (err) {
-      this.defender.replaceChildren();
-      this.result.replaceChildren(errorBox(err, "Could not load that army book"));
-    }
+    await this.picker.setBooks(books, { current: this.ctx.book.id, own: this.ctx.book });
   }
 
   refreshAttackers() {

@@ -30,13 +30,15 @@ class Fight:
 
     @classmethod
     def of(cls, dialect: Dialect, attacker: Fighter, defender: Fighter, situation: Situation, *,
-           start_d: int | None = None) -> Fight:
+           start_d: int | None = None, line_d: WoundLine | None = None) -> Fight:
         """Lay both sides out; raises PreviewError for a state no unit can be in.
 
         ``start_d`` places the defender directly (a whole-turn preview carries the position
-        its shooting left the target in); otherwise the situation's defender state says.
+        its shooting left the target in), on ``line_d`` when given (the line a Sniper pick left
+        it on: see :mod:`.pick`); otherwise the situation's defender state says.
         """
-        line_a, line_d = wound_line(attacker), wound_line(defender)
+        line_a = wound_line(attacker)
+        line_d = line_d or wound_line(defender)
         start_a = _start(line_a, situation.attacker, "attacker")
         if start_d is None:
             start_d = _start(line_d, situation.defender, "defender")

@@ -98,7 +98,9 @@ class Melee:
 
         Strikes are shared: the attacker's blows depend only on who of it still stands, the
         strike-back only on who of the defender stands and where the attacker is, so each is
-        worked out once however many joint outcomes lead to it.
+        worked out once however many joint outcomes lead to it; and where the attacker's
+        position does not change the dice (:meth:`_back_shifts`), a strike-back at a deeper
+        position is the one already worked out, moved along.
         """
         f, where = self.f, self.picking.out
         end_a, untouched = f.line_a.end, where.untouched
@@ -106,8 +108,10 @@ class Melee:
         hits_mix: list[tuple[float, Dist]] = []
         back_hits_mix: list[tuple[float, Dist]] = []
         strike_cache: dict[Any, tuple[Dist, Dist]] = {}
-        back_cache: dict[tuple[Any, int], tuple[Dist, Dist]] = {}
+        back_cache: dict[tuple[Any, int], tuple[Dist, tuple[tuple[int, float], ...]]] = {}
         back_key: dict[int, Any] = {}  # defender key -> who strikes back from there (None: destroyed)
+        shifts = self._back_shifts(back_groups)
+        back_from: dict[Any, int] = {}  # who strikes back -> the attacker position first worked out
         for pa0, w0 in self._pre_strike().items():
             if pa0 >= end_a:
                 joint[(pa0, pa0, untouched)] = joint.get((pa0, pa0, untouched), 0.0) + w0
@@ -137,15 +141,35 @@ class Melee:
                     if bkey is None:
                         joint[(pa0, pa1, pd)] = joint.get((pa0, pa1, pd), 0.0) + weight
                         continue
-                    if (bkey, pa1) not in back_cache:
-                        line_d, p_d = where.locate(pd)
-                        back_cache[(bkey, pa1)] = self.wounding.strike(back_groups, f.dfn, line_d, p_d, f.att, f.line_a, Dist.constant(pa1), False)
-                    bhits, ends_a = back_cache[(bkey, pa1)]
+                    found = back_cache.get((bkey, pa1))
+                    if found is None:
+                        first = back_from.get(bkey)
+                        if shifts and first is not None and first <= pa1:
+                            first_hits, first_ends = back_cache[(bkey, first)]
+                            found = (first_hits, tuple((min(q + pa1 - first, end_a), w) for q, w in first_ends))
+                        else:
+                            line_d, p_d = where.locate(pd)
+                            bhits, ends_a = self.wounding.strike(back_groups, f.dfn, line_d, p_d, f.att, f.line_a, Dist.constant(pa1), False)
+                            found = (bhits, tuple(ends_a.items()))
+                            back_from.setdefault(bkey, pa1)
+                        back_cache[(bkey, pa1)] = found
+                    bhits, ends = found  # (attacker position after the strike-back, chance), positions may repeat
                     back_hits_mix.append((weight, bhits))
-                    for pa2, w3 in ends_a.items():
+                    for pa2, w3 in ends:
                         joint[(pa0, pa2, pd)] = joint.get((pa0, pa2, pd), 0.0) + weight * w3
         back_hits = Dist.mixture(back_hits_mix) if back_hits_mix else Dist.constant(0)
         return joint, Dist.mixture(hits_mix), back_hits
+
+    def _back_shifts(self, back_groups: list[Group]) -> bool:
+        """Whether a strike-back at attacker position p + d is the one at p moved d along (and
+        stopped at the line's end).
+
+        True when nothing in its dice reads the position: every attacker model is the unit's
+        own (no joined hero, so one Defense and one Regeneration all along the line), and no
+        group caps by models left (Blast), stops at a model's last wound (Deadly) or goes at
+        one model (Takedown). Then n wounds from p always end at min(p + n, end).
+        """
+        return not self.f.att.heroes and all(g.blast == 1 and g.deadly <= 1 and not g.single_model for g in back_groups)
 
     def consequences(self, joint: Joint, back: dict[str, Any]) -> dict[str, Any]:
         """Who wins the melee (wounds caused plus bonuses) and what the loser's test does.

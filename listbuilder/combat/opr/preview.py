@@ -16,10 +16,10 @@ from listbuilder.combat.opr.pick import Picking
 from listbuilder.combat.opr.saves import Saves
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.opr.wounds import Wounding
-from listbuilder.combat.profiles import Fighter, fighter_from
+from listbuilder.combat.profiles import Fighter, WoundLine, fighter_from
 from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
-from listbuilder.model import GameSystem
+from listbuilder.model import GameSystem, Weapon
 
 
 def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,8 +40,8 @@ class Preview:
     """One preview: lays the fight out, checks it, and runs shooting or melee through the phases."""
 
     def __init__(self, dialect: Dialect, attacker: Fighter, defender: Fighter, situation: Situation, *,
-                 start_d: int | None = None):
-        self.fight = Fight.of(dialect, attacker, defender, situation, start_d=start_d)
+                 start_d: int | None = None, line_d: WoundLine | None = None):
+        self.fight = Fight.of(dialect, attacker, defender, situation, start_d=start_d, line_d=line_d)
         check(self.fight)
         self.groups = AttackGroups(self.fight)
         self.saves = Saves(self.fight)
@@ -63,7 +63,7 @@ class Preview:
         f = self.fight
         groups = self.groups.attack_groups(f.att)
         if not groups:
-            ranged = [w for m in f.att.all_members for w in m.weapons if not w.is_melee]
+            ranged = ranged_weapons(f.att)
             if not ranged:
                 raise PreviewError("attacker", f"{f.att.name} has no ranged weapon to shoot with")
             reach = max(self.groups.reach(w) for w in ranged)
@@ -86,15 +86,27 @@ class Preview:
         out["notes"] = f.notes + [f"groups: {', '.join(g.label for g in groups)}"]
         return Shot(out, ends, where, failed)
 
+    def hold_fire(self) -> Shot:
+        """No shooting at all (a whole turn of a unit with no ranged weapon): the defender
+        stays as the situation says, and a pick has nothing to steer."""
+        f = self.fight
+        self.picking.use([])
+        return Shot(None, Dist.constant(f.start_d), Outcomes.one_line(f.line_d, f.start_d), {})
+
 
 @dataclass(frozen=True)
 class Shot:
     """A shooting's answer and the defender's outcomes, each with its chance to fail morale."""
 
-    answer: dict[str, Any]
+    answer: dict[str, Any] | None  # None: nothing was shot (see Preview.hold_fire)
     ends: Dist  # defender outcome keys of ``where``
     where: Outcomes
     failed: dict[int, float]  # outcome key -> chance the morale test it forces fails
+
+
+def ranged_weapons(fighter: Fighter) -> list[Weapon]:
+    """The weapons of the unit and its joined heroes that can shoot."""
+    return [w for m in fighter.all_members for w in m.weapons if not w.is_melee]
 
 
 def check(fight: Fight) -> None:

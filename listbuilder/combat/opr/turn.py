@@ -8,8 +8,10 @@ result and the loser's morale test.
 
 The answer is one exact distribution: for every state the shooting can leave the target in
 (its position on its wound line, and whether it failed its morale test), the melee is run from
-that state by the same engine and the results are mixed with the state's probability. The
-Monte Carlo simulator cross-checks it in the tests.
+that state by the same engine and the results are mixed with the state's probability. A Sniper
+pick in the shooting may leave the picked model part-wounded out of the usual wound order; each
+such state has its own wound line (:mod:`.pick`) and the charge starts on it. A unit with no
+ranged weapon only charges. The Monte Carlo simulator cross-checks it in the tests.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from dataclasses import replace
 from typing import Any
 
 from listbuilder.combat.opr.dialects import Dialect, dialect_for
-from listbuilder.combat.opr.preview import Preview
+from listbuilder.combat.opr.preview import Preview, ranged_weapons
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.profiles import Fighter, fighter_from
-from listbuilder.combat.service import Combatant, unmodelled_rules
+from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 
@@ -32,40 +34,50 @@ MIXED = ("melee", "morale", "p_defender_removed", "p_attacker_destroyed")
 
 
 def turn_situations(data: Mapping[str, Any]) -> tuple[Situation, Situation]:
-    """The request's turn situation -> (the shooting, the charge)."""
-    shoot = Situation.of({**{k: data[k] for k in ("range", "hold", "cover", "attacker", "defender") if k in data}, "attack": "shooting"})
+    """The request's turn situation -> (the shooting, the charge).
+
+    ``weapons`` and ``pick`` steer the shooting, as in a single shooting preview; the charge
+    fights with every melee weapon, its Takedown blows (002) going at the next model.
+    """
+    shoot = Situation.of({**{k: data[k] for k in ("range", "hold", "cover", "weapons", "pick", "attacker", "defender") if k in data},
+                          "attack": "shooting"})
     charge = Situation.of({**{k: data[k] for k in ("facing", "strike_back", "attacker", "defender") if k in data},
                            "attack": "melee", "charging": True})
     return shoot, charge
 
 
 def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: Situation, charge: Situation) -> dict[str, Any]:
-    """Shooting, then the charge from every state it leaves, as one answer (see the module)."""
-    shot = Preview(dialect, attacker, defender, shoot).shoot()
-    where = shot.where  # one wound line: a turn takes no pick, so Sniper shots follow the wound order
-    start = where.untouched
-    line = where.lines[0]
-    alive_before = line.alive(start)
+    """Shooting, then the charge from every state it leaves, as one answer (see the module).
+
+    A unit with no ranged weapon holds its fire: the turn is its charge alone, and the answer
+    says so (``steps.shooting`` is null).
+    """
+    shooting = Preview(dialect, attacker, defender, shoot)
+    can_shoot = bool(ranged_weapons(attacker))
+    _check_weapons(attacker, shoot)
+    shot = shooting.shoot() if can_shoot else shooting.hold_fire()
+    where = shot.where  # after a Sniper pick, one wound line per state of the picked model
     wounds: dict[int, float] = {}
     killed: dict[int, float] = {}
     melee_mix: list[tuple[float, dict[str, Any]]] = []
     hits_mix: list[tuple[float, Dist]] = []
     back_wounds: list[tuple[float, Dist]] = []
     p_charge = 0.0
-    notes: list[str] = []
-    for p, w in shot.ends.items():
-        shot_wounds, shot_killed = p - start, alive_before - line.alive(p)
+    charge_notes: list[str] = []
+    for key, w in shot.ends.items():
+        line, p = where.locate(key)
+        shot_wounds, shot_killed = where.wounds(key), where.killed(key)
         if p >= line.end:  # shot off the table: nothing left to charge
             wounds[shot_wounds] = wounds.get(shot_wounds, 0.0) + w
             killed[shot_killed] = killed.get(shot_killed, 0.0) + w
             continue
         p_charge += w
-        failed = shot.failed.get(p, 0.0)
+        failed = shot.failed.get(key, 0.0)
         for shaken, ws in ((False, 1.0 - failed), (True, failed)):
             if ws <= 0.0:
                 continue
             state = replace(charge.defender, shaken=charge.defender.shaken or shaken)
-            clash = Preview(dialect, attacker, defender, replace(charge, defender=state), start_d=p).clash()
+            clash = Preview(dialect, attacker, defender, replace(charge, defender=state), start_d=p, line_d=line).clash()
             weight = w * ws
             for k, q in clash.ends_d.items():
                 total_w = shot_wounds + clash.where.wounds(k)
@@ -75,14 +87,20 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
             hits_mix.append((weight, clash.hits))
             back_wounds.append((weight, clash.ends_a.map(lambda pa, s=clash.start_a: pa - s)))
             melee_mix.append((weight, {k: clash.consequences[k] for k in MIXED}))
-            notes = notes or clash.notes
+            charge_notes = charge_notes or clash.notes
     total_wounds, total_killed = Dist(wounds), Dist(killed)
     melee = _mix([(w / p_charge, c) for w, c in melee_mix]) if p_charge > 0 else {}
-    removed = shot.answer["p_destroyed"] + sum(w * c["p_defender_removed"] for w, c in melee_mix)
+    shot_destroyed = shot.answer["p_destroyed"] if shot.answer else 0.0
+    removed = shot_destroyed + sum(w * c["p_defender_removed"] for w, c in melee_mix)
+    if shot.answer:
+        notes = [f"shooting {n}" if n.startswith("groups:") else n for n in shot.answer["notes"]]
+    else:
+        notes = [f"shooting: skipped, {attacker.name} has no ranged weapon; the turn is its charge alone", *shooting.fight.notes]
+    notes += [f"charge {n}" for n in charge_notes if n.startswith("groups:")]
     return {
         "expected": {"wounds": total_wounds.mean, "models_killed": total_killed.mean},
         "distributions": {"wounds": total_wounds.as_dict(), "models_killed": total_killed.as_dict()},
-        "p_destroyed": sum(q for k, q in total_killed.items() if k >= alive_before),
+        "p_destroyed": sum(q for k, q in total_killed.items() if k >= where.alive_before),
         "consequences": {
             "p_charge": p_charge,
             "p_defender_removed": removed,
@@ -91,12 +109,20 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
             "attacker_wounds_taken": Dist.mixture(back_wounds).as_dict() if back_wounds else Dist.constant(0).as_dict(),
         },
         "steps": {
-            "shooting": {k: shot.answer[k] for k in ("expected", "distributions", "p_destroyed", "consequences")},
+            "shooting": {k: shot.answer[k] for k in ("expected", "distributions", "p_destroyed", "consequences")} if shot.answer else None,
             "charge": {"expected_hits": Dist.mixture(hits_mix).mean / p_charge if p_charge > 0 else 0.0},
         },
-        "notes": [f"shooting {n}" if n.startswith("groups:") else n for n in shot.answer["notes"]]
-                 + [f"charge {n}" for n in notes if n.startswith("groups:")],
+        "notes": notes,
     }
+
+
+def _check_weapons(attacker: Fighter, shoot: Situation) -> None:
+    """A turn's ``weapons`` choose what shoots: a melee weapon there has nothing to do (the
+    charge always fights with every melee weapon)."""
+    ranged = {w.name for w in ranged_weapons(attacker)}
+    for name in shoot.weapons or ():
+        if name not in ranged:
+            raise PreviewError("situation.weapons", f"{name!r} is a melee weapon: a turn's weapons are the ones that shoot, and the charge fights with every melee weapon")
 
 
 def _mix(weighted: list[tuple[float, Any]]) -> Any:

@@ -1,0 +1,52 @@
+// Picking a unit of any book of the game system: a book <select> and a unit <select> that
+// fills when a book is chosen (the book is fetched once, through the builder's cache). The
+// combat preview's defender and the points-efficiency target both choose their unit here.
+import { errorBox, h } from "./util.js";
+
+export class UnitPicker {
+  /**
+   * bookSelect, unitSelect: the two <select> elements.
+   * bookCache(id): a promise of the book (shared, so a book is fetched once per page).
+   * keep(unit, book): whether a unit is offered (default: all).
+   * onError(box): shows why a book could not be loaded.
+   * onChange({book, unit}): called when the user picks, and when a book's units arrive.
+   */
+  constructor({ bookSelect, unitSelect, bookCache, keep = () => true, onError = () => {}, onChange = () => {} }) {
+    Object.assign(this, { bookSelect, unitSelect, bookCache, keep, onError, onChange });
+    bookSelect.addEventListener("change", () => this.loadUnits());
+    unitSelect.addEventListener("change", () => this.onChange(this.value));
+  }
+
+  get value() {
+    return { book: this.bookSelect.value, unit: this.unitSelect.value };
+  }
+
+  /** Offer these books (the system's listed books) with `current` chosen, and its `unit` if it
+   * has it; `own` (the list's book) is offered too when it is not listed (an imported book).
+   * Resolves when the chosen book's units are in. */
+  setBooks(books, { current, own = null, unit = null } = {}) {
+    const all = own && !books.some((b) => b.id === own.id) ? [own, ...books] : books;
+    const chosen = all.some((b) => b.id === current) ? current : (own || all[0] || {}).id;
+    this.bookSelect.replaceChildren(...all.map((b) => h("option", { value: b.id, selected: b.id === chosen }, b.name)));
+    return this.loadUnits(unit);
+  }
+
+  /** Fill the unit select from the chosen book; `preferred` stays chosen if the book has it. */
+  async loadUnits(preferred = null) {
+    const id = this.bookSelect.value;
+    // Disabled while the book loads, so nobody (and no test) can pick the placeholder.
+    this.unitSelect.disabled = true;
+    this.unitSelect.replaceChildren(h("option", { value: "" }, "Loading…"));
+    try {
+      const book = await this.bookCache(id);
+      if (id !== this.bookSelect.value) return; // another book was picked meanwhile
+      const units = book.units.filter((u) => this.keep(u, book));
+      this.unitSelect.replaceChildren(...units.map((u) => h("option", { value: u.id, selected: u.id === preferred }, u.name)));
+      this.unitSelect.disabled = units.length === 0;
+      this.onChange(this.value);
+    } catch (err) {
+      this.unitSelect.replaceChildren();
+      this.onError(errorBox(err, "Could not load that army book"));
+    }
+  }
+}
