@@ -104,17 +104,23 @@ def spread_css(paper: str) -> str:
     the running header and footer, its corner boxes reaching over the right column; page
     numbers count sheets of paper, so a counter style maps the column page n to ceil(n / 2).
     """
-    right = MARGIN_SIDE + COLUMN_GAP + column_width(paper)
+    column = column_width(paper)
+    right = MARGIN_SIDE + COLUMN_GAP + column
     sheets = " ".join(f'"{(n + 1) // 2}"' for n in range(1, 2 * MAX_SHEETS + 1))
     size = "letter" if paper == "letter" else "A4"
+    # Side boxes get a set width, so WeasyPrint need not measure their text to share the side.
+    left = f"width: {column:.2f}mm"
     corner = f"padding-right: {MARGIN_SIDE}mm; text-align: right"
     return f"""
 @counter-style sheet {{ system: fixed; symbols: {sheets}; fallback: decimal; }}
 @page {{ size: {size}; margin: {MARGIN_TOP}mm {right:.2f}mm {MARGIN_BOTTOM}mm {MARGIN_SIDE}mm; }}
 @page :nth(2n+1) {{
+  @top-left {{ {left}; }}
+  @top-center {{ content: none; }}
   @top-right {{ content: none; }}
+  @top-right-corner {{ content: string(budget) " · " string(code); font: bold 7.5pt "Roster Sans"; vertical-align: bottom; padding-bottom: 1.5mm; {corner}; }}
+  @bottom-left {{ {left}; }}
   @bottom-right {{ content: none; }}
-  @top-right-corner {{ content: string(code); font: bold 7.5pt "Roster Sans"; vertical-align: bottom; padding-bottom: 1.5mm; {corner}; }}
   @bottom-right-corner {{ content: "page " counter(page, sheet) " of " counter(pages, sheet); font: 7pt "Roster Sans"; vertical-align: top; padding-top: 1.5mm; {corner}; }}
 }}
 @page :nth(2n) {{
