@@ -392,3 +392,19 @@ def test_every_golden_list_is_far_under_the_roster_budget(registry, path):
 
     roster = build_roster(registry, parse_list(json.loads(path.read_text(encoding="utf-8"))["list"]))
     assert printed_lines(roster) * 4 < MAX_PRINTED_LINES
+
+
+def test_saved_list_pdf_qr_code_decodes_to_its_share_link(saved_client):
+    """A phone at the table reads the QR code: rasterise page one and decode it with a real reader."""
+    pdfium = pytest.importorskip("pypdfium2")
+    zxingcpp = pytest.importorskip("zxingcpp")
+    body = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Scan me", "points_limit": 1000,
+            "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "b", "unit": "cc-ash-wardens"}]}
+    made = saved_client.post("/api/v1/lists", json=body).json
+    for layout in ("sheet", "cards"):
+        response = saved_client.get(f"/api/v1/lists/{made['id']}/roster.pdf?layout={layout}")
+        assert response.status_code == 200
+        page = pdfium.PdfDocument(response.data)[0]
+        image = page.render(scale=150 / 72).to_pil()  # 150 dpi: about what a phone camera resolves
+        found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+        assert [code.text for code in found] == [made["share_url"]], layout
