@@ -1,6 +1,13 @@
 """Roster -> HTML (Jinja, ``templates/roster/``) -> PDF (WeasyPrint), with a content-hash cache
 (``listbuilder.pdf_cache``: in-process, or Redis when ``REDIS_URL`` is set).
 
+Two columns without CSS columns: WeasyPrint lays a multi-column box out three or four times
+(a trial per column, a look-ahead at everything left, then the real pass), which was most of a
+roster's render time. So the sheet is laid out once as a single column on pages whose right
+margin covers the second column (:func:`spread_css`), and each pair of those pages is painted
+onto one sheet of paper, the second shifted right by a column (:class:`Spread`). WeasyPrint's
+own pagination still decides every break (a unit is never split if it fits in a column).
+
 The renderer is a leaf: it reads a :class:`~listbuilder.rosters.Roster` and never computes a
 rule. Two things keep untrusted list text harmless: Jinja autoescapes every value, so a name
 such as ``<img src=file:///etc/passwd>`` prints as text; and :class:`LocalFetcher`, the only
@@ -24,6 +31,8 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from weasyprint import CSS, HTML
+from weasyprint.css.counters import CounterStyle
+from weasyprint.document import Page
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -74,18 +83,93 @@ class LocalFetcher(URLFetcher):
         return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": mime})
 
 
+# The sheet's geometry in millimetres: outer page margins and the gap between the two columns.
+MARGIN_TOP, MARGIN_SIDE, MARGIN_BOTTOM, COLUMN_GAP = 11.0, 9.0, 10.0, 4.0
+MM_PER_POINT = 25.4 / 72
+PX_PER_MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
+# Physical page numbers go up to this many; the bounded roster (roster_budget) prints far fewer.
+MAX_SHEETS = 40
+
+
+def column_width(paper: str) -> float:
+    """Width of one of the two columns on *paper*, in millimetres."""
+    return (PAPERS[check_paper(paper)][0] * MM_PER_POINT - 2 * MARGIN_SIDE - COLUMN_GAP) / 2
+
+
+def spread_css(paper: str) -> str:
+    """The page rules of the two-column sheet on *paper*, for WeasyPrint.
+
+    Each laid-out page is one column: its right margin covers the other column, and pages
+    alternate left column (odd) and right column (even). Only the odd page of a pair prints
+    the running header and footer, its corner boxes reaching over the right column; page
+    numbers count sheets of paper, so a counter style maps the column page n to ceil(n / 2).
+    """
+    column = column_width(paper)
+    right = MARGIN_SIDE + COLUMN_GAP + column
+    sheets = " ".join(f'"{(n + 1) // 2}"' for n in range(1, 2 * MAX_SHEETS + 1))
+    size = "letter" if paper == "letter" else "A4"
+    # Side boxes get a set width, so WeasyPrint need not measure their text to share the side.
+    left = f"width: {column:.2f}mm"
+    corner = f"padding-right: {MARGIN_SIDE}mm; text-align: right"
+    return f"""
+@counter-style sheet {{ system: fixed; symbols: {sheets}; fallback: decimal; }}
+@page {{ size: {size}; margin: {MARGIN_TOP}mm {right:.2f}mm {MARGIN_BOTTOM}mm {MARGIN_SIDE}mm; }}
+@page :nth(2n+1) {{
+  @top-left {{ {left}; }}
+  @top-center {{ content: none; }}
+  @top-right {{ content: none; }}
+  @top-right-corner {{ content: string(budget) " · " string(code); font: bold 7.5pt "Roster Sans"; vertical-align: bottom; padding-bottom: 1.5mm; {corner}; }}
+  @bottom-left {{ {left}; }}
+  @bottom-right {{ content: none; }}
+  @bottom-right-corner {{ content: "page " counter(page, sheet) " of " counter(pages, sheet); font: 7pt "Roster Sans"; vertical-align: top; padding-top: 1.5mm; {corner}; }}
+}}
+@page :nth(2n) {{
+  @top-left {{ content: none; }} @top-center {{ content: none; }} @top-right {{ content: none; }}
+  @bottom-left {{ content: none; }} @bottom-right {{ content: none; }}
+}}
+.flow, .cards {{ columns: auto; }}
+"""
+
+
+class Spread:
+    """One sheet of paper: a left-column page with the next page painted one column to its right.
+
+    Duck-types :class:`weasyprint.document.Page` (what ``Document.write_pdf`` reads); links and
+    anchors are the left page's (a roster has none).
+    """
+
+    def __init__(self, left: Page, right: Page | None, shift: float):
+        self.left, self.right, self.shift = left, right, shift
+        self.width, self.height, self.bleed = left.width, left.height, left.bleed
+        self.bookmarks, self.links, self.anchors, self.forms = left.bookmarks, left.links, left.anchors, left.forms
+
+    def paint(self, stream: Any, scale: float = 1) -> None:
+        self.left.paint(stream, scale)
+        if self.right is not None:
+            with stream.stacked():
+                stream.transform(e=self.shift * scale)
+                self.right.paint(stream, scale)
+
+
+def spreads(pages: list[Page], paper: str) -> list[Spread]:
+    shift = (column_width(paper) + COLUMN_GAP) * PX_PER_MM
+    return [Spread(pages[i], pages[i + 1] if i + 1 < len(pages) else None, shift) for i in range(0, len(pages), 2)]
+
+
 class _PrintStyle:
-    """The stylesheet and its fonts, parsed once per process and reused by every render.
+    """The stylesheets and their fonts, parsed once per process and reused by every render.
 
     Parsing the CSS and registering the two bundled fonts costs more than laying out a short
     roster, so they are loaded on first use (through a :class:`LocalFetcher`, kept in
-    ``fetcher`` for inspection). WeasyPrint's font configuration is not meant to be shared
-    between threads, so renders that use it take ``lock``.
+    ``fetcher`` for inspection), the page rules once per paper. WeasyPrint's font
+    configuration is not meant to be shared between threads, so renders that use it take ``lock``.
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self._loaded: tuple[FontConfiguration, CSS] | None = None
+        self._pages: dict[str, CSS] = {}
+        self.counters = CounterStyle()  # the page rules' @counter-style, handed to every render
         self.fetcher: LocalFetcher | None = None
 
     def get(self) -> tuple[FontConfiguration, CSS]:
@@ -95,6 +179,12 @@ class _PrintStyle:
             css = CSS(url=asset_file_url("roster/roster.css"), url_fetcher=self.fetcher, font_config=fonts)
             self._loaded = (fonts, css)
         return self._loaded
+
+    def stylesheets(self, paper: str) -> tuple[FontConfiguration, list[CSS]]:
+        fonts, css = self.get()
+        if paper not in self._pages:
+            self._pages[paper] = CSS(string=spread_css(paper), url_fetcher=self.fetcher, font_config=fonts, counter_style=self.counters)
+        return fonts, [css, self._pages[paper]]
 
 
 PRINT_STYLE = _PrintStyle()
@@ -107,8 +197,9 @@ def render_pdf(
     html = render_html(roster, paper=paper, layout=layout, share_url=share_url, asset_url=None)
     document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher or LocalFetcher())
     with PRINT_STYLE.lock:
-        fonts, css = PRINT_STYLE.get()
-        return document.write_pdf(stylesheets=[css], font_config=fonts)
+        fonts, stylesheets = PRINT_STYLE.stylesheets(paper)
+        columns = document.render(stylesheets=stylesheets, font_config=fonts, counter_style=PRINT_STYLE.counters)
+        return columns.copy(spreads(columns.pages, paper)).write_pdf()
 
 
 PDF_CACHE = cache_from_env()

@@ -78,6 +78,14 @@ class Profile:
     def renamed(self) -> bool:
         return self.name != self.book_name
 
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """Rules, equipment, upgrades and spells, each one labelled run of text (the sheet
+        prints them on one line, no box per label)."""
+        spells = ", ".join(f"{s.name} ({s.value})" for s in self.spells)
+        parts = (("Rules", ", ".join(self.rules)), ("Equipment", ", ".join(self.items)), ("Upgrades", "; ".join(self.upgrades)), ("Spells", spells))
+        return tuple(f"{label}: {text}" for label, text in parts if text)
+
 
 @dataclass(frozen=True)
 class UnitBlock:

@@ -268,13 +268,28 @@ def test_unit_cards_render_for_every_system(registry, system):
     pages = pdf_pages(roster_pdf(registry, army, layout="cards", cache=None))
     text = squash("\n".join(pages))
     for block in roster.blocks:
-        assert squash(block.title) in text, block.title
+        # one card per unit on the table: identical units get identical cards, none says "2×"
+        assert text.count(f"{block.number}·{squash(block.profile.name)}") == block.copies, block.title
         # each card explains the rules its unit carries, in our own words
         for rule in roster.rules_of(block):
             assert squash(rule.label) + squash(rule.text) in text, rule.label
     for number, page in enumerate(pages, start=1):
         assert f"code {roster.code}" in page and f"page {number} of {len(pages)}" in page
     assert "Quick reference" not in text  # the rules are on the cards
+
+
+def test_identical_units_get_one_card_each(registry):
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Cards", "points_limit": 2000, "units": [
+        {"key": "a", "unit": "cc-ash-wardens"},
+        {"key": "b", "unit": "cc-ash-wardens"},
+        {"key": "c", "unit": "cc-ash-wardens"},
+        {"key": "d", "unit": "cc-ash-wardens", "name": "Wardens of the Gate"},
+    ]}
+    roster = build_roster(registry, parse_list(army))
+    assert [(b.title, b.copies) for b in roster.blocks] == [("3× Ash Wardens", 3), ("Wardens of the Gate", 1)]
+    text = squash("\n".join(pdf_pages(roster_pdf(registry, parse_list(army), layout="cards", cache=None))))
+    assert text.count("1·AshWardens") == 3 and text.count("2·WardensoftheGate") == 1
+    assert "3×" not in text and "modelseach" not in text  # a card is one unit: its own models and cost
 
 
 def test_api_prints_cards_and_names_the_code(client, registry):
@@ -377,3 +392,19 @@ def test_every_golden_list_is_far_under_the_roster_budget(registry, path):
 
     roster = build_roster(registry, parse_list(json.loads(path.read_text(encoding="utf-8"))["list"]))
     assert printed_lines(roster) * 4 < MAX_PRINTED_LINES
+
+
+def test_saved_list_pdf_qr_code_decodes_to_its_share_link(saved_client):
+    """A phone at the table reads the QR code: rasterise page one and decode it with a real reader."""
+    pdfium = pytest.importorskip("pypdfium2")
+    zxingcpp = pytest.importorskip("zxingcpp")
+    body = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Scan me", "points_limit": 1000,
+            "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "b", "unit": "cc-ash-wardens"}]}
+    made = saved_client.post("/api/v1/lists", json=body).json
+    for layout in ("sheet", "cards"):
+        response = saved_client.get(f"/api/v1/lists/{made['id']}/roster.pdf?layout={layout}")
+        assert response.status_code == 200
+        page = pdfium.PdfDocument(response.data)[0]
+        image = page.render(scale=150 / 72).to_pil()  # 150 dpi: about what a phone camera resolves
+        found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+        assert [code.text for code in found] == [made["share_url"]], layout
