@@ -1,9 +1,9 @@
 // The list builder page: state, list panel, totals and issues from the API, export, storage.
-import { api, ApiError, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
+import { actOnChoice, api, ApiError, CHOICE_HINT, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
 import { ListStore } from "./store.js";
 import { deploymentGroups, groupOf } from "./groups.js";
 import { Glossary, RuleTips, ruleList, statLine, weaponTable, itemList } from "./profile.js";
-import { Editor, setRowOrder } from "./editor.js";
+import { Editor, joinersOf, optionCost, sectionKind, setRowOrder, takeOption } from "./editor.js";
 import { Preview } from "./preview.js";
 import { initSaved } from "./saved.js";
 
@@ -214,11 +214,20 @@ function newKey(l = list, taken = new Set()) {
 
 const blankEntry = (key, unitId) => ({ key, unit: unitId, name: "", notes: "", upgrades: [], combined_with: null, joined_to: null, spells: [] });
 
-/** Add count copies of a unit; combined: two copies merged into one unit; joinTo: a hero joining that entry. */
-function addUnit(unitId, { count = 1, combined = false, joinTo = null, focus = true } = {}) {
+/**
+ * Add count copies of a unit, as one undoable step. combined: two copies merged into one unit;
+ * joinTo: the key of an entry this one joins (a hero); hero: the id of a hero (or attachment)
+ * added joined to the new unit; upgrade: {section, option} the new unit takes at once.
+ */
+function addUnit(unitId, { count = 1, combined = false, joinTo = null, hero = null, upgrade = null, focus = true } = {}) {
   const u = units.get(unitId);
   const n = combined ? 2 : Math.max(1, Math.min(20, count));
-  const label = combined ? `Add a combined pair of ${u.name}` : joinTo ? `Add ${u.name} to ${labelOf(entry(joinTo))}` : `Add ${n > 1 ? `${n}× ` : ""}${u.name}`;
+  const joiner = hero && units.get(hero);
+  const section = upgrade && sections.get(upgrade.section);
+  const option = section && section.options.find((o) => o.id === upgrade.option);
+  let label = combined ? `Add a combined pair of ${u.name}` : joinTo ? `Add ${u.name} to ${labelOf(entry(joinTo))}` : `Add ${n > 1 ? `${n}× ` : ""}${u.name}`;
+  if (joiner) label += ` with ${joiner.name}`;
+  if (option) label += ` with ${option.label}`;
   const added = edit(label, (l) => {
     const made = [];
     for (let i = 0; i < n; i++) {
@@ -228,6 +237,12 @@ function addUnit(unitId, { count = 1, combined = false, joinTo = null, focus = t
     }
     if (combined) { made[0].combined_with = made[1].key; made[1].combined_with = made[0].key; }
     if (joinTo) made[0].joined_to = joinTo;
+    if (option) for (const e of made) takeOption(e, section, option, 1, sections);
+    if (joiner) {
+      const joined = blankEntry(newKey(l), hero);
+      joined.joined_to = made[0].key;
+      l.units.push(joined);
+    }
     return made;
   });
   announce(`${label}: done.`);
@@ -405,7 +420,10 @@ function renderBook() {
   });
 }
 
-/** Add (with how many copies) and, where units combine, add a combined pair in one press. */
+/**
+ * Add (with how many copies) and, where units combine, add a combined pair in one press; "Add
+ * with…" adds the unit (or a pair) with a hero joined, or with one upgrade taken, in one choice.
+ */
 function addControls(u) {
   const count = h("select", { class: "add-count", id: `book-${u.id}-count`, "aria-label": `How many ${u.name} to add` },
     [1, 2, 3, 4, 5].map((n) => h("option", { value: n }, `${n}×`)));
@@ -413,7 +431,41 @@ function addControls(u) {
   const combines = comp.combined && !(comp.combined.multi_model_only && u.size <= 1);
   return h("span", { class: "add-controls" }, count,
     h("button", { type: "button", class: "add primary", "aria-label": `Add ${u.name}`, onclick: () => { addUnit(u.id, { count: Number(count.value) }); count.value = "1"; } }, "Add"),
-    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null);
+    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null,
+    addWithControl(u, combines));
+}
+
+/** The "Add with…" choice of a book card: a hero joined (to one copy or a pair), or one upgrade. */
+function addWithControl(u, combines) {
+  const groups = [];
+  const joiners = joinersOf(system, book, u);
+  if (joiners && joiners.units.length) {
+    const cost = (x) => `+${formatCost(x.cost)}`;
+    if (combines) groups.push(h("optgroup", { label: `A combined pair with a ${joiners.what}` },
+      joiners.units.map((x) => h("option", { value: `pair+${x.id}` }, `Pair with ${x.name} (${cost(x)})`))));
+    groups.push(h("optgroup", { label: `With a ${joiners.what}` },
+      joiners.units.map((x) => h("option", { value: `one+${x.id}` }, `With ${x.name} (${cost(x)})`))));
+  }
+  for (const sid of u.upgrades || []) {
+    const s = sections.get(sid);
+    if (!s) continue;
+    const perModel = sectionKind(s) === "count";
+    groups.push(h("optgroup", { label: s.label }, s.options.map((o) => h("option", { value: `opt:${s.id}/${o.id}` },
+      `${perModel ? "One model with " : "With "}${o.label} (${formatCost(optionCost(o, u.id)) === "free" ? "free" : `+${formatCost(optionCost(o, u.id))}`})`))));
+  }
+  if (!groups.length) return null;
+  const hint = `book-${u.id}-with-hint`;
+  const select = h("select", { class: "add-with", id: `book-${u.id}-with`, "aria-label": `Add ${u.name} with a hero or an upgrade`, "aria-describedby": hint },
+    h("option", { value: "" }, "Add with…"), groups);
+  actOnChoice(select, (value) => {
+    const [kind, rest] = value.startsWith("opt:") ? ["opt", value.slice(4)] : value.split("+");
+    if (kind === "opt") {
+      const [section, option] = rest.split("/");
+      addUnit(u.id, { upgrade: { section, option }, focus: false });
+    } else addUnit(u.id, { combined: kind === "pair", hero: rest, focus: false });
+    select.value = "";
+  });
+  return [select, h("span", { class: "sr-only", id: hint }, CHOICE_HINT)];
 }
 
 // ------------------------------------------------------------------------------------------

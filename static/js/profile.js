@@ -62,7 +62,7 @@ export function statLine(unit, family) {
 export function weaponTable(weapons) {
   if (!weapons || !weapons.length) return null;
   return h("table", { class: "weapons" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Weapon"), h("th", { scope: "col" }, "Range"), h("th", { scope: "col" }, "Attacks"), h("th", { scope: "col" }, "Rules"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Weapon"), h("th", { scope: "col" }, h("abbr", { title: "Range" }, "Rng")), h("th", { scope: "col" }, h("abbr", { title: "Attacks" }, "Atk")), h("th", { scope: "col" }, "Rules"))),
     h("tbody", {}, weapons.map((w) => h("tr", {},
       h("td", {}, w.count > 1 ? `${w.count}× ${w.name}` : w.name),
       h("td", {}, w.range ? `${w.range}` : "melee"),
