@@ -2,7 +2,7 @@
 import { actOnChoice, api, ApiError, CHOICE_HINT, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
 import { ListStore } from "./store.js";
 import { deploymentGroups, groupOf } from "./groups.js";
-import { Glossary, RuleTips, ruleList, statLine, weaponTable, itemList } from "./profile.js";
+import { Glossary, RuleTips, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
 import { Editor, joinersOf, optionCost, sectionKind, setRowOrder, takeOption } from "./editor.js";
 import { Preview } from "./preview.js";
 import { initSaved } from "./saved.js";
@@ -14,13 +14,14 @@ const BOOK_ID = app.dataset.book;
 const FAMILY = app.dataset.family;
 const STORAGE_KEY = DRAFT_PREFIX + BOOK_ID;
 
-let system, book;
+let system, book, glossary;
 const units = new Map();
 const sections = new Map();
 let store = null;         // the list and its undo history (store.js)
 let list = null;          // store.list: the list in progress, in the API's list format
 let selected = null;      // key of the entry open in the editor
 let report = null;        // last validation report
+let offlineSince = null;  // no answer from the server (offline): the report is from before then
 let validating = 0;       // sequence number of the latest validation request
 const bookCache = new Map();
 
@@ -54,7 +55,8 @@ async function start() {
   store.subscribe(onStoreChange);
   wireHistory();
   wireEditorKeys();
-  new RuleTips($("rule-tip"), new Glossary(system, book));
+  glossary = new Glossary(system, book);
+  new RuleTips($("rule-tip"), glossary);
   buildSettings();
   renderBook();
   wireExport();
@@ -411,7 +413,8 @@ function renderBook() {
       addControls(u)),
     h("p", { class: "meta" }, `${u.size} model${u.size === 1 ? "" : "s"}${u.is_hero ? " · hero" : ""}${u.upgrades.length ? ` · ${u.upgrades.length} upgrade section${u.upgrades.length === 1 ? "" : "s"}` : ""}`),
     bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
-    u.description ? h("p", { class: "desc" }, u.description) : null)));
+    u.description ? h("p", { class: "desc" }, u.description) : null,
+    ruleTexts(glossary, rulesShown(u), u.name))));
   const armyRule = book.extra && book.extra.army_rule;
   if (armyRule) ul.before(h("p", { class: "army-rule" }, "Army rule: ", ruleList([armyRule.name])));
   $("unit-filter").addEventListener("input", (e) => {
@@ -471,10 +474,30 @@ function addWithControl(u, combines) {
 // ------------------------------------------------------------------------------------------
 // List panel
 
-/** The entry's cost after upgrades, as the last validation report priced it. */
+/** The entry's cost after upgrades, as the last validation report priced it (offline: counted here). */
 function entryCost(e) {
+  if (offlineSince) return localCost(e);
   const line = report && report.entries && report.entries[e.key];
   return line ? line.cost : null;
+}
+
+/**
+ * The entry's cost counted in the browser, for when the server cannot be asked (offline): the
+ * unit's cost plus each row's option cost, once for unit/all sections and per model otherwise,
+ * as listbuilder/resolve.py prices it. Rules are not checked here: that stays the server's.
+ */
+function localCost(e) {
+  const u = units.get(e.unit);
+  if (!u) return null;
+  const parts = [u.cost];
+  for (const r of e.upgrades) {
+    const s = sections.get(r.section);
+    const o = s && s.options.find((x) => x.id === r.option);
+    if (!o) continue;
+    const times = s.affects === "unit" || s.affects === "all" ? 1 : r.count;
+    parts.push(Object.fromEntries(Object.entries(optionCost(o, u.id) || {}).map(([c, v]) => [c, v * times])));
+  }
+  return sumCosts(parts);
 }
 
 function issuesByEntry() {
@@ -567,7 +590,7 @@ let editor = null;
 function renderEditor() {
   if (!editor) {
     editor = new Editor($("editor"), {
-      system, book, family: FAMILY, units, sections,
+      system, book, family: FAMILY, units, sections, glossary,
       list: () => list, entry, nameOf, labelOf, groupName,
       /** fn(entry) changes one entry of the list, as one undoable step. */
       update: (fn, { key, light = false, merge = null, label = null } = {}) => {
@@ -632,6 +655,7 @@ async function validateNow() {
     const answer = await api("/api/v1/lists/validate?profiles=true", { method: "POST", body: payload() });
     if (mine !== validating) return;
     report = answer;
+    offlineSince = null;
     keepFocus(renderList);
     renderListCounts();
     editor && editor.showStatus();
@@ -639,8 +663,11 @@ async function validateNow() {
     renderIssues();
   } catch (err) {
     if (mine !== validating) return;
-    report = null;
+    // Offline: the last report stays, marked as not checked since; any other failure drops it.
+    if (offline(err)) offlineSince = offlineSince || new Date();
+    else report = null;
     keepFocus(renderList);
+    renderListCounts();
     renderTotals(err);
     renderIssues(err);
   } finally {
@@ -654,8 +681,12 @@ function renderTotals(err) {
     box.replaceChildren(h("span", { class: "status bad", id: "validity" }, "Not checked: fix the points limit"));
     return;
   }
+  if (offline(err)) {
+    box.replaceChildren(...offlineTotals());
+    return;
+  }
   if (err || !report) {
-    box.replaceChildren(h("span", { class: `status ${offline(err) ? "empty" : "bad"}` }, offline(err) ? "Offline: not checked" : err ? "Not checked" : "Checking…"));
+    box.replaceChildren(h("span", { class: `status ${err ? "bad" : "empty"}` }, err ? "Not checked" : "Checking…"));
     return;
   }
   const t = report.totals || {};
@@ -688,6 +719,30 @@ function renderTotals(err) {
   box.replaceChildren(...chips);
 }
 
+/** Offline: the points counted in this browser and the counts, under a "not checked" verdict. */
+function offlineTotals() {
+  const costs = list.units.map(localCost).filter(Boolean);
+  const total = sumCosts(costs);
+  const limit = !isBudgetSystem() && list.points_limit ? list.points_limit : null;
+  const chips = [h("span", { class: "status empty", id: "validity", title: "The server checks the rules; it cannot be reached" }, "Not checked — offline")];
+  const currencies = Object.keys(total).length ? Object.keys(total) : Object.keys(book.units[0]?.cost || { pts: 0 });
+  for (const c of currencies) {
+    const over = limit !== null && currencies.length === 1 && (total[c] ?? 0) > limit;
+    chips.push(h("span", { class: `chip currency${over ? " over" : ""}`, dataset: { currency: c } },
+      h("strong", {}, `${total[c] ?? 0}`), limit !== null && currencies.length === 1 ? ` / ${limit}` : "", ` ${currencyLabel(c)}`,
+      limit !== null && currencies.length === 1 ? h("span", { class: "left" }, over ? ` · ${total[c] - limit} over` : ` · ${limit - (total[c] ?? 0)} left`) : null,
+      h("span", { class: "left" }, " (counted here)")));
+  }
+  chips.push(...countChips(localCounts()));
+  return chips;
+}
+
+/** units, activations and models as the list panel draws them (offline: the server's are stale). */
+function localCounts() {
+  return { units: list.units.length, activations: deploymentGroups(list.units).length,
+    models: list.units.reduce((n, e) => n + (units.get(e.unit)?.size || 0), 0) };
+}
+
 /** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/deployment.py). */
 const COUNT_WORDS = { units: ["unit", "units"], activations: ["activation", "activations"], models: ["model", "models"] };
 function countChips(t) {
@@ -696,7 +751,7 @@ function countChips(t) {
 }
 
 function renderListCounts() {
-  const t = report && report.totals;
+  const t = offlineSince ? localCounts() : report && report.totals;
   $("list-counts").replaceChildren(...(t && list.units.length ? countChips(t) : []));
 }
 
@@ -712,7 +767,14 @@ const offline = (err) => err instanceof ApiError && err.status === 0;
 function renderIssues(err) {
   const box = $("issues");
   if (offline(err)) {
-    box.replaceChildren(h("p", { class: "notice", id: "offline-note" }, "Offline: your list is kept in this browser and checked again when the connection is back."));
+    const last = report && report.issues;
+    box.replaceChildren(h("p", { class: "notice", id: "offline-note" },
+      "Offline: the rules are checked by the server, so this list is not checked since your last change. It is kept in this browser and checked again as soon as the connection is back; the points above are counted here."),
+      last && last.length ? h("div", { class: "stale-issues", id: "stale-issues" },
+        h("p", { class: "muted" }, `The last check, from before ${offlineSince.toLocaleTimeString()}, found:`),
+        h("ul", { class: "issue-list" }, last.map((issue) => h("li", { class: `issue ${issue.severity}` },
+          h("span", { class: `badge ${issue.severity === "error" ? "bad" : "warn"}` }, issue.severity), " ",
+          h("span", { class: "message" }, issue.message))))) : null);
     return;
   }
   if (err) {

@@ -1,7 +1,7 @@
 // The unit editor: one control per upgrade section, as the book describes it, plus combining,
 // joining and spells. It edits the list entry only; the API says whether the result is legal.
 import { actOnChoice, CHOICE_HINT, h, formatCost, ruleName } from "./util.js";
-import { gainsLine, ruleList, statLine, weaponTable, itemList } from "./profile.js";
+import { gainsLine, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
 import { efficiencyPanel } from "./efficiency.js";
 import { groupOf } from "./groups.js";
 
@@ -77,6 +77,8 @@ export class Editor {
     }
     for (const member of group.entries) controls.append(this.member(member, group, prefixOf(member), shared));
     controls.append(...this.groupControls(group, entry));
+    const upgradeRules = this.upgradeRules(group);
+    if (upgradeRules) controls.append(upgradeRules);
     const unit = this.ctx.units.get(entry.unit);
     const efficiency = unit && efficiencyPanel(this.ctx, entry, unit);
     if (efficiency) controls.append(efficiency);
@@ -114,7 +116,37 @@ export class Editor {
     return h("div", { class: "profile-card", dataset: { key: entry.key } },
       h("h4", {}, this.ctx.labelOf(entry), " ", h("span", { class: "meta" }, `${models} model${models === 1 ? "" : "s"}, ${formatCost(live ? live.cost : unit.cost)}`)),
       p ? null : h("p", { class: "hint" }, "As in the book (checking the upgrades…)"),
-      statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules));
+      statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules),
+      this.keptOpen(ruleTexts(this.ctx.glossary, rulesShown(p || unit), this.ctx.labelOf(entry)), `ed-rules-${cssId(entry.key)}`));
+  }
+
+  /**
+   * A rules disclosure that stays open (and keeps the focus, by its summary's id) when the
+   * profile is redrawn after each validation answer.
+   */
+  keptOpen(details, id) {
+    if (!details) return null;
+    this.openRules = this.openRules || new Set();
+    details.querySelector("summary").id = id;
+    details.open = this.openRules.has(id);
+    details.addEventListener("toggle", () => { if (details.open) this.openRules.add(id); else this.openRules.delete(id); });
+    return details;
+  }
+
+  /** The rules the group's upgrade options give, explained (their chips are not tab stops). */
+  upgradeRules(group) {
+    const labels = new Set();
+    for (const e of group.entries) {
+      for (const sid of this.ctx.units.get(e.unit)?.upgrades || []) {
+        for (const o of this.ctx.sections.get(sid)?.options || []) {
+          const g = o.gains || {};
+          for (const r of [...(g.rules || []), ...(g.weapons || []).flatMap((w) => w.rules || []), ...(g.items || []).flatMap((it) => it.rules || [])]) labels.add(r);
+        }
+      }
+    }
+    const details = ruleTexts(this.ctx.glossary, [...labels], "the upgrades");
+    if (details) details.querySelector("summary").firstChild.textContent = `Rules the upgrades give (${labels.size})`;
+    return this.keptOpen(details, "ed-upgrade-rules");
   }
 
   /** One entry of the group: its name, sections (those not shared by a pair), links, spells, notes. */

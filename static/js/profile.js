@@ -85,6 +85,28 @@ export function gainsLine(gains) {
   return parts.length ? h("span", { class: "gains" }, "gains ", parts) : null;
 }
 
+/** Every rule label a unit (or a live profile) shows: its own, its weapons' and its items', once each. */
+export function rulesShown(unit) {
+  const labels = [...(unit.rules || [])];
+  for (const w of unit.weapons || []) labels.push(...(w.rules || []));
+  for (const it of unit.items || []) labels.push(...(it.rules || []));
+  return [...new Set(labels)];
+}
+
+/**
+ * The text of each rule in a disclosure: one tab stop per unit where the rule chips are none
+ * (they are taken out of the tab order, see ruleButton), so a keyboard user reads them here.
+ */
+export function ruleTexts(glossary, labels, whose) {
+  if (!glossary || !labels.length) return null;
+  return h("details", { class: "rule-texts" },
+    h("summary", {}, `Rules explained (${labels.length})`, h("span", { class: "sr-only" }, ` for ${whose}`)),
+    h("dl", {}, labels.map((label) => {
+      const rule = glossary.find(label);
+      return [h("dt", {}, label), h("dd", {}, rule ? rule.text : "No description in the book or the system glossary.")];
+    })));
+}
+
 /** One tooltip element for every rule button on the page. */
 export class RuleTips {
   constructor(tip, glossary) {

@@ -144,3 +144,36 @@ def test_the_legal_badge_has_aa_contrast(page: Page):
       return (a + 0.05) / (b + 0.05);
     }""")
     assert ratio >= 4.5, ratio
+
+
+def test_keyboard_users_read_rule_texts_from_one_disclosure_per_unit(page: Page):
+    page.goto(f"{page.base}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    card = page.locator("#book-cc-iron-sentinels")
+    # From the card's last add control, Tab lands on its one "Rules explained" (the chips are skipped).
+    card.locator(".add-with").focus()
+    page.keyboard.press("Tab")
+    summary = card.locator(".rule-texts summary")
+    expect(summary).to_be_focused()
+    expect(summary).to_contain_text("Rules explained")
+    page.keyboard.press("Enter")
+    texts = card.locator(".rule-texts dl")
+    expect(texts).to_be_visible()
+    for label in ("Tough(3)", "Relentless", "AP(1)"):  # the unit's rules and its weapons'
+        expect(texts.locator("dt", has_text=label)).to_have_count(1)
+    expect(texts).not_to_contain_text("No description")
+    assert page.locator("#book-units .rule-texts summary").count() == page.locator("#book-units > li").count()
+    # In the editor: the live profile's rules, and the rules the upgrades would give; the
+    # disclosure stays open, with the focus, when the profile is redrawn after a check.
+    page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
+    upgrades = page.locator("#ed-upgrade-rules")
+    upgrades.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#editor .rule-texts[open] dt", has_text="Relentless")).to_be_visible()  # Ember Drill gives it
+    page.locator("#ed-cc-squad-drill--ember-drill").check()
+    profile_rules = page.locator("#editor-profile .rule-texts summary").first
+    profile_rules.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#editor-profile .rule-texts[open] dt", has_text="Relentless")).to_be_visible()
+    page.locator("#ed-cc-squad-drill--smoke-grenades").check()  # another check redraws the profile
+    expect(page.locator("#editor-profile .rule-texts[open] dt", has_text="Stealth")).to_be_visible()

@@ -74,3 +74,84 @@ def test_the_builder_works_offline_and_an_offline_save_reaches_the_server(browse
         assert errors == []
     finally:
         context.close()
+
+
+def kept_paths(page) -> set[str]:
+    return set(page.evaluate("caches.open('listbuilder-v1').then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))"))
+
+
+def wait_kept(page, needed: set[str]) -> None:
+    for _ in range(100):
+        if needed <= kept_paths(page):
+            return
+        page.wait_for_timeout(100)
+    assert needed <= kept_paths(page)
+
+
+def test_a_saved_list_opened_by_its_link_opens_offline_from_the_last_copy(browser, live_server):
+    army = {"system": "grimdark-future", "book": BOOK, "name": "Club night", "points_limit": 2000, "units": [
+        {"key": "a", "unit": "cc-ash-wardens", "upgrades": [{"section": "cc-squad-drill", "option": "ember-drill"}]},
+        {"key": "b", "unit": "cc-forge-crawler"}]}
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        made = page.request.post(f"{live_server}/api/v1/lists", data=army).json()
+        list_id = made["id"]
+        page.goto(f"{live_server}/l/{list_id}")
+        code = page.locator("#verification-code").inner_text()
+        page.goto(f"{live_server}/build/{BOOK}?list={list_id}")
+        expect(page.locator("#entries > li")).to_have_count(2)
+        expect(page.locator("#validity")).to_have_text("Legal")
+        points = page.locator('#totals .chip[data-currency="pts"] strong').inner_text()
+        wait_kept(page, {f"/l/{list_id}", f"/api/v1/lists/{list_id}", f"/build/{BOOK}"})
+        # A different draft in this browser: the link must open the saved list, not the draft.
+        page.evaluate(f"localStorage.setItem('listbuilder.draft.{BOOK}', JSON.stringify({{list: {{system: 'grimdark-future', book: '{BOOK}', name: 'Draft', units: []}}, savedAt: 1}}))")
+
+        context.set_offline(True)
+        page.goto(f"{live_server}/l/{list_id}")
+        expect(page.locator("h1")).to_have_text("Club night")
+        expect(page.locator("#verification-code")).to_have_text(code)
+        page.goto(f"{live_server}/build/{BOOK}?list={list_id}")
+        expect(page.locator("#saved-opened")).to_contain_text("Offline: this is the copy kept in this browser")
+        expect(page.locator("#entries > li")).to_have_count(2)
+        expect(page.locator("#list-name")).to_have_value("Club night")
+        # Not checked, but the points are counted here, the same as the server counted them.
+        expect(page.locator("#validity")).to_have_text("Not checked — offline")
+        expect(page.locator('#totals .chip[data-currency="pts"] strong')).to_have_text(points)
+        expect(page.locator('#totals .chip[data-total="units"]')).to_have_text("2 units")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_offline_the_points_are_counted_here_the_last_report_is_marked_and_checking_resumes_online(browser, live_server):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(f"{live_server}/build/{BOOK}")
+        page.evaluate("localStorage.clear()")
+        page.reload()
+        page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
+        page.locator("#ed-cc-rifle-specials--flamer").fill("3")  # the section allows two: one error
+        page.locator("#ed-cc-rifle-specials--flamer").dispatch_event("change")
+        expect(page.locator("#validity")).to_have_text("1 error")
+
+        context.set_offline(True)
+        page.locator("#ed-cc-squad-drill--ember-drill").check()
+        expect(page.locator("#validity")).to_have_text("Not checked — offline")
+        # 125 + 3 × 5 + 25, counted in the browser, and the row's cost with it.
+        expect(page.locator('#totals .chip[data-currency="pts"]')).to_contain_text("165 / 2000 pts")
+        expect(page.locator("#entries > li").nth(0).locator(".cost")).to_have_text("165 pts")
+        expect(page.locator("#offline-note")).to_contain_text("not checked since your last change")
+        expect(page.locator("#stale-issues")).to_contain_text("allows 2 model(s), asked for 3")
+
+        context.set_offline(False)  # the browser says it is back: the list is checked again at once
+        expect(page.locator("#validity")).to_have_text("1 error")
+        expect(page.locator('#totals .chip[data-currency="pts"]')).to_contain_text("165 / 2000 pts")
+        expect(page.locator("#stale-issues")).to_have_count(0)
+    finally:
+        context.close()
