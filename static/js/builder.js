@@ -768,13 +768,13 @@ function renderIssues(err) {
   const box = $("issues");
   if (offline(err)) {
     const last = report && report.issues;
-    box.replaceChildren(h("p", { class: "notice", id: "offline-note" },
+    box.replaceChildren(...[h("p", { class: "notice", id: "offline-note" },
       "Offline: the rules are checked by the server, so this list is not checked since your last change. It is kept in this browser and checked again as soon as the connection is back; the points above are counted here."),
       last && last.length ? h("div", { class: "stale-issues", id: "stale-issues" },
         h("p", { class: "muted" }, `The last check, from before ${offlineSince.toLocaleTimeString()}, found:`),
         h("ul", { class: "issue-list" }, last.map((issue) => h("li", { class: `issue ${issue.severity}` },
           h("span", { class: `badge ${issue.severity === "error" ? "bad" : "warn"}` }, issue.severity), " ",
-          h("span", { class: "message" }, issue.message))))) : null);
+          h("span", { class: "message" }, issue.message))))) : null].filter(Boolean));
     return;
   }
   if (err) {

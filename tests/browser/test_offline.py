@@ -123,6 +123,7 @@ def test_a_saved_list_opened_by_its_link_opens_offline_from_the_last_copy(fresh,
     expect(page.locator("#validity")).to_have_text("Not checked — offline")
     expect(page.locator('#totals .chip[data-currency="pts"] strong')).to_have_text(points)
     expect(page.locator('#totals .chip[data-total="units"]')).to_have_text("2 units")
+    expect(page.locator("#issues")).not_to_contain_text("null")  # a legal list: the note alone
 
 
 def test_offline_the_points_are_counted_here_the_last_report_is_marked_and_checking_resumes_online(fresh, live_server):
