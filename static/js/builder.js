@@ -444,9 +444,9 @@ function addWithControl(u, combines) {
   const joiners = joinersOf(system, book, u);
   if (joiners && joiners.units.length) {
     const cost = (x) => `+${formatCost(x.cost)}`;
-    if (combines) groups.push(h("optgroup", { label: `A combined pair with a ${joiners.what}` },
+    if (combines) groups.push(h("optgroup", { label: `A combined pair with ${joiners.a}` },
       joiners.units.map((x) => h("option", { value: `pair+${x.id}` }, `Pair with ${x.name} (${cost(x)})`))));
-    groups.push(h("optgroup", { label: `With a ${joiners.what}` },
+    groups.push(h("optgroup", { label: `With ${joiners.a}` },
       joiners.units.map((x) => h("option", { value: `one+${x.id}` }, `With ${x.name} (${cost(x)})`))));
   }
   for (const sid of u.upgrades || []) {

@@ -345,14 +345,14 @@ export class Editor {
     const joiners = hostUnit ? joinersOf(this.ctx.system, this.ctx.book, hostUnit) : null;
     if (joiners && joiners.units.length) {
       const select = h("select", { id: "ed-add-joined", "aria-describedby": "ed-add-joined-hint" },
-        h("option", { value: "" }, `— choose a ${joiners.what} —`),
+        h("option", { value: "" }, `— choose ${joiners.a} —`),
         joiners.units.map((u) => h("option", { value: u.id }, `${u.name} (${formatCost(u.cost)})`)));
       actOnChoice(select, (id) => {
         this.ctx.addUnit(id, { joinTo: host.key });
         const again = document.getElementById("ed-add-joined");
         if (again) { again.value = ""; again.focus({ preventScroll: true }); }
       });
-      out.push(h("label", { class: "field" }, `Add a ${joiners.what} to this unit`, select,
+      out.push(h("label", { class: "field" }, `Add ${joiners.a} to this unit`, select,
         h("span", { class: "sr-only", id: "ed-add-joined-hint" }, CHOICE_HINT)));
     }
     return out;
@@ -440,11 +440,11 @@ export function canHostUnit(system, unit, heroes) {
   return (unit.rules || []).some((r) => advance.has(ruleName(r))) && !(unit.rules || []).some((r) => ruleName(r) === comp.attachment_rule);
 }
 
-/** The book's units that can join (heroes) or attach to this one: {what, units}, or null. */
+/** The book's units that can join (heroes) or attach to this one: {what, a: "a hero", units}, or null. */
 export function joinersOf(system, book, unit) {
   const comp = system.composition || {};
   const heroes = Boolean(comp.heroes_join);
   if (!(heroes || comp.attachment_rule) || !canHostUnit(system, unit, heroes)) return null;
   const units = book.units.filter((u) => heroes ? u.is_hero : (u.rules || []).some((r) => ruleName(r) === comp.attachment_rule));
-  return { what: heroes ? "hero" : "attachment", units };
+  return heroes ? { what: "hero", a: "a hero", units } : { what: "attachment", a: "an attachment", units };
 }

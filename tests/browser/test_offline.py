@@ -149,3 +149,21 @@ def test_offline_the_points_are_counted_here_the_last_report_is_marked_and_check
     expect(page.locator("#validity")).to_have_text("1 error")
     expect(page.locator('#totals .chip[data-currency="pts"]')).to_contain_text("165 / 2000 pts")
     expect(page.locator("#stale-issues")).to_have_count(0)
+
+
+def test_a_deleted_list_leaves_no_copy_for_offline(fresh, live_server):
+    page = fresh
+    page.goto(f"{live_server}/build/{BOOK}")
+    page.get_by_role("button", name="Add Forge Crawler", exact=True).click()
+    page.locator("#list-name").fill("Gone soon")
+    page.locator("#save-list").click()
+    expect(page).to_have_url(re.compile(r"\?list=[A-Za-z0-9_-]{16}$"))
+    list_id = page.url.rsplit("=", 1)[1]
+    page.goto(f"{live_server}/l/{list_id}")
+    page.goto(f"{live_server}/build/{BOOK}?list={list_id}")
+    wait_kept(page, {f"/l/{list_id}", f"/api/v1/lists/{list_id}"})
+    page.goto(f"{live_server}/lists")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(f'.saved-row[data-id="{list_id}"]').get_by_role("button", name="Delete").click()
+    expect(page.locator("#lists-status")).to_have_text("Deleted “Gone soon”.")
+    assert not {f"/l/{list_id}", f"/api/v1/lists/{list_id}"} & kept_paths(page)
