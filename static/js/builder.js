@@ -453,12 +453,15 @@ function addWithControl(u, combines) {
     const s = sections.get(sid);
     if (!s) continue;
     const perModel = sectionKind(s) === "count";
-    groups.push(h("optgroup", { label: s.label }, s.options.map((o) => h("option", { value: `opt:${s.id}/${o.id}` },
-      `${perModel ? "One model with " : "With "}${o.label} (${formatCost(optionCost(o, u.id)) === "free" ? "free" : `+${formatCost(optionCost(o, u.id))}`})`))));
+    groups.push(h("optgroup", { label: s.label }, s.options.map((o) => {
+      const cost = formatCost(optionCost(o, u.id));
+      return h("option", { value: `opt:${s.id}/${o.id}` }, `${perModel ? "One model with " : "With "}${o.label} (${cost === "free" ? cost : `+${cost}`})`);
+    })));
   }
   if (!groups.length) return null;
   const hint = `book-${u.id}-with-hint`;
-  const select = h("select", { class: "add-with", id: `book-${u.id}-with`, "aria-label": `Add ${u.name} with a hero or an upgrade`, "aria-describedby": hint },
+  const what = [joiners && joiners.units.length ? joiners.a : null, (u.upgrades || []).length ? "an upgrade" : null].filter(Boolean).join(" or ");
+  const select = h("select", { class: "add-with", id: `book-${u.id}-with`, "aria-label": `Add ${u.name} with ${what}`, "aria-describedby": hint },
     h("option", { value: "" }, "Add with…"), groups);
   actOnChoice(select, (value) => {
     const [kind, rest] = value.startsWith("opt:") ? ["opt", value.slice(4)] : value.split("+");

@@ -52,7 +52,7 @@ class Clicks:
 
     def add_with(self, name: str, choice: str) -> None:
         """One choice in the book card's "Add with…": "pair+<hero>", "one+<hero>" or "opt:<section>/<option>"."""
-        self.select(self.page.get_by_role("combobox", name=f"Add {name} with a hero or an upgrade", exact=True), choice)
+        self.select(self.page.get_by_role("combobox", name=re.compile(rf"^Add {re.escape(name)} with (a hero|an upgrade)")), choice)
 
     def add_joined(self, unit_id: str) -> None:
         self.select("#ed-add-joined", unit_id)
@@ -168,6 +168,8 @@ def test_add_with_is_one_undoable_step_and_waits_for_enter_from_the_keyboard(pag
     expect(page.locator("#editor-title")).to_have_text("2× Ash Wardens with High Cantor")
     page.locator("#undo").click()
     expect(entries(page)).to_have_count(0)  # pair and hero went in one step
+    # Its name says what it offers: a vehicle takes no hero.
+    expect(page.get_by_role("combobox", name="Add Forge Crawler with an upgrade", exact=True)).to_have_count(1)
     c.add_with("Iron Sentinels", "opt:cc-sentinel-arms/inferno-projector")
     expect(page.locator("#editor-profile")).to_contain_text("Inferno Projector")
     expect(entries(page).nth(0).locator(".entry-upgrades")).to_have_text("Inferno Projector")
