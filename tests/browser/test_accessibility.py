@@ -1,5 +1,6 @@
 """Accessibility: axe-core (npm, pinned in tests/browser/a11y) on every page at desktop and
-phone width, touch targets on a phone, and the rule chips out of the tab order.
+phone width, touch targets on a phone, the rule chips out of the tab order (their texts in one
+"Rules explained" disclosure per unit), and chips that stay inside their cards and lines.
 
 axe is injected as an init script (through the browser's debugging protocol, so the page's
 own Content-Security-Policy stays on and untouched).
@@ -177,3 +178,32 @@ def test_keyboard_users_read_rule_texts_from_one_disclosure_per_unit(page: Page)
     expect(page.locator("#editor-profile .rule-texts[open] dt", has_text="Relentless")).to_be_visible()
     page.locator("#ed-cc-squad-drill--smoke-grenades").check()  # another check redraws the profile
     expect(page.locator("#editor-profile .rule-texts[open] dt", has_text="Stealth")).to_be_visible()
+
+
+CHIPS_OUT_OF_PLACE = """() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth} px wide`);
+  for (const b of document.querySelectorAll('button.rule')) {
+    const r = b.getBoundingClientRect();
+    if (!r.width) continue;
+    const box = b.closest('.unit-card, .profile-card, .option');
+    if (box && r.right > box.getBoundingClientRect().right + 0.5) out.push(`${b.dataset.rule} past the edge of ${box.className}`);
+    // In a gains line the brackets sit level with the chip: the line is at least as tall as it.
+    const line = b.closest('.gain');
+    if (line) {
+      const l = line.getBoundingClientRect();
+      if (r.top < l.top - 0.5 || r.bottom > l.bottom + 0.5) out.push(`${b.dataset.rule} sticks out of its gains line`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_rule_chips_stay_inside_their_cards_and_gains_lines(sized: Page):
+    page = sized
+    page.goto(f"{page.base}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    # The editor open: on a desktop the book's column is at its narrowest.
+    page.get_by_role("button", name="Add a combined pair of Ash Wardens").click()
+    expect(page.locator("#editor .gain .rule").first).to_be_visible()
+    assert page.evaluate(CHIPS_OUT_OF_PLACE) == []
