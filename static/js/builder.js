@@ -414,7 +414,7 @@ function renderBook() {
     h("p", { class: "meta" }, `${u.size} model${u.size === 1 ? "" : "s"}${u.is_hero ? " · hero" : ""}${u.upgrades.length ? ` · ${u.upgrades.length} upgrade section${u.upgrades.length === 1 ? "" : "s"}` : ""}`),
     bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
     u.description ? h("p", { class: "desc" }, u.description) : null,
-    ruleTexts(glossary, rulesShown(u), u.name))));
+    ruleTexts(glossary, rulesShown(u), { whose: u.name }))));
   const armyRule = book.extra && book.extra.army_rule;
   if (armyRule) ul.before(h("p", { class: "army-rule" }, "Army rule: ", ruleList([armyRule.name])));
   $("unit-filter").addEventListener("input", (e) => {

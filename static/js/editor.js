@@ -117,7 +117,7 @@ export class Editor {
       h("h4", {}, this.ctx.labelOf(entry), " ", h("span", { class: "meta" }, `${models} model${models === 1 ? "" : "s"}, ${formatCost(live ? live.cost : unit.cost)}`)),
       p ? null : h("p", { class: "hint" }, "As in the book (checking the upgrades…)"),
       statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules),
-      this.keptOpen(ruleTexts(this.ctx.glossary, rulesShown(p || unit), this.ctx.labelOf(entry)), `ed-rules-${cssId(entry.key)}`));
+      this.keptOpen(ruleTexts(this.ctx.glossary, rulesShown(p || unit), { whose: this.ctx.labelOf(entry) }), `ed-rules-${cssId(entry.key)}`));
   }
 
   /**
@@ -138,15 +138,10 @@ export class Editor {
     const labels = new Set();
     for (const e of group.entries) {
       for (const sid of this.ctx.units.get(e.unit)?.upgrades || []) {
-        for (const o of this.ctx.sections.get(sid)?.options || []) {
-          const g = o.gains || {};
-          for (const r of [...(g.rules || []), ...(g.weapons || []).flatMap((w) => w.rules || []), ...(g.items || []).flatMap((it) => it.rules || [])]) labels.add(r);
-        }
+        for (const o of this.ctx.sections.get(sid)?.options || []) for (const r of rulesShown(o.gains || {})) labels.add(r);
       }
     }
-    const details = ruleTexts(this.ctx.glossary, [...labels], "the upgrades");
-    if (details) details.querySelector("summary").firstChild.textContent = `Rules the upgrades give (${labels.size})`;
-    return this.keptOpen(details, "ed-upgrade-rules");
+    return this.keptOpen(ruleTexts(this.ctx.glossary, [...labels], { title: "Rules the upgrades give" }), "ed-upgrade-rules");
   }
 
   /** One entry of the group: its name, sections (those not shared by a pair), links, spells, notes. */

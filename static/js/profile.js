@@ -85,7 +85,7 @@ export function gainsLine(gains) {
   return parts.length ? h("span", { class: "gains" }, "gains ", parts) : null;
 }
 
-/** Every rule label a unit (or a live profile) shows: its own, its weapons' and its items', once each. */
+/** Every rule label a unit (a live profile, an option's gains) shows: its own, its weapons' and its items', once each. */
 export function rulesShown(unit) {
   const labels = [...(unit.rules || [])];
   for (const w of unit.weapons || []) labels.push(...(w.rules || []));
@@ -97,10 +97,10 @@ export function rulesShown(unit) {
  * The text of each rule in a disclosure: one tab stop per unit where the rule chips are none
  * (they are taken out of the tab order, see ruleButton), so a keyboard user reads them here.
  */
-export function ruleTexts(glossary, labels, whose) {
+export function ruleTexts(glossary, labels, { whose = null, title = "Rules explained" } = {}) {
   if (!glossary || !labels.length) return null;
   return h("details", { class: "rule-texts" },
-    h("summary", {}, `Rules explained (${labels.length})`, h("span", { class: "sr-only" }, ` for ${whose}`)),
+    h("summary", {}, `${title} (${labels.length})`, whose ? h("span", { class: "sr-only" }, ` for ${whose}`) : null),
     h("dl", {}, labels.map((label) => {
       const rule = glossary.find(label);
       return [h("dt", {}, label), h("dd", {}, rule ? rule.text : "No description in the book or the system glossary.")];
