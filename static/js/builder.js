@@ -667,8 +667,10 @@ async function validateNow() {
   } catch (err) {
     if (mine !== validating) return;
     // Offline: the last report stays, marked as not checked since; any other failure drops it.
-    if (offline(err)) offlineSince = offlineSince || new Date();
-    else report = null;
+    if (offline(err)) {
+      offlineSince = offlineSince || new Date();
+      retryLater();
+    } else report = null;
     keepFocus(renderList);
     renderListCounts();
     renderTotals(err);
@@ -676,6 +678,16 @@ async function validateNow() {
   } finally {
     if (mine === validating) $("totals").classList.remove("checking");
   }
+}
+
+/**
+ * Offline, the check runs again when the browser says it is back online; this also tries every
+ * 30 s, for a server that was unreachable while the browser thought it was online.
+ */
+let retry = null;
+function retryLater() {
+  if (retry) return;
+  retry = setTimeout(() => { retry = null; if (offlineSince) validateNow(); }, 30000);
 }
 
 function renderTotals(err) {

@@ -115,6 +115,7 @@ def test_a_saved_list_opened_by_its_link_opens_offline_from_the_last_copy(fresh,
     page.goto(f"{live_server}/l/{list_id}")
     expect(page.locator("h1")).to_have_text("Club night")
     expect(page.locator("#verification-code")).to_have_text(code)
+    expect(page.locator("#kept-copy")).to_contain_text("Offline: this is the copy of the list kept in this browser")
     page.goto(f"{live_server}/build/{BOOK}?list={list_id}")
     expect(page.locator("#saved-opened")).to_contain_text("Offline: this is the copy kept in this browser")
     expect(page.locator("#entries > li")).to_have_count(2)
@@ -167,3 +168,14 @@ def test_a_deleted_list_leaves_no_copy_for_offline(fresh, live_server):
     page.locator(f'.saved-row[data-id="{list_id}"]').get_by_role("button", name="Delete").click()
     expect(page.locator("#lists-status")).to_have_text("Deleted “Gone soon”.")
     assert not {f"/l/{list_id}", f"/api/v1/lists/{list_id}"} & kept_paths(page)
+
+
+def test_a_server_out_of_reach_while_the_browser_is_online_is_asked_again_soon(fresh, live_server):
+    page = fresh
+    page.goto(f"{live_server}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    page.route("**/api/v1/lists/validate*", lambda route: route.abort())  # no "online" event will come
+    page.get_by_role("button", name="Add Forge Crawler", exact=True).click()
+    expect(page.locator("#validity")).to_have_text("Not checked — offline")
+    page.unroute("**/api/v1/lists/validate*")
+    expect(page.locator("#validity")).to_have_text("Legal", timeout=45000)  # the 30 s retry
