@@ -1,11 +1,18 @@
 // The service worker: keeps the app and the army books a player opened, so the builder loads
 // and works with the network off. Served as /sw.js (scope: the whole site).
 //
-// Pages and book/system reads: network first, the kept copy when offline. Static files: the
-// kept copy at once, refreshed in the background. Writes (POST, PUT, DELETE) are never kept or
-// answered from here: the pages queue saves themselves (see saved.js).
+// Pages, book/system reads and the saved lists a player opened (their page /l/<id> and their
+// API read): network first, the last copy fetched when offline, so a list opened by its link
+// at home opens at the club table too. Static files: the kept copy at once, refreshed in the
+// background. Writes (POST, PUT, DELETE) are never kept or answered from here: the pages queue
+// saves themselves (see saved.js).
 const CACHE = "listbuilder-v1";
-const KEEP = [/^\/static\//, /^\/api\/v1\/systems(\/|$)/, /^\/api\/v1\/books(\/|\?|$)/, /^\/(build|systems|lists)(\/|$)/, /^\/$/, /^\/favicon\.ico$/, /^\/manifest\.webmanifest$/];
+const KEEP = [/^\/static\//, /^\/api\/v1\/systems(\/|$)/, /^\/api\/v1\/books(\/|\?|$)/, /^\/(build|systems|lists)(\/|$)/, /^\/$/, /^\/favicon\.ico$/, /^\/manifest\.webmanifest$/,
+  /^\/l\/[^/]+$/, /^\/api\/v1\/lists\/[^/]+$/];
+// The builder's page is the same for every ?list=<id>: any kept copy of it will do.
+const SAME_PAGE_ANY_QUERY = /^\/build\//;
+// Answers that mean the kept copy is wrong now: the list was deleted.
+const GONE = new Set([404, 410]);
 
 const keepable = (url) => url.origin === self.location.origin && KEEP.some((re) => re.test(url.pathname));
 
@@ -44,10 +51,13 @@ const PATIENCE_MS = 4000; // a club's bad Wi-Fi: after this long the kept copy a
 
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
-  const kept = await cache.match(request, { ignoreVary: true });
+  const url = new URL(request.url);
+  const kept = await cache.match(request, { ignoreVary: true })
+    || (SAME_PAGE_ANY_QUERY.test(url.pathname) ? await cache.match(request, { ignoreVary: true, ignoreSearch: true }) : undefined);
   if (kept && self.navigator.onLine === false) return kept;
   const network = fetch(request).then(async (response) => {
     if (response.ok) await cache.put(request, response.clone());
+    else if (GONE.has(response.status)) await cache.delete(request);
     return response;
   });
   if (!kept) return network;

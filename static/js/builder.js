@@ -1,9 +1,9 @@
 // The list builder page: state, list panel, totals and issues from the API, export, storage.
-import { api, ApiError, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
+import { actOnChoice, api, ApiError, CHOICE_HINT, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
 import { ListStore } from "./store.js";
 import { deploymentGroups, groupOf } from "./groups.js";
-import { Glossary, RuleTips, ruleList, statLine, weaponTable, itemList } from "./profile.js";
-import { Editor, setRowOrder } from "./editor.js";
+import { Glossary, RuleTips, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
+import { Editor, joinersOf, optionCost, sectionKind, setRowOrder, takeOption } from "./editor.js";
 import { Preview } from "./preview.js";
 import { initSaved } from "./saved.js";
 
@@ -14,13 +14,14 @@ const BOOK_ID = app.dataset.book;
 const FAMILY = app.dataset.family;
 const STORAGE_KEY = DRAFT_PREFIX + BOOK_ID;
 
-let system, book;
+let system, book, glossary;
 const units = new Map();
 const sections = new Map();
 let store = null;         // the list and its undo history (store.js)
 let list = null;          // store.list: the list in progress, in the API's list format
 let selected = null;      // key of the entry open in the editor
 let report = null;        // last validation report
+let offlineSince = null;  // no answer from the server (offline): the report is from before then
 let validating = 0;       // sequence number of the latest validation request
 const bookCache = new Map();
 
@@ -54,7 +55,8 @@ async function start() {
   store.subscribe(onStoreChange);
   wireHistory();
   wireEditorKeys();
-  new RuleTips($("rule-tip"), new Glossary(system, book));
+  glossary = new Glossary(system, book);
+  new RuleTips($("rule-tip"), glossary);
   buildSettings();
   renderBook();
   wireExport();
@@ -224,11 +226,20 @@ function newKey(l = list, taken = new Set()) {
 
 const blankEntry = (key, unitId) => ({ key, unit: unitId, name: "", notes: "", upgrades: [], combined_with: null, joined_to: null, spells: [] });
 
-/** Add count copies of a unit; combined: two copies merged into one unit; joinTo: a hero joining that entry. */
-function addUnit(unitId, { count = 1, combined = false, joinTo = null, focus = true } = {}) {
+/**
+ * Add count copies of a unit, as one undoable step. combined: two copies merged into one unit;
+ * joinTo: the key of an entry this one joins (a hero); hero: the id of a hero (or attachment)
+ * added joined to the new unit; upgrade: {section, option} the new unit takes at once.
+ */
+function addUnit(unitId, { count = 1, combined = false, joinTo = null, hero = null, upgrade = null, focus = true } = {}) {
   const u = units.get(unitId);
   const n = combined ? 2 : Math.max(1, Math.min(20, count));
-  const label = combined ? `Add a combined pair of ${u.name}` : joinTo ? `Add ${u.name} to ${labelOf(entry(joinTo))}` : `Add ${n > 1 ? `${n}× ` : ""}${u.name}`;
+  const joiner = hero && units.get(hero);
+  const section = upgrade && sections.get(upgrade.section);
+  const option = section && section.options.find((o) => o.id === upgrade.option);
+  let label = combined ? `Add a combined pair of ${u.name}` : joinTo ? `Add ${u.name} to ${labelOf(entry(joinTo))}` : `Add ${n > 1 ? `${n}× ` : ""}${u.name}`;
+  if (joiner) label += ` with ${joiner.name}`;
+  if (option) label += ` with ${option.label}`;
   const added = edit(label, (l) => {
     const made = [];
     for (let i = 0; i < n; i++) {
@@ -238,6 +249,12 @@ function addUnit(unitId, { count = 1, combined = false, joinTo = null, focus = t
     }
     if (combined) { made[0].combined_with = made[1].key; made[1].combined_with = made[0].key; }
     if (joinTo) made[0].joined_to = joinTo;
+    if (option) for (const e of made) takeOption(e, section, option, 1, sections);
+    if (joiner) {
+      const joined = blankEntry(newKey(l), hero);
+      joined.joined_to = made[0].key;
+      l.units.push(joined);
+    }
     return made;
   });
   announce(`${label}: done.`);
@@ -406,7 +423,8 @@ function renderBook() {
       addControls(u)),
     h("p", { class: "meta" }, `${u.size} model${u.size === 1 ? "" : "s"}${u.is_hero ? " · hero" : ""}${u.upgrades.length ? ` · ${u.upgrades.length} upgrade section${u.upgrades.length === 1 ? "" : "s"}` : ""}`),
     bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
-    u.description ? h("p", { class: "desc" }, u.description) : null)));
+    u.description ? h("p", { class: "desc" }, u.description) : null,
+    ruleTexts(glossary, rulesShown(u), { whose: u.name }))));
   const armyRule = book.extra && book.extra.army_rule;
   if (armyRule) ul.before(h("p", { class: "army-rule" }, "Army rule: ", ruleList([armyRule.name])));
   $("unit-filter").addEventListener("input", (e) => {
@@ -415,7 +433,10 @@ function renderBook() {
   });
 }
 
-/** Add (with how many copies) and, where units combine, add a combined pair in one press. */
+/**
+ * Add (with how many copies) and, where units combine, add a combined pair in one press; "Add
+ * with…" adds the unit (or a pair) with a hero joined, or with one upgrade taken, in one choice.
+ */
 function addControls(u) {
   const count = h("select", { class: "add-count", id: `book-${u.id}-count`, "aria-label": `How many ${u.name} to add` },
     [1, 2, 3, 4, 5].map((n) => h("option", { value: n }, `${n}×`)));
@@ -423,16 +444,73 @@ function addControls(u) {
   const combines = comp.combined && !(comp.combined.multi_model_only && u.size <= 1);
   return h("span", { class: "add-controls" }, count,
     h("button", { type: "button", class: "add primary", "aria-label": `Add ${u.name}`, onclick: () => { addUnit(u.id, { count: Number(count.value) }); count.value = "1"; } }, "Add"),
-    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null);
+    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null,
+    addWithControl(u, combines));
+}
+
+/** The "Add with…" choice of a book card: a hero joined (to one copy or a pair), or one upgrade. */
+function addWithControl(u, combines) {
+  const groups = [];
+  const joiners = joinersOf(system, book, u);
+  if (joiners && joiners.units.length) {
+    const cost = (x) => `+${formatCost(x.cost)}`;
+    if (combines) groups.push(h("optgroup", { label: `A combined pair with ${joiners.a}` },
+      joiners.units.map((x) => h("option", { value: `pair+${x.id}` }, `Pair with ${x.name} (${cost(x)})`))));
+    groups.push(h("optgroup", { label: `With ${joiners.a}` },
+      joiners.units.map((x) => h("option", { value: `one+${x.id}` }, `With ${x.name} (${cost(x)})`))));
+  }
+  for (const sid of u.upgrades || []) {
+    const s = sections.get(sid);
+    if (!s) continue;
+    const perModel = sectionKind(s) === "count";
+    groups.push(h("optgroup", { label: s.label }, s.options.map((o) => {
+      const cost = formatCost(optionCost(o, u.id));
+      return h("option", { value: `opt:${s.id}/${o.id}` }, `${perModel ? "One model with " : "With "}${o.label} (${cost === "free" ? cost : `+${cost}`})`);
+    })));
+  }
+  if (!groups.length) return null;
+  const hint = `book-${u.id}-with-hint`;
+  const what = [joiners && joiners.units.length ? joiners.a : null, (u.upgrades || []).length ? "an upgrade" : null].filter(Boolean).join(" or ");
+  const select = h("select", { class: "add-with", id: `book-${u.id}-with`, "aria-label": `Add ${u.name} with ${what}`, "aria-describedby": hint },
+    h("option", { value: "" }, "Add with…"), groups);
+  actOnChoice(select, (value) => {
+    const [kind, rest] = value.startsWith("opt:") ? ["opt", value.slice(4)] : value.split("+");
+    if (kind === "opt") {
+      const [section, option] = rest.split("/");
+      addUnit(u.id, { upgrade: { section, option }, focus: false });
+    } else addUnit(u.id, { combined: kind === "pair", hero: rest, focus: false });
+    select.value = "";
+  });
+  return [select, h("span", { class: "sr-only", id: hint }, CHOICE_HINT)];
 }
 
 // ------------------------------------------------------------------------------------------
 // List panel
 
-/** The entry's cost after upgrades, as the last validation report priced it. */
+/** The entry's cost after upgrades, as the last validation report priced it (offline: counted here). */
 function entryCost(e) {
+  if (offlineSince) return localCost(e);
   const line = report && report.entries && report.entries[e.key];
   return line ? line.cost : null;
+}
+
+/**
+ * The entry's cost counted in the browser, for when the server cannot be asked (offline): the
+ * unit's cost plus each row's option cost, once for unit/all sections and per model otherwise,
+ * as listbuilder/resolve.py prices it. Rules are not checked here: that stays the server's.
+ */
+function localCost(e) {
+  const u = units.get(e.unit);
+  if (!u) return null;
+  const parts = [u.cost];
+  for (const r of e.upgrades) {
+    const s = sections.get(r.section);
+    const o = s && s.options.find((x) => x.id === r.option);
+    if (!o) continue;
+    const times = s.affects === "unit" || s.affects === "all" ? 1 : r.count;
+    parts.push(Object.fromEntries(Object.entries(optionCost(o, u.id) || {}).map(([c, v]) => [c, v * times])));
+  }
+  return sumCosts(parts);
 }
 
 function issuesByEntry() {
@@ -525,7 +603,7 @@ let editor = null;
 function renderEditor() {
   if (!editor) {
     editor = new Editor($("editor"), {
-      system, book, family: FAMILY, units, sections, books: systemBooks, bookCache: loadBook,
+      system, book, family: FAMILY, units, sections, glossary, books: systemBooks, bookCache: loadBook,
       list: () => list, entry, nameOf, labelOf, groupName,
       /** fn(entry) changes one entry of the list, as one undoable step. */
       update: (fn, { key, light = false, merge = null, label = null } = {}) => {
@@ -590,6 +668,7 @@ async function validateNow() {
     const answer = await api("/api/v1/lists/validate?profiles=true", { method: "POST", body: payload() });
     if (mine !== validating) return;
     report = answer;
+    offlineSince = null;
     keepFocus(renderList);
     renderListCounts();
     editor && editor.showStatus();
@@ -597,13 +676,28 @@ async function validateNow() {
     renderIssues();
   } catch (err) {
     if (mine !== validating) return;
-    report = null;
+    // Offline: the last report stays, marked as not checked since; any other failure drops it.
+    if (offline(err)) {
+      offlineSince = offlineSince || new Date();
+      retryLater();
+    } else report = null;
     keepFocus(renderList);
+    renderListCounts();
     renderTotals(err);
     renderIssues(err);
   } finally {
     if (mine === validating) $("totals").classList.remove("checking");
   }
+}
+
+/**
+ * Offline, the check runs again when the browser says it is back online; this also tries every
+ * 30 s, for a server that was unreachable while the browser thought it was online.
+ */
+let retry = null;
+function retryLater() {
+  if (retry) return;
+  retry = setTimeout(() => { retry = null; if (offlineSince) validateNow(); }, 30000);
 }
 
 function renderTotals(err) {
@@ -612,8 +706,12 @@ function renderTotals(err) {
     box.replaceChildren(h("span", { class: "status bad", id: "validity" }, "Not checked: fix the points limit"));
     return;
   }
+  if (offline(err)) {
+    box.replaceChildren(...offlineTotals());
+    return;
+  }
   if (err || !report) {
-    box.replaceChildren(h("span", { class: `status ${offline(err) ? "empty" : "bad"}` }, offline(err) ? "Offline: not checked" : err ? "Not checked" : "Checking…"));
+    box.replaceChildren(h("span", { class: `status ${err ? "bad" : "empty"}` }, err ? "Not checked" : "Checking…"));
     return;
   }
   const t = report.totals || {};
@@ -646,6 +744,30 @@ function renderTotals(err) {
   box.replaceChildren(...chips);
 }
 
+/** Offline: the points counted in this browser and the counts, under a "not checked" verdict. */
+function offlineTotals() {
+  const costs = list.units.map(localCost).filter(Boolean);
+  const total = sumCosts(costs);
+  const limit = !isBudgetSystem() && list.points_limit ? list.points_limit : null;
+  const chips = [h("span", { class: "status empty", id: "validity", title: "The server checks the rules; it cannot be reached" }, "Not checked — offline")];
+  const currencies = Object.keys(total).length ? Object.keys(total) : Object.keys(book.units[0]?.cost || { pts: 0 });
+  for (const c of currencies) {
+    const over = limit !== null && currencies.length === 1 && (total[c] ?? 0) > limit;
+    chips.push(h("span", { class: `chip currency${over ? " over" : ""}`, dataset: { currency: c } },
+      h("strong", {}, `${total[c] ?? 0}`), limit !== null && currencies.length === 1 ? ` / ${limit}` : "", ` ${currencyLabel(c)}`,
+      limit !== null && currencies.length === 1 ? h("span", { class: "left" }, over ? ` · ${total[c] - limit} over` : ` · ${limit - (total[c] ?? 0)} left`) : null,
+      h("span", { class: "left" }, " (counted here)")));
+  }
+  chips.push(...countChips(localCounts()));
+  return chips;
+}
+
+/** units, activations and models as the list panel draws them (offline: the server's are stale). */
+function localCounts() {
+  return { units: list.units.length, activations: deploymentGroups(list.units).length,
+    models: list.units.reduce((n, e) => n + (units.get(e.unit)?.size || 0), 0) };
+}
+
 /** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/deployment.py). */
 const COUNT_WORDS = { units: ["unit", "units"], activations: ["activation", "activations"], models: ["model", "models"] };
 function countChips(t) {
@@ -654,7 +776,7 @@ function countChips(t) {
 }
 
 function renderListCounts() {
-  const t = report && report.totals;
+  const t = offlineSince ? localCounts() : report && report.totals;
   $("list-counts").replaceChildren(...(t && list.units.length ? countChips(t) : []));
 }
 
@@ -670,7 +792,14 @@ const offline = (err) => err instanceof ApiError && err.status === 0;
 function renderIssues(err) {
   const box = $("issues");
   if (offline(err)) {
-    box.replaceChildren(h("p", { class: "notice", id: "offline-note" }, "Offline: your list is kept in this browser and checked again when the connection is back."));
+    const last = report && report.issues;
+    box.replaceChildren(...[h("p", { class: "notice", id: "offline-note" },
+      "Offline: the rules are checked by the server, so this list is not checked since your last change. It is kept in this browser and checked again as soon as the connection is back; the points above are counted here."),
+      last && last.length ? h("div", { class: "stale-issues", id: "stale-issues" },
+        h("p", { class: "muted" }, `The last check, from before ${offlineSince.toLocaleTimeString()}, found:`),
+        h("ul", { class: "issue-list" }, last.map((issue) => h("li", { class: `issue ${issue.severity}` },
+          h("span", { class: `badge ${issue.severity === "error" ? "bad" : "warn"}` }, issue.severity), " ",
+          h("span", { class: "message" }, issue.message))))) : null].filter(Boolean));
     return;
   }
   if (err) {

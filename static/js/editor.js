@@ -1,7 +1,7 @@
 // The unit editor: one control per upgrade section, as the book describes it, plus combining,
 // joining and spells. It edits the list entry only; the API says whether the result is legal.
-import { h, formatCost, ruleName } from "./util.js";
-import { gainsLine, ruleList, statLine, weaponTable, itemList } from "./profile.js";
+import { actOnChoice, CHOICE_HINT, h, formatCost, ruleName } from "./util.js";
+import { gainsLine, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
 import { efficiencyPanel } from "./efficiency.js";
 import { groupOf } from "./groups.js";
 
@@ -77,6 +77,8 @@ export class Editor {
     }
     for (const member of group.entries) controls.append(this.member(member, group, prefixOf(member), shared));
     controls.append(...this.groupControls(group, entry));
+    const upgradeRules = this.upgradeRules(group);
+    if (upgradeRules) controls.append(upgradeRules);
     const unit = this.ctx.units.get(entry.unit);
     // Under both columns: its table needs the editor's whole width.
     const efficiency = unit && efficiencyPanel(this.ctx, entry, unit);
@@ -114,7 +116,32 @@ export class Editor {
     return h("div", { class: "profile-card", dataset: { key: entry.key } },
       h("h4", {}, this.ctx.labelOf(entry), " ", h("span", { class: "meta" }, `${models} model${models === 1 ? "" : "s"}, ${formatCost(live ? live.cost : unit.cost)}`)),
       p ? null : h("p", { class: "hint" }, "As in the book (checking the upgrades…)"),
-      statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules));
+      statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules),
+      this.keptOpen(ruleTexts(this.ctx.glossary, rulesShown(p || unit), { whose: this.ctx.labelOf(entry) }), `ed-rules-${cssId(entry.key)}`));
+  }
+
+  /**
+   * A rules disclosure that stays open (and keeps the focus, by its summary's id) when the
+   * profile is redrawn after each validation answer.
+   */
+  keptOpen(details, id) {
+    if (!details) return null;
+    this.openRules = this.openRules || new Set();
+    details.querySelector("summary").id = id;
+    details.open = this.openRules.has(id);
+    details.addEventListener("toggle", () => { if (details.open) this.openRules.add(id); else this.openRules.delete(id); });
+    return details;
+  }
+
+  /** The rules the group's upgrade options give, explained (their chips are not tab stops). */
+  upgradeRules(group) {
+    const labels = new Set();
+    for (const e of group.entries) {
+      for (const sid of this.ctx.units.get(e.unit)?.upgrades || []) {
+        for (const o of this.ctx.sections.get(sid)?.options || []) for (const r of rulesShown(o.gains || {})) labels.add(r);
+      }
+    }
+    return this.keptOpen(ruleTexts(this.ctx.glossary, [...labels], { title: "Rules the upgrades give" }), "ed-upgrade-rules");
   }
 
   /** One entry of the group: its name, sections (those not shared by a pair), links, spells, notes. */
@@ -155,23 +182,7 @@ export class Editor {
     this.ctx.edit(label, (l) => { for (const e of l.units) if (keys.has(e.key)) fn(e); });
   }
 
-  /** Take (count > 0) or drop an option; what it needs comes with it, what needs it goes with it. */
-  take(entry, section, option, count) {
-    setOption(entry, section.id, option.id, count);
-    if (count > 0) {
-      for (const ref of option.requires || []) {
-        const [sid, oid] = ref.split("/");
-        if (!entry.upgrades.some((r) => r.section === sid && r.option === oid)) setOption(entry, sid, oid, 1);
-      }
-    } else {
-      const gone = `${section.id}/${option.id}`;
-      for (const r of [...entry.upgrades]) {
-        const s = this.ctx.sections.get(r.section);
-        const o = s && s.options.find((x) => x.id === r.option);
-        if (o && (o.requires || []).includes(gone)) this.take(entry, s, o, 0);
-      }
-    }
-  }
+  take(entry, section, option, count) { takeOption(entry, section, option, count, this.ctx.sections); }
 
   section(entries, unit, section, p) {
     const entry = entries[0];
@@ -296,12 +307,8 @@ export class Editor {
 
   /** Can entry e take a joining hero (heroes) or an attachment? */
   canHost(e, heroes) {
-    const comp = this.ctx.system.composition || {};
     const u = this.ctx.units.get(e.unit);
-    if (!u) return false;
-    if (heroes) return !u.is_hero && !(comp.heroes_join.multi_model_only && u.size <= 1);
-    const advance = new Set(comp.advance_rules || []);
-    return (u.rules || []).some((r) => advance.has(ruleName(r))) && !(u.rules || []).some((r) => ruleName(r) === comp.attachment_rule);
+    return Boolean(u) && canHostUnit(this.ctx.system, u, heroes);
   }
 
   /** A copy with the same upgrades for every model, combined with this entry, in one step. */
@@ -321,7 +328,6 @@ export class Editor {
   /** Split a pair, add a hero (or attachment) straight into the unit. */
   groupControls(group, entry) {
     const out = [];
-    const comp = this.ctx.system.composition || {};
     if (group.members.length > 1) {
       const [a, b] = group.members;
       out.push(h("div", { class: "field-row pairing" },
@@ -330,23 +336,19 @@ export class Editor {
         }) }, "Split the pair")));
     }
     const host = group.members[0];
-    const heroes = Boolean(comp.heroes_join);
-    const attach = Boolean(comp.attachment_rule);
-    if ((heroes || attach) && this.canHost(host, heroes)) {
-      const candidates = this.ctx.book.units.filter((u) => heroes ? u.is_hero : (u.rules || []).some((r) => ruleName(r) === comp.attachment_rule));
-      if (candidates.length) {
-        const what = heroes ? "hero" : "attachment";
-        out.push(h("label", { class: "field" }, `Add a ${what} to this unit`,
-          h("select", { id: "ed-add-joined", onchange: (e) => {
-            const id = e.target.value;
-            if (!id) return;
-            this.ctx.addUnit(id, { joinTo: host.key });
-            const again = document.getElementById("ed-add-joined");
-            if (again) { again.value = ""; again.focus({ preventScroll: true }); }
-          } },
-            h("option", { value: "" }, `— choose a ${what} —`),
-            candidates.map((u) => h("option", { value: u.id }, `${u.name} (${formatCost(u.cost)})`)))));
-      }
+    const hostUnit = this.ctx.units.get(host.unit);
+    const joiners = hostUnit ? joinersOf(this.ctx.system, this.ctx.book, hostUnit) : null;
+    if (joiners && joiners.units.length) {
+      const select = h("select", { id: "ed-add-joined", "aria-describedby": "ed-add-joined-hint" },
+        h("option", { value: "" }, `— choose ${joiners.a} —`),
+        joiners.units.map((u) => h("option", { value: u.id }, `${u.name} (${formatCost(u.cost)})`)));
+      actOnChoice(select, (id) => {
+        this.ctx.addUnit(id, { joinTo: host.key });
+        const again = document.getElementById("ed-add-joined");
+        if (again) { again.value = ""; again.focus({ preventScroll: true }); }
+      });
+      out.push(h("label", { class: "field" }, `Add ${joiners.a} to this unit`, select,
+        h("span", { class: "sr-only", id: "ed-add-joined-hint" }, CHOICE_HINT)));
     }
     return out;
   }
@@ -405,4 +407,39 @@ export function setOption(entry, sectionId, optionId, count) {
   entry.upgrades = entry.upgrades.filter((r) => !(r.section === sectionId && r.option === optionId));
   if (count > 0) entry.upgrades.push({ section: sectionId, option: optionId, count });
   sortRows(entry);
+}
+
+/** Take (count > 0) or drop an option; what it needs comes with it, what needs it goes with it. */
+export function takeOption(entry, section, option, count, sections) {
+  setOption(entry, section.id, option.id, count);
+  if (count > 0) {
+    for (const ref of option.requires || []) {
+      const [sid, oid] = ref.split("/");
+      if (!entry.upgrades.some((r) => r.section === sid && r.option === oid)) setOption(entry, sid, oid, 1);
+    }
+  } else {
+    const gone = `${section.id}/${option.id}`;
+    for (const r of [...entry.upgrades]) {
+      const s = sections.get(r.section);
+      const o = s && s.options.find((x) => x.id === r.option);
+      if (o && (o.requires || []).includes(gone)) takeOption(entry, s, o, 0, sections);
+    }
+  }
+}
+
+/** Can a unit of the book take a joining hero (heroes) or an attachment (ancients-hex)? */
+export function canHostUnit(system, unit, heroes) {
+  const comp = system.composition || {};
+  if (heroes) return !unit.is_hero && !(comp.heroes_join.multi_model_only && unit.size <= 1);
+  const advance = new Set(comp.advance_rules || []);
+  return (unit.rules || []).some((r) => advance.has(ruleName(r))) && !(unit.rules || []).some((r) => ruleName(r) === comp.attachment_rule);
+}
+
+/** The book's units that can join (heroes) or attach to this one: {what, a: "a hero", units}, or null. */
+export function joinersOf(system, book, unit) {
+  const comp = system.composition || {};
+  const heroes = Boolean(comp.heroes_join);
+  if (!(heroes || comp.attachment_rule) || !canHostUnit(system, unit, heroes)) return null;
+  const units = book.units.filter((u) => heroes ? u.is_hero : (u.rules || []).some((r) => ruleName(r) === comp.attachment_rule));
+  return heroes ? { what: "hero", a: "a hero", units } : { what: "attachment", a: "an attachment", units };
 }

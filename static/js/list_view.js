@@ -59,3 +59,5 @@ document.getElementById("make-copy").addEventListener("click", async (ev) => {
 
 await takeEditLink();
 showEditing();
+// Offline, this page is the copy the service worker kept when it was last opened (sw.js).
+if (!navigator.onLine) say(h("p", { class: "notice", id: "kept-copy" }, "Offline: this is the copy of the list kept in this browser when you last opened it."));

@@ -1,6 +1,6 @@
 // "My lists": every list this browser saved or took an edit link for, with what to do with it.
 import { api, ApiError, errorBox, formatCost, h } from "./util.js";
-import { bearer, builderLink, copyList, copyText, editLink, forget, listUrl, rememberAnswer, savedLists, shareLink } from "./saved_store.js";
+import { bearer, builderLink, copyList, copyText, dropKept, editLink, forget, listUrl, rememberAnswer, savedLists, shareLink } from "./saved_store.js";
 
 const container = document.getElementById("saved-lists");
 const empty = document.getElementById("no-lists");
@@ -62,9 +62,10 @@ async function remove(entry, name) {
   try {
     await api(listUrl(entry.id), { method: "DELETE", headers: bearer(entry.token) });
     forget(entry.id);
+    await dropKept(entry.id);
     say(h("p", {}, `Deleted “${name}”.`));
   } catch (err) {
-    if (err instanceof ApiError && err.status === 410) forget(entry.id);
+    if (err instanceof ApiError && err.status === 410) { forget(entry.id); await dropKept(entry.id); }
     say(errorBox(err, "Could not delete the list"));
   }
   await render();

@@ -62,7 +62,7 @@ export function statLine(unit, family) {
 export function weaponTable(weapons) {
   if (!weapons || !weapons.length) return null;
   return h("table", { class: "weapons" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Weapon"), h("th", { scope: "col" }, "Range"), h("th", { scope: "col" }, "Attacks"), h("th", { scope: "col" }, "Rules"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Weapon"), h("th", { scope: "col" }, h("abbr", { title: "Range" }, "Rng")), h("th", { scope: "col" }, h("abbr", { title: "Attacks" }, "Atk")), h("th", { scope: "col" }, "Rules"))),
     h("tbody", {}, weapons.map((w) => h("tr", {},
       h("td", {}, w.count > 1 ? `${w.count}× ${w.name}` : w.name),
       h("td", {}, w.range ? `${w.range}` : "melee"),
@@ -83,6 +83,28 @@ export function gainsLine(gains) {
   for (const it of gains.items || []) parts.push(h("span", { class: "gain" }, it.name, it.rules && it.rules.length ? [" (", ruleList(it.rules), ")"] : null));
   for (const r of gains.rules || []) parts.push(ruleButton(r));
   return parts.length ? h("span", { class: "gains" }, "gains ", parts) : null;
+}
+
+/** Every rule label a unit (a live profile, an option's gains) shows: its own, its weapons' and its items', once each. */
+export function rulesShown(unit) {
+  const labels = [...(unit.rules || [])];
+  for (const w of unit.weapons || []) labels.push(...(w.rules || []));
+  for (const it of unit.items || []) labels.push(...(it.rules || []));
+  return [...new Set(labels)];
+}
+
+/**
+ * The text of each rule in a disclosure: one tab stop per unit where the rule chips are none
+ * (they are taken out of the tab order, see ruleButton), so a keyboard user reads them here.
+ */
+export function ruleTexts(glossary, labels, { whose = null, title = "Rules explained" } = {}) {
+  if (!glossary || !labels.length) return null;
+  return h("details", { class: "rule-texts" },
+    h("summary", {}, `${title} (${labels.length})`, whose ? h("span", { class: "sr-only" }, ` for ${whose}`) : null),
+    h("dl", {}, labels.map((label) => {
+      const rule = glossary.find(label);
+      return [h("dt", {}, label), h("dd", {}, rule ? rule.text : "No description in the book or the system glossary.")];
+    })));
 }
 
 /** One tooltip element for every rule button on the page. */

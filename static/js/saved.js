@@ -66,6 +66,13 @@ class SavedControls {
     try {
       await this.open(id, { keepLocal: this.pending });
     } catch (err) {
+      if (err instanceof ApiError && err.status === 0) {
+        // Offline, and this browser never opened the list (the service worker keeps the ones
+        // it did): keep its address and open it when the connection is back.
+        this.say(h("p", { class: "notice", id: "saved-offline" }, "Offline: this saved list has not been opened in this browser before, so it is not kept here. It opens when the connection is back; meanwhile this is your draft."));
+        window.addEventListener("online", () => this.open(id, { keepLocal: this.pending }).catch((again) => this.say(errorBox(again, "Could not open the saved list"))), { once: true });
+        return;
+      }
       this.say(errorBox(err, err instanceof ApiError && (err.status === 404 || err.status === 410)
         ? "That saved list is not on the server any more" : "Could not open the saved list"));
       this.forgetUrl();
@@ -91,9 +98,10 @@ class SavedControls {
     this.snapshot = this.text();
     if (this.current.token) rememberAnswer(body);
     const name = body.list.name ? `“${body.list.name}”` : "the saved list";
-    this.say(h("p", {}, this.current.token
+    const kept = navigator.onLine ? "" : " Offline: this is the copy kept in this browser when you last opened it.";
+    this.say(h("p", { id: "saved-opened" }, (this.current.token
       ? `Opened ${name}, version ${body.version}.`
-      : `Opened ${name} to read. This browser has no edit link for it, so saving makes a new list of your own.`));
+      : `Opened ${name} to read. This browser has no edit link for it, so saving makes a new list of your own.`) + kept));
     this.showState();
   }
 

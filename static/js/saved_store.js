@@ -36,6 +36,18 @@ export function forget(id) {
   writeAll(all);
 }
 
+/** A deleted list leaves no copy behind for offline use (the service worker keeps those, sw.js). */
+export async function dropKept(id) {
+  if (!("caches" in window)) return;
+  try {
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      await cache.delete(`/l/${encodeURIComponent(id)}`, { ignoreSearch: true });
+      await cache.delete(listUrl(id));
+    }
+  } catch { /* storage unavailable: nothing kept either */ }
+}
+
 export const shareLink = (id) => `${location.origin}/l/${encodeURIComponent(id)}`;
 /** The token rides in the #fragment: browsers never send it to the server or its logs. */
 export const editLink = (id, token) => `${shareLink(id)}#edit=${encodeURIComponent(token)}`;

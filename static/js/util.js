@@ -151,3 +151,26 @@ export function keepFocus(fn) {
     try { now.setSelectionRange(...caret); } catch { /* not a text field */ }
   }
 }
+
+/** Read to screen readers beside a select that acts on a choice (see actOnChoice). */
+export const CHOICE_HINT = "Choosing with the mouse or a tap acts at once; with the arrow keys, press Enter to act.";
+
+/**
+ * A select that acts as soon as a choice is made (one click instead of choose-then-press).
+ * Arrow keys on a closed select also fire "change" in Chromium and Firefox, so a choice made
+ * from the keyboard waits for Enter: browsing the options never acts by accident.
+ */
+export function actOnChoice(select, act) {
+  let browsing = false;
+  const NAVIGATION = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
+  select.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") {
+      ev.preventDefault();
+      browsing = false;
+      if (select.value) act(select.value);
+    } else if (NAVIGATION.has(ev.key) || (ev.key.length === 1 && !ev.ctrlKey && !ev.metaKey && ev.key !== " ")) browsing = true;
+  });
+  select.addEventListener("pointerdown", () => { browsing = false; });
+  select.addEventListener("blur", () => { browsing = false; });
+  select.addEventListener("change", () => { if (!browsing && select.value) act(select.value); });
+}

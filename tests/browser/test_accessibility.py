@@ -1,5 +1,6 @@
 """Accessibility: axe-core (npm, pinned in tests/browser/a11y) on every page at desktop and
-phone width, touch targets on a phone, and the rule chips out of the tab order.
+phone width, touch targets on a phone, the rule chips out of the tab order (their texts in one
+"Rules explained" disclosure per unit), and chips that stay inside their cards and lines.
 
 axe is injected as an init script (through the browser's debugging protocol, so the page's
 own Content-Security-Policy stays on and untouched).
@@ -144,3 +145,65 @@ def test_the_legal_badge_has_aa_contrast(page: Page):
       return (a + 0.05) / (b + 0.05);
     }""")
     assert ratio >= 4.5, ratio
+
+
+def test_keyboard_users_read_rule_texts_from_one_disclosure_per_unit(page: Page):
+    page.goto(f"{page.base}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    card = page.locator("#book-cc-iron-sentinels")
+    # From the card's last add control, Tab lands on its one "Rules explained" (the chips are skipped).
+    card.locator(".add-with").focus()
+    page.keyboard.press("Tab")
+    summary = card.locator(".rule-texts summary")
+    expect(summary).to_be_focused()
+    expect(summary).to_contain_text("Rules explained")
+    page.keyboard.press("Enter")
+    texts = card.locator(".rule-texts dl")
+    expect(texts).to_be_visible()
+    for label in ("Tough(3)", "Relentless", "AP(1)"):  # the unit's rules and its weapons'
+        expect(texts.locator("dt", has_text=label)).to_have_count(1)
+    expect(texts).not_to_contain_text("No description")
+    assert page.locator("#book-units .rule-texts summary").count() == page.locator("#book-units > li").count()
+    # In the editor: the live profile's rules, and the rules the upgrades would give; the
+    # disclosure stays open, with the focus, when the profile is redrawn after a check.
+    page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
+    upgrades = page.locator("#ed-upgrade-rules")
+    upgrades.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#editor .rule-texts[open] dt", has_text="Relentless")).to_be_visible()  # Ember Drill gives it
+    page.locator("#ed-cc-squad-drill--ember-drill").check()
+    profile_rules = page.locator("#editor-profile .rule-texts summary").first
+    profile_rules.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#editor-profile .rule-texts[open] dt", has_text="Relentless")).to_be_visible()
+    page.locator("#ed-cc-squad-drill--smoke-grenades").check()  # another check redraws the profile
+    expect(page.locator("#editor-profile .rule-texts[open] dt", has_text="Stealth")).to_be_visible()
+
+
+CHIPS_OUT_OF_PLACE = """() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth} px wide`);
+  for (const b of document.querySelectorAll('button.rule')) {
+    const r = b.getBoundingClientRect();
+    if (!r.width) continue;
+    const box = b.closest('.unit-card, .profile-card, .option');
+    if (box && r.right > box.getBoundingClientRect().right + 0.5) out.push(`${b.dataset.rule} past the edge of ${box.className}`);
+    // In a gains line the brackets sit level with the chip: the line is at least as tall as it.
+    const line = b.closest('.gain');
+    if (line) {
+      const l = line.getBoundingClientRect();
+      if (r.top < l.top - 0.5 || r.bottom > l.bottom + 0.5) out.push(`${b.dataset.rule} sticks out of its gains line`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_rule_chips_stay_inside_their_cards_and_gains_lines(sized: Page):
+    page = sized
+    page.goto(f"{page.base}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    # The editor open: on a desktop the book's column is at its narrowest.
+    page.get_by_role("button", name="Add a combined pair of Ash Wardens").click()
+    expect(page.locator("#editor .gain .rule").first).to_be_visible()
+    assert page.evaluate(CHIPS_OUT_OF_PLACE) == []
