@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from flask import Response, url_for
 from flask.views import MethodView
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from listbuilder.canonical import rules_version, verification_code
 from listbuilder.lists import book_for
@@ -21,6 +21,7 @@ from listbuilder.model import ArmyList
 from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
 from listbuilder.rosters import build_roster, roster_text
+from listbuilder.schemas.fields import Schema
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 

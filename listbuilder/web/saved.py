@@ -120,7 +120,7 @@ def database_url(configured: str | None, instance_path: str) -> str:
 
 
 def register_security(rest: Any) -> None:
-    rest.spec.components.security_scheme("editToken", {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"})
+    rest.security_scheme("editToken", {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"})
 
 
 @blp.errorhandler(StoreError)
