@@ -60,9 +60,10 @@ def registry_key(files: Iterable[tuple[str, str]]) -> str:
 def code_fingerprint() -> str:
     """SHA-256 of the package's source, the Python version and the parsers' installations."""
     digest = hashlib.sha256(sys.version.encode())
+    skip = len(str(PACKAGE))
     for path in sorted(_sources(str(PACKAGE))):
         with open(path, "rb") as source:
-            digest.update(os.path.relpath(path, PACKAGE).encode() + b"\0" + source.read())
+            digest.update(path[skip:].encode() + b"\0" + source.read())  # named within the package
     for module in (yaml, marshmallow):
         found = os.stat(module.__file__ or "")
         digest.update(f"{module.__name__} {getattr(module, '__version__', '')} {found.st_size} {found.st_mtime_ns}".encode())
