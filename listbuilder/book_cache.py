@@ -10,7 +10,7 @@ depends only on the files' text and on this package's code, so ``load_registry``
   the PyYAML and marshmallow installations (version, or size and time of their files).
 
 Any change to any of them gives another key, so an entry made by other books or other code is
-never read (old entries are pruned as new ones are written).
+never read (a folder keeps the KEEP entries used last).
 
 Unpickling can run code named in the file, so an entry is read only when all of these hold:
 
@@ -93,6 +93,10 @@ def read(folder: Path, key: str) -> Any | None:
         if not _is_ours(os.fstat(entry.fileno())):
             return None
         content = entry.read()
+        try:
+            os.utime(entry.fileno())  # pruning keeps the entries used last
+        except OSError:
+            pass
     digest, payload = content[:_DIGEST_SIZE], content[_DIGEST_SIZE:]
     if hashlib.sha256(payload).digest() != digest:
         return None
@@ -125,6 +129,7 @@ def write(folder: Path, key: str, books: Any) -> None:
 
 
 def _prune(folder: Path) -> None:
+    """Keep the KEEP entries read or written last."""
     entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
     for old in entries[KEEP:]:
         old.unlink(missing_ok=True)

@@ -146,3 +146,18 @@ def test_no_cache_when_it_is_off(tmp_path, monkeypatch):
     monkeypatch.setenv("LISTBUILDER_CACHE", "off")
     load_registry(make_folder(tmp_path, book()))
     assert not list(tmp_path.rglob("*.pickle"))
+
+
+def test_pruning_keeps_the_entries_read_last(tmp_path, cache, monkeypatch):
+    monkeypatch.setattr(book_cache, "KEEP", 2)
+    first, second = make_folder(tmp_path / "a", book()), make_folder(tmp_path / "b", book())
+    load_registry(first)
+    [entry_a] = entries(cache)
+    load_registry(second)
+    [entry_b] = set(entries(cache)) - {entry_a}
+    os.utime(entry_a, ns=(1, 1))  # written long before b
+    os.utime(entry_b, ns=(2, 2))
+    load_registry(first)  # read: a is now the entry used last
+    (second / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", "size: 4")))
+    load_registry(second)  # a third entry: the one used longest ago (b) goes
+    assert entry_a in entries(cache) and entry_b not in entries(cache)
