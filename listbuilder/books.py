@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 from marshmallow import ValidationError
 
+from listbuilder import book_cache
 from listbuilder.book_checks import BookProblem, book_warnings, check_references
 from listbuilder.model import ArmyBook, GameSystem
 from listbuilder.schemas.families import FAMILY_SCHEMAS
@@ -67,7 +68,8 @@ class BookRegistry:
 
 
 def cache_folder() -> Path | None:
-    """Where parsed YAML is kept as JSON between starts (LISTBUILDER_CACHE; "off" disables)."""
+    """Where parsed YAML (as JSON) and loaded books (``registry/``, see ``book_cache``) are kept
+    between starts (LISTBUILDER_CACHE; "off" disables both)."""
     configured = os.environ.get("LISTBUILDER_CACHE")
     if configured == "off":
         return None
@@ -88,23 +90,55 @@ def default_books_folders() -> list[Path]:
 
 def load_registry(folder: Path | str | Sequence[Path | str] | None = None) -> BookRegistry:
     """Load every system and book under *folder* (or each of several folders, in order);
-    raises BookLoadError listing all problems."""
+    raises BookLoadError listing all problems. Books loaded before from the same files by
+    the same code come from ``listbuilder.book_cache``."""
     if folder is None:
         roots = default_books_folders()
     elif isinstance(folder, (str, Path)):
         roots = [Path(folder)]
     else:
         roots = [Path(f) for f in folder]
+    missing = [root for root in roots if not root.is_dir()]
+    if missing:
+        raise BookLoadError([BookProblem(str(root), "", "army book folder not found") for root in missing])
+    system_dirs = [d for root in roots for d in sorted(p for p in root.iterdir() if p.is_dir())]
+    kept_in = cache_folder()
+    texts = _texts_of(system_dirs) if kept_in is not None else None
+    if texts is None:
+        return _load_registry(system_dirs)
+    key = book_cache.registry_key((_show(path), text_digest(text)) for path, text in texts.items())
+    kept = book_cache.read(kept_in / "registry", key)
+    if kept is not None:
+        systems, books, warnings = kept
+        by_digest = {text_digest(text): text for text in texts.values()}
+        return BookRegistry(systems=systems, books=books, rules={s.id: rules_for(s) for s in systems.values()}, texts=by_digest, warnings=warnings)
+    registry = _load_registry(system_dirs)
+    book_cache.write(kept_in / "registry", key, (dict(registry.systems), dict(registry.books), registry.warnings))
+    return registry
+
+
+def _texts_of(system_dirs: list[Path]) -> dict[Path, str] | None:
+    """Every system and book file's text, in load order (None if one cannot be read: the
+    loader then names the problem)."""
+    texts: dict[Path, str] = {}
+    for system_dir in system_dirs:
+        for path in [system_dir / SYSTEM_FILE, *sorted(system_dir.glob("*.yaml"))]:
+            if path in texts or not path.is_file():
+                continue
+            try:
+                texts[path] = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+    return texts
+
+
+def _load_registry(system_dirs: list[Path]) -> BookRegistry:
     problems: list[BookProblem] = []
     warnings: list[BookProblem] = []
     systems: dict[str, GameSystem] = {}
     books: dict[str, ArmyBook] = {}
     rules: dict[str, SystemRules] = {}
     texts: dict[str, str] = {}
-    missing = [root for root in roots if not root.is_dir()]
-    if missing:
-        raise BookLoadError([BookProblem(str(root), "", "army book folder not found") for root in missing])
-    system_dirs = [d for root in roots for d in sorted(p for p in root.iterdir() if p.is_dir())]
     for system_dir in system_dirs:
         system_file = system_dir / SYSTEM_FILE
         if not system_file.is_file():

@@ -15,13 +15,15 @@ Errors::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from marshmallow import fields, validate
 
 from listbuilder.model import ArmyList
 from listbuilder.schemas.lists import MAX_LIST_UPGRADES, ArmyListSchema, FastNested, ListEntrySchema
-from listbuilder.rosters import Profile, Roster
+
+if TYPE_CHECKING:
+    from listbuilder.rosters import Profile, Roster  # annotations only: rosters loads on first use, this module at start-up
 
 MAX_ENTRIES = 150           # list entries on one roster (a legal 2000-point list has about 15)
 MAX_PRINTED_LINES = 1200    # estimated lines of the sheet: about six A4 pages of two columns

@@ -9,11 +9,13 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from listbuilder.rosters import Roster
+if TYPE_CHECKING:
+    from listbuilder.rosters import Roster  # annotations only: the API's schemas import PAPERS at start-up
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, post_dump
+from marshmallow import fields, post_dump
 
 from listbuilder.schemas.families import FAMILY_SCHEMAS
-from listbuilder.schemas.fields import CostField, RuleLabel
+from listbuilder.schemas.fields import CostField, RuleLabel, Schema
 
 
 class RuleDefinitionOut(Schema):

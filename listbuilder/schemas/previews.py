@@ -22,13 +22,13 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from listbuilder.books import BookRegistry
 from listbuilder.combat.service import SIDES, PreviewError
 from listbuilder.lists import field_errors
 from listbuilder.schemas.families import FAMILY_SCHEMAS
-from listbuilder.schemas.fields import StrictSchema, WholeNumber
+from listbuilder.schemas.fields import Schema, StrictSchema, WholeNumber
 from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema
 
 _ID = validate.Length(min=1, max=100)

@@ -6,10 +6,11 @@ its canonical form: every field present.
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from listbuilder.roster_html import LAYOUTS, PAPERS
 from listbuilder.schemas.api import ReportOut
+from listbuilder.schemas.fields import Schema
 from listbuilder.schemas.lists import ArmyListSchema
 
 class SavedRulesOut(Schema):

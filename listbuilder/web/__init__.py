@@ -10,7 +10,8 @@ from flask import Flask
 from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, saved, security
-from listbuilder.web.rest import Api
+from listbuilder.web.rest import Api, built_spec
+from listbuilder.web.routing import LazyBuilderRule
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.url_rule_class = LazyBuilderRule
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="listbuilder",
@@ -63,9 +65,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def warm_up(app: Flask) -> Flask:
     """Do once, before gunicorn forks its workers, what the first request would otherwise pay:
     open and migrate the database (a broken DATABASE_URL stops the server here, not at the
-    first save), and import WeasyPrint and print one roster, so no request pays the 1-2 s of
-    a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools."""
+    first save), build the OpenAPI document, and import WeasyPrint and print one roster, so
+    no request pays the 1-2 s of a first PDF. ``wsgi.py`` calls it; create_app stays quick
+    for tests and tools."""
     saved.open_database(app)
+    built_spec(app)
     from listbuilder import pdf  # WeasyPrint: never imported by create_app
 
     pdf.warm_up(app.extensions[api.REGISTRY_KEY])

@@ -14,7 +14,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import BaseConverter
 from flask.views import MethodView
 from flask_smorest import abort
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from listbuilder.books import BookRegistry
 from listbuilder.lists import ListError, book_for, parse_list, validate_list
@@ -22,6 +22,7 @@ from listbuilder.model import ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
 from listbuilder.schemas.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.schemas.events import MAX_BATCH, BatchIn, BatchOut
+from listbuilder.schemas.fields import Schema
 from listbuilder.schemas.lists import ArmyListSchema
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint

@@ -52,7 +52,7 @@ def register(app: Flask, rest: Any) -> None:
     """The converter and the organiser's security scheme, then the blueprint."""
     app.url_map.converters["event_id"] = EventIdConverter
     rest.register_converter(EventIdConverter, EventIdConverter.openapi)
-    rest.spec.components.security_scheme("organiserToken", {"type": "http", "scheme": "bearer", "description": "the organiser_token returned when the event was created"})
+    rest.security_scheme("organiserToken", {"type": "http", "scheme": "bearer", "description": "the organiser_token returned when the event was created"})
     rest.register_blueprint(blp)
 
 

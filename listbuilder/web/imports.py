@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import jsonify, url_for
 from flask.views import MethodView
-from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
+from marshmallow import INCLUDE, ValidationError, fields, pre_load, validate
 
 from listbuilder.canonical import list_document
 from listbuilder.imported import import_book
@@ -24,7 +24,7 @@ from listbuilder.importers.army_forge_book import NOT_A_BOOK
 from listbuilder.importers.army_forge_list import convert_list
 from listbuilder.lists import ListError, parse_list, validate_list
 from listbuilder.schemas.api import BookSummaryOut, ReportOut
-from listbuilder.schemas.fields import WholeNumber
+from listbuilder.schemas.fields import Schema, WholeNumber
 from listbuilder.web.api import registry
 from listbuilder.web.bodies import BodyError
 from listbuilder.web.errors import error_body

@@ -12,10 +12,11 @@ from typing import Any
 
 from flask import jsonify
 from flask.views import MethodView
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from listbuilder.combat import PreviewError, preview
 from listbuilder.combat.service import compare, preview_turn
+from listbuilder.schemas.fields import Schema
 from listbuilder.schemas.previews import TURN_SITUATION_SCHEMAS, CompareRequestSchema, PreviewRequestSchema, finish_request, schema_of
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint

@@ -1,4 +1,5 @@
-"""flask-smorest set up our way: strict JSON bodies, our error schema, each operation's codes.
+"""flask-smorest set up our way: strict JSON bodies, our error schema, each operation's codes,
+and an OpenAPI document built when first asked for.
 
 Every API blueprint is a :class:`Blueprint` (not ``flask_smorest.Blueprint``) so that bodies go
 through :class:`~listbuilder.web.bodies.JsonBodyParser` and an operation documents the errors
@@ -7,12 +8,15 @@ it really answers with ``@blp.errors(404, 422)`` instead of a catch-all ``defaul
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import flask_smorest
-from apispec import BasePlugin
+from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow.common import resolve_schema_cls
+from flask import Flask
+from flask_smorest.spec import openapi_cli
 
 from listbuilder.schemas.api import ErrorOut
 from listbuilder.web.bodies import JsonBodyParser
@@ -27,6 +31,11 @@ ERROR_DESCRIPTIONS = {
     415: "The body was not sent as application/json.",
     422: "The body or query has invalid fields (errors name each one).",
 }
+
+
+# One instance documents every error answer: given the class, flask-smorest built one per
+# status and operation (about 120), a tenth of the API modules' import.
+ERROR_OUT = ErrorOut()
 
 
 class OneOfPlugin(BasePlugin):
@@ -47,14 +56,87 @@ class OneOfPlugin(BasePlugin):
 
 
 class Api(flask_smorest.Api):
-    """No catch-all ``default`` response; errors documented with :class:`ErrorOut`."""
+    """No catch-all ``default`` response; errors documented with :class:`ErrorOut`; the
+    OpenAPI document (``spec``) built on first use.
+
+    Documenting an operation resolves every schema it names into JSON Schema, which took
+    about a tenth of ``create_app`` and is needed only by ``/api/v1/openapi.json`` (and the
+    docs page that reads it). So blueprints are routed at once but documented the first time
+    ``spec`` is read, in the order they were registered: the document is the same.
+    ``wsgi.warm_up`` reads it before gunicorn forks, so served workers never pay for it.
+    """
 
     ERROR_SCHEMA = ErrorOut
     DEFAULT_ERROR_RESPONSE_NAME = None
 
+    def __init__(self, app: Flask | None = None, **kwargs: Any) -> None:
+        self._spec: APISpec | None = None
+        self._spec_options: dict[str, Any] = {}
+        self._to_document: list[Callable[[APISpec], object]] = []  # replayed on the new spec
+        self._spec_ready = False
+        self._spec_building = False
+        self._spec_lock = threading.RLock()  # two threads asking at once build it once
+        super().__init__(app, **kwargs)
+
+    @property  # type: ignore[override]
+    def spec(self) -> APISpec | None:
+        if not self._spec_ready and self._spec_options:
+            with self._spec_lock:
+                if not self._spec_ready and not self._spec_building:  # building: flask-smorest reads the new spec
+                    self._build_spec()
+        return self._spec
+
+    @spec.setter
+    def spec(self, value: APISpec | None) -> None:
+        self._spec = value
+
     def _init_spec(self, **kwargs: Any) -> None:
         kwargs["extra_plugins"] = [*(kwargs.get("extra_plugins") or ()), OneOfPlugin()]
-        super()._init_spec(**kwargs)
+        self._spec_options = kwargs
+        self._app.cli.add_command(openapi_cli)  # `flask openapi print` builds it when run
+
+    def _build_spec(self) -> None:
+        self._spec_building = True
+        try:
+            super()._init_spec(**self._spec_options)
+            for document in self._to_document:
+                document(self._spec)  # type: ignore[arg-type]
+            self._spec_ready = True
+        finally:
+            self._spec_building = False
+
+    def register_blueprint(self, blp: flask_smorest.Blueprint, *, parameters: Any = None, **options: Any) -> None:
+        """Route *blp* now; document it when the spec is built (flask-smorest does both at once)."""
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
+
+        def document(spec: APISpec) -> None:
+            blp.register_views_in_doc(self, self._app, spec, name=name, parameters=parameters)
+            spec.tag({"name": name, "description": blp.description})
+
+        self._document(document)
+
+    def register_converter(self, converter: Any, func: Any) -> None:
+        """Path parameters of *converter* documented by *func* (``_init_spec`` registers them)."""
+        self._converters.append((converter, func))
+        if self._spec_ready:
+            self._register_converter(converter, func)
+
+    def security_scheme(self, name: str, definition: dict[str, Any]) -> None:
+        """An OpenAPI security scheme (``components.securitySchemes``)."""
+        self._document(lambda spec: spec.components.security_scheme(name, definition))
+
+    def _document(self, step: Callable[[APISpec], object]) -> None:
+        if self._spec_ready:
+            step(self._spec)  # type: ignore[arg-type]
+        else:
+            self._to_document.append(step)
+
+
+def built_spec(app: Flask) -> APISpec:
+    """The app's OpenAPI document, built now if nothing asked for it yet."""
+    return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -72,7 +154,7 @@ class Blueprint(flask_smorest.Blueprint):
             # keep the documentation and serve the view itself (no wrapper per request).
             documented = view
             for code in reversed(codes):
-                documented = self.alt_response(code, schema=ErrorOut, description=words[code])(documented)
+                documented = self.alt_response(code, schema=ERROR_OUT, description=words[code])(documented)
             view._apidoc = documented._apidoc  # type: ignore[attr-defined]
             return view
 

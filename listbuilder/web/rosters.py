@@ -13,16 +13,19 @@ from urllib.parse import quote
 
 from flask import Response, url_for
 from flask.views import MethodView
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from listbuilder.canonical import rules_version, verification_code
+from listbuilder.lazy import lazy_module
 from listbuilder.lists import book_for
 from listbuilder.model import ArmyList
 from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
-from listbuilder.rosters import build_roster, roster_text
+from listbuilder.schemas.fields import Schema
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
+
+rosters = lazy_module("listbuilder.rosters")  # loaded by the first roster (or wsgi's warm_up), not at start-up
 
 ROSTER_LIST = RosterListSchema()
 
@@ -90,8 +93,8 @@ class RosterText(MethodView):
     @blp.errors(400, 404, 413, 415)
     def post(self, army: ArmyList) -> Any:
         """The roster as compact text: a header line, then one line per unit."""
-        roster = build_roster(registry(), army)
-        return Response(roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code})
+        roster = rosters.build_roster(registry(), army)
+        return Response(rosters.roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code})
 
 
 @blp.route("/html")
@@ -103,7 +106,7 @@ class RosterHtml(MethodView):
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
         check_entries(army)
-        roster = build_roster(registry(), army)
+        roster = rosters.build_roster(registry(), army)
         check_roster(roster)
         html = render_html(roster, paper=query["paper"], layout=query["layout"], asset_url=lambda path: url_for("static", filename=path))
         return Response(html, mimetype="text/html", headers={"X-Verification-Code": roster.code})

@@ -27,7 +27,6 @@ from listbuilder import saved
 from listbuilder.canonical import verification_code
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
-from listbuilder.rosters import build_roster, roster_text
 from listbuilder.schemas.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
 from listbuilder.schemas.api import ErrorOut as ErrorSchema
 from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
 
 store = lazy_module("listbuilder.store.lists")
 store_database = lazy_module("listbuilder.store.database")
+rosters = lazy_module("listbuilder.rosters")  # loaded by the first text roster (or wsgi's warm_up)
 
 DATABASE_KEY = "listbuilder.database"
 DATABASE_URL_KEY = "listbuilder.database_url"
@@ -123,7 +123,7 @@ def database_url(configured: str | None, instance_path: str) -> str:
 
 
 def register_security(rest: Any) -> None:
-    rest.spec.components.security_scheme("editToken", {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"})
+    rest.security_scheme("editToken", {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"})
 
 
 @blp.errorhandler(StoreError)
@@ -410,4 +410,4 @@ class SavedRosterText(MethodView):
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The roster of the current version (or ?version=N) as compact text."""
         books, army = _version_to_print(list_id, query.get("version"))
-        return Response(roster_text(build_roster(books, army)), mimetype="text/plain")
+        return Response(rosters.roster_text(rosters.build_roster(books, army)), mimetype="text/plain")

@@ -1,0 +1,163 @@
+"""Loaded books kept between starts (listbuilder.book_cache): used only when the files and the
+code are the same, and never read from a folder or file that someone else could have written."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+
+from listbuilder import book_cache, books
+from listbuilder.books import load_registry
+from tests.test_books_loader import GOOD_UNIT, book, make_folder
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("LISTBUILDER_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "registry"
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(cache.glob("*.pickle"))
+
+
+def files_never_checked(monkeypatch) -> None:
+    """From here on, loading books from their files fails the test."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the books were loaded from their files")
+
+    monkeypatch.setattr(books, "_load_registry", refuse)
+
+
+def forge(entry: Path, payload: bytes) -> None:
+    """Replace an entry's content, with the digest in front that makes it look intact."""
+    entry.write_bytes(hashlib.sha256(payload).digest() + payload)
+
+
+def test_second_load_comes_from_the_cache_and_equals_the_first(tmp_path, cache, monkeypatch):
+    folder = make_folder(tmp_path, book())
+    first = load_registry(folder)
+    assert len(entries(cache)) == 1
+    files_never_checked(monkeypatch)
+    again = load_registry(folder)
+    assert again.books == first.books and again.systems == first.systems
+    assert again.texts == first.texts and again.warnings == first.warnings
+    assert type(again.rules["grimdark-future"]) is type(first.rules["grimdark-future"])
+    assert again.rules["grimdark-future"] is not first.rules["grimdark-future"]  # rules (and their memos) are never kept
+
+
+def test_real_books_from_the_cache_equal_the_books_checked_from_their_files(cache, monkeypatch):
+    load_registry()
+    kept = load_registry()
+    monkeypatch.setenv("LISTBUILDER_CACHE", "off")
+    checked = load_registry()
+    assert kept.books == checked.books and kept.systems == checked.systems and kept.texts == checked.texts
+
+
+def test_an_edited_book_is_checked_again(tmp_path, cache):
+    folder = make_folder(tmp_path, book())
+    load_registry(folder)
+    (folder / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", "size: 5")))
+    assert load_registry(folder).books["test"].units[0].size == 5
+    assert len(entries(cache)) == 2
+
+
+def test_an_edited_book_that_is_now_broken_is_refused(tmp_path, cache):
+    folder = make_folder(tmp_path, book())
+    load_registry(folder)
+    (folder / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", "size: 0")))
+    with pytest.raises(books.BookLoadError):
+        load_registry(folder)
+
+
+def test_changed_code_is_another_key(monkeypatch):
+    files = [("army_books/x/_system.yaml", "ab" * 32)]
+    before = book_cache.registry_key(files)
+    monkeypatch.setattr(book_cache, "code_fingerprint", lambda: "other code")
+    assert book_cache.registry_key(files) != before
+
+
+def test_code_fingerprint_covers_every_module_of_the_package():
+    sources = {os.path.relpath(p, book_cache.PACKAGE) for p in book_cache._sources(str(book_cache.PACKAGE))}
+    assert {"model.py", "books.py", "book_checks.py", "schemas/books.py", "systems/armour_hex.py"} <= sources
+
+
+def test_a_torn_entry_is_ignored(tmp_path, cache):
+    folder = make_folder(tmp_path, book())
+    first = load_registry(folder)
+    [entry] = entries(cache)
+    entry.write_bytes(entry.read_bytes()[:-100])
+    assert load_registry(folder).books == first.books
+
+
+def test_an_entry_naming_anything_but_book_classes_runs_nothing(tmp_path, cache):
+    folder = make_folder(tmp_path, book())
+    first = load_registry(folder)
+    [entry] = entries(cache)
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (os.mkdir, (str(marker),))
+
+    forge(entry, pickle.dumps(Payload()))
+    assert load_registry(folder).books == first.books
+    assert not marker.exists()
+
+
+def test_an_entry_someone_else_may_write_is_not_read(tmp_path, cache, monkeypatch):
+    folder = make_folder(tmp_path, book())
+    load_registry(folder)
+    [entry] = entries(cache)
+    entry.chmod(0o666)
+    monkeypatch.setattr(book_cache, "write", lambda *args: None)
+    files_never_checked(monkeypatch)
+    with pytest.raises(AssertionError, match="loaded from their files"):
+        load_registry(folder)
+
+
+def test_a_folder_someone_else_may_write_is_neither_read_nor_written(tmp_path, cache, monkeypatch):
+    folder = make_folder(tmp_path, book())
+    load_registry(folder)
+    cache.chmod(0o777)
+    (folder / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", "size: 5")))
+    load_registry(folder)
+    assert len(entries(cache)) == 1  # the new books were not written there
+    files_never_checked(monkeypatch)
+    with pytest.raises(AssertionError, match="loaded from their files"):
+        load_registry(folder)
+
+
+def test_old_entries_are_pruned(tmp_path, cache, monkeypatch):
+    monkeypatch.setattr(book_cache, "KEEP", 2)
+    folder = make_folder(tmp_path, book())
+    for size in (1, 2, 3):
+        (folder / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", f"size: {size}")))
+        load_registry(folder)
+    assert len(entries(cache)) == 2
+
+
+def test_no_cache_when_it_is_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("LISTBUILDER_CACHE", "off")
+    load_registry(make_folder(tmp_path, book()))
+    assert not list(tmp_path.rglob("*.pickle"))
+
+
+def test_pruning_keeps_the_entries_read_last(tmp_path, cache, monkeypatch):
+    monkeypatch.setattr(book_cache, "KEEP", 2)
+    first, second = make_folder(tmp_path / "a", book()), make_folder(tmp_path / "b", book())
+    load_registry(first)
+    [entry_a] = entries(cache)
+    load_registry(second)
+    [entry_b] = set(entries(cache)) - {entry_a}
+    os.utime(entry_a, ns=(1, 1))  # written long before b
+    os.utime(entry_b, ns=(2, 2))
+    load_registry(first)  # read: a is now the entry used last
+    (second / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", "size: 4")))
+    load_registry(second)  # a third entry: the one used longest ago (b) goes
+    assert entry_a in entries(cache) and entry_b not in entries(cache)

@@ -1,0 +1,86 @@
+"""Start-up (issue 11): create_app routes every API operation at once but leaves building the
+OpenAPI document to its first reader, and schemas are never deep-copied."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from listbuilder.schemas.fields import Schema
+from listbuilder.web import create_app, warm_up
+from listbuilder.web.rest import built_spec
+
+
+def new_app(registry, tmp_path):
+    return create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'startup.sqlite3'}"})
+
+
+def rest_api(app):
+    return app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
+
+
+def openapi_path(rule: str) -> str:
+    return re.sub(r"<(?:[a-z_]+:)?([a-z_]+)>", r"{\1}", rule)
+
+
+def test_create_app_routes_everything_but_builds_no_openapi_document(registry, tmp_path):
+    app = new_app(registry, tmp_path)
+    assert rest_api(app)._spec is None
+    assert app.test_client().get("/api/v1/systems").status_code == 200  # operations answer at once
+    assert rest_api(app)._spec is None
+
+
+def test_first_request_for_the_document_builds_it_with_every_operation(registry, tmp_path):
+    app = new_app(registry, tmp_path)
+    spec = app.test_client().get("/api/v1/openapi.json").get_json()
+    operations = {
+        openapi_path(rule.rule)
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint.split(".")[0] in {"api", "rosters", "previews", "saved_lists", "imports", "events"}
+    }
+    assert operations and operations <= set(spec["paths"])
+    assert set(spec["components"]["securitySchemes"]) == {"editToken", "organiserToken"}
+    assert [tag["name"] for tag in spec["tags"]] == ["api", "rosters", "previews", "saved_lists", "imports", "events"]
+
+
+def test_the_document_is_built_once(registry, tmp_path):
+    app = new_app(registry, tmp_path)
+    first = built_spec(app)
+    assert built_spec(app) is first
+    assert app.test_client().get("/api/v1/openapi.json").get_json() == first.to_dict()
+
+
+def test_warm_up_builds_the_document_before_workers_fork(registry, tmp_path):
+    app = warm_up(new_app(registry, tmp_path))
+    try:
+        assert rest_api(app)._spec is not None and rest_api(app)._spec.to_dict()["paths"]
+    finally:
+        app.extensions["listbuilder.database"].dispose()
+
+
+def test_every_schema_of_ours_is_its_own_deep_copy(app):
+    from marshmallow import class_registry
+
+    ours = {cls for classes in class_registry._registry.values() for cls in classes if cls.__module__.startswith("listbuilder")}
+    assert len(ours) > 50
+    assert all(issubclass(cls, Schema) for cls in ours), sorted(c.__qualname__ for c in ours if not issubclass(c, Schema))
+    error_out = next(cls for cls in ours if cls.__name__ == "ErrorOut")()
+    assert copy.deepcopy({"schema": error_out})["schema"] is error_out
+
+
+def test_urls_built_by_lazily_compiled_builders_equal_werkzeugs(app):
+    """Every rule's URL, with and without extra query arguments, as werkzeug's own Rule builds it."""
+    from werkzeug.routing import IntegerConverter, Map, Rule
+
+    from listbuilder.web.routing import LazyBuilderRule
+
+    rules = list(app.url_map.iter_rules())
+    assert all(isinstance(rule, LazyBuilderRule) for rule in rules if rule.endpoint != "static")
+    plain = Map([Rule(r.rule, endpoint=r.endpoint, methods=r.methods, defaults=r.defaults) for r in rules], converters=app.url_map.converters)
+    ours, theirs = app.url_map.bind("localhost"), plain.bind("localhost")
+    for rule in rules:
+        values = {name: 7 if isinstance(rule._converters[name], IntegerConverter) else "AbCdEfGh12345678" for name in rule.arguments}
+        for extra in ({}, {"paper": "a4", "n": 2}):
+            for append_unknown in (True, False):
+                built = (adapter.build(rule.endpoint, {**values, **extra}, append_unknown=append_unknown) for adapter in (ours, theirs))
+                assert next(built) == next(built), rule.rule
