@@ -10,6 +10,7 @@ from flask import Flask
 from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, saved, security
+from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.rest import Api, built_spec
 from listbuilder.web.routing import LazyBuilderRule
 
@@ -37,7 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     registry = app.config.get("REGISTRY") or load_registry(app.config.get("BOOKS_FOLDER"))
     # Books imported through the API are found by id wherever a book id is looked up.
     app.extensions[api.REGISTRY_KEY] = with_imported_books(registry, lambda: app.extensions.get(saved.DATABASE_KEY) or saved.open_database(app))
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep payloads in schema order
+    app.json = OrjsonProvider(app)  # keeps payloads in schema order
     saved.init_app(app)
     app.url_map.converters["book_id"] = api.BookIdConverter
 

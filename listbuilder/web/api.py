@@ -69,6 +69,7 @@ class ValidateQuery(Schema):
     profiles = fields.Boolean(load_default=False, metadata={"description": "add each entry's profile after upgrades (weapons, items, rules) to entries"})
 
 
+VALIDATE_QUERY = ValidateQuery()  # an instance, as ARMY_LIST
 PROFILE = ProfileOut()
 
 
@@ -136,7 +137,7 @@ class Book(MethodView):
 
 @blp.route("/lists/validate")
 class ValidateList(MethodView):
-    @blp.arguments(ValidateQuery, location="query")
+    @blp.arguments(VALIDATE_QUERY, location="query")
     @blp.arguments(ARMY_LIST)
     @blp.response(200, ReportOut)
     @blp.errors(400, 404, 413, 415)

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 import flask
+import orjson
 from werkzeug.exceptions import RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -30,6 +31,11 @@ MAX_DEPTH = 20
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONG_DIGITS = re.compile(r"\d{4300,}")
+
+# orjson reads an integer past 64 bits as a float; a body with a run of 19 digits anywhere
+# (even in a string) is read by the standard library, which keeps it an integer.
+_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_NINETEEN_DIGITS = b"0" * 19
 
 
 class BodyError(Exception):
@@ -78,7 +84,25 @@ def _no_constant(literal: str) -> Any:
 
 
 def load_json_body(data: bytes) -> Any:
-    """UTF-8 JSON bytes -> Python data; raises :class:`BodyError` naming where it goes wrong."""
+    """UTF-8 JSON bytes -> Python data; raises :class:`BodyError` naming where it goes wrong.
+
+    orjson reads well-formed bodies (twice as fast as the standard library); it refuses
+    everything above that Python's ``json`` lets through except deep nesting (up to 1024
+    levels), so only depth is checked after it. Whatever it refuses is read again by the
+    standard library, whose errors name the line and column.
+    """
+    if _NINETEEN_DIGITS not in data.translate(_DIGITS_AS_ZEROS):
+        try:
+            value = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            _check_shape(value, check_text=False)
+            return value
+    return _load_with_json(data)
+
+
+def _load_with_json(data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
