@@ -10,6 +10,7 @@ counted in the browser and the check runs again when the browser is back online
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -41,8 +42,10 @@ def kept_paths(page) -> set[str]:
     return set(page.evaluate("caches.open('listbuilder-v1').then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))"))
 
 
-def wait_kept(page, needed: set[str]) -> None:
-    for _ in range(100):
+def wait_kept(page, needed: set[str], seconds: float = 30) -> None:
+    """Wait for the service worker to keep these paths (it fetches them itself on a first visit)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if needed <= kept_paths(page):
             return
         page.wait_for_timeout(100)
@@ -103,6 +106,7 @@ def test_a_saved_list_opened_by_its_link_opens_offline_from_the_last_copy(fresh,
     list_id = made["id"]
     page.goto(f"{live_server}/l/{list_id}")
     code = page.locator("#verification-code").inner_text()
+    wait_kept(page, {f"/l/{list_id}"})
     page.goto(f"{live_server}/build/{BOOK}?list={list_id}")
     expect(page.locator("#entries > li")).to_have_count(2)
     expect(page.locator("#validity")).to_have_text("Legal")
@@ -161,8 +165,9 @@ def test_a_deleted_list_leaves_no_copy_for_offline(fresh, live_server):
     expect(page).to_have_url(re.compile(r"\?list=[A-Za-z0-9_-]{16}$"))
     list_id = page.url.rsplit("=", 1)[1]
     page.goto(f"{live_server}/l/{list_id}")
+    wait_kept(page, {f"/l/{list_id}"})
     page.goto(f"{live_server}/build/{BOOK}?list={list_id}")
-    wait_kept(page, {f"/l/{list_id}", f"/api/v1/lists/{list_id}"})
+    wait_kept(page, {f"/api/v1/lists/{list_id}"})
     page.goto(f"{live_server}/lists")
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(f'.saved-row[data-id="{list_id}"]').get_by_role("button", name="Delete").click()
