@@ -5,7 +5,7 @@ books that was 0.15-0.2 s of every start, the largest share after imports. What 
 depends only on the files' text and on this package's code, so ``load_registry`` keeps it here
 (pickled) under a key made of both:
 
-- the SHA-256 of each book and system file's text, and the name the file is shown under;
+- the name of each system folder, and of each book and system file with its text's SHA-256;
 - the SHA-256 of every ``.py`` file of the ``listbuilder`` package, the Python version, and
   the PyYAML and marshmallow installations (version, or size and time of their files).
 
@@ -48,7 +48,8 @@ _DIGEST_SIZE = hashlib.sha256().digest_size
 
 
 def registry_key(files: Iterable[tuple[str, str]]) -> str:
-    """The key of the books read from *files*: ``(shown name, SHA-256 of the text)`` in load order."""
+    """The key of the books read from *files*: ``(shown name, SHA-256 of the text)`` in load
+    order (``""`` for a folder)."""
     key = hashlib.sha256(FORMAT)
     key.update(code_fingerprint().encode())
     for name, digest in files:

@@ -106,7 +106,9 @@ def load_registry(folder: Path | str | Sequence[Path | str] | None = None) -> Bo
     texts = _texts_of(system_dirs) if kept_in is not None else None
     if texts is None:
         return _load_registry(system_dirs)
-    key = book_cache.registry_key((_show(path), text_digest(text)) for path, text in texts.items())
+    # Folders count as well as files: a system folder with no system file is a problem.
+    listing = [(_show(d), "") for d in system_dirs] + [(_show(path), text_digest(text)) for path, text in texts.items()]
+    key = book_cache.registry_key(listing)
     kept = book_cache.read(kept_in / "registry", key)
     if kept is not None:
         systems, books, warnings = kept
@@ -122,9 +124,9 @@ def _texts_of(system_dirs: list[Path]) -> dict[Path, str] | None:
     loader then names the problem)."""
     texts: dict[Path, str] = {}
     for system_dir in system_dirs:
-        for path in [system_dir / SYSTEM_FILE, *sorted(system_dir.glob("*.yaml"))]:
-            if path in texts or not path.is_file():
-                continue
+        paths = [system_dir / SYSTEM_FILE] if (system_dir / SYSTEM_FILE).is_file() else []
+        paths += [path for path in sorted(system_dir.glob("*.yaml")) if path.name != SYSTEM_FILE]
+        for path in paths:  # a folder named like a book cannot be read: the loader names it
             try:
                 texts[path] = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):

@@ -161,3 +161,11 @@ def test_pruning_keeps_the_entries_read_last(tmp_path, cache, monkeypatch):
     (second / "grimdark-future" / "test.yaml").write_text(book(GOOD_UNIT.replace("size: 10", "size: 4")))
     load_registry(second)  # a third entry: the one used longest ago (b) goes
     assert entry_a in entries(cache) and entry_b not in entries(cache)
+
+
+def test_a_system_folder_added_without_its_system_file_is_noticed(tmp_path, cache):
+    folder = make_folder(tmp_path, book())
+    load_registry(folder)
+    (folder / "no-such-system").mkdir()
+    with pytest.raises(books.BookLoadError, match="no folder defines system 'no-such-system'"):
+        load_registry(folder)
