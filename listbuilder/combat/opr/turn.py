@@ -55,6 +55,9 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
     shooting = Preview(dialect, attacker, defender, shoot)
     can_shoot = bool(ranged_weapons(attacker))
     _check_weapons(attacker, shoot)
+    # 000 Actions, Charge (no shooting at any point) / 002 Actions, Charge (moves into melee):
+    # the charge shoots nothing, so a unit with no ranged weapon has only that step.
+    # 000/001 Sniper, 002 Takedown: the attacker's pick steers the shooting.
     shot = shooting.shoot() if can_shoot else shooting.hold_fire()
     where = shot.where  # after a Sniper pick, one wound line per state of the picked model
     wounds: dict[int, float] = {}
