@@ -97,9 +97,35 @@ def load_json_body(data: bytes) -> Any:
         except orjson.JSONDecodeError:
             pass
         else:
-            _check_shape(value, check_text=False)
+            if not _shallow(data):
+                _check_shape(value, check_text=False)
             return value
     return _load_with_json(data)
+
+
+# Of a JSON text, keep the characters that open and close strings and containers, with both
+# kinds of bracket written as [ and ]: what _shallow measures the nesting on.
+_STRUCTURE = bytes.maketrans(b"{}", b"[]")
+_NOT_STRUCTURE = bytes(set(range(256)) - set(b'"[]{}'))
+
+
+def _shallow(data: bytes) -> bool:
+    """Whether well-formed JSON *data* certainly nests at most MAX_DEPTH deep, read off the
+    text in a few passes of C (False: a string holds a bracket, or it nests deeper; then
+    :func:`_check_shape` walks the data). Walking the data costs more than reading it.
+
+    Escaped backslashes and quotes are dropped first (left to right, so ``\\\\"`` still
+    closes its string); then a string without brackets is an adjacent pair of quotes, and
+    each pass that removes every ``[]`` takes one level off the nesting.
+    """
+    marks = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(_STRUCTURE, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in marks:
+        return False
+    for _ in range(MAX_DEPTH):
+        if not marks:
+            return True
+        marks = marks.replace(b"[]", b"")
+    return not marks
 
 
 def _load_with_json(data: bytes) -> Any:
