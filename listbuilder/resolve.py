@@ -9,7 +9,7 @@ upgrades is computed in exactly one place.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from listbuilder.model import (
@@ -119,10 +119,17 @@ class ResolvedEntry:
     index: int
     entry: ListEntry
     resolution: Resolution
+    # Read a few hundred times per validation (keys link pairs and joins, costs and sizes make
+    # every total), so they are plain attributes, taken from entry and resolution once.
+    key: str = field(init=False, repr=False, compare=False)
+    unit: Unit = field(init=False, repr=False, compare=False)
+    cost: Cost = field(init=False, repr=False, compare=False)
+    models: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def unit(self) -> Unit:
-        return self.resolution.unit
+    def __post_init__(self) -> None:
+        resolution = self.resolution
+        for name, value in (("key", self.entry.key), ("unit", resolution.unit), ("cost", resolution.cost), ("models", resolution.unit.size)):
+            object.__setattr__(self, name, value)
 
     @property
     def weapons(self) -> tuple[Weapon, ...]:
@@ -137,10 +144,6 @@ class ResolvedEntry:
         return self.resolution.rules
 
     @property
-    def cost(self) -> Cost:
-        return self.resolution.cost
-
-    @property
     def taken(self) -> tuple[TakenUpgrade, ...]:
         return self.resolution.taken
 
@@ -149,16 +152,8 @@ class ResolvedEntry:
         return self.resolution.all_rules
 
     @property
-    def key(self) -> str:
-        return self.entry.key
-
-    @property
     def path(self) -> str:
         return f"units[{self.index}]"
-
-    @property
-    def models(self) -> int:
-        return self.resolution.unit.size
 
     @property
     def name(self) -> str:
