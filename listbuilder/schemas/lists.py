@@ -24,17 +24,6 @@ def _optional_text(value: Any, low: int, high: int) -> bool:
     return value is None or _text(value, low, high)
 
 
-def _all_fast(rows: list[Any], fast: Any) -> tuple[Any, ...] | None:
-    """Every row through a schema's fast path, or None as soon as one needs the full schema."""
-    made = []
-    for row in rows:
-        value = fast(row)
-        if value is None:
-            return None
-        made.append(value)
-    return tuple(made)
-
-
 class FastNested(fields.Nested):
     """A Nested field with a fast path for plainly well-formed input.
 
@@ -63,14 +52,14 @@ class ChosenUpgradeSchema(StrictSchema):
     def make(self, data: dict[str, Any], **_: Any) -> ChosenUpgrade:
         return ChosenUpgrade(**data)
 
-    _KEYS = frozenset({"section", "option", "count"})
-
-    @classmethod
-    def fast(cls, value: Any) -> ChosenUpgrade | None:
-        if type(value) is not dict or not value.keys() <= cls._KEYS:
+    @staticmethod
+    def fast(value: Any) -> ChosenUpgrade | None:
+        if type(value) is not dict:
             return None
-        section, option, count = value.get("section"), value.get("option"), value.get("count", 1)
-        if type(section) is not str or type(option) is not str or type(count) is not int:
+        get = value.get
+        section, option, count = get("section"), get("option"), get("count", 1)
+        # section and option present and text: then two keys, or three with count, are exactly ours
+        if type(section) is not str or type(option) is not str or type(count) is not int or len(value) != (3 if "count" in value else 2):
             return None
         if not (0 < len(section) <= 100 and 0 < len(option) <= 100 and 1 <= count <= 1000):
             return None
@@ -106,14 +95,16 @@ class ListEntrySchema(StrictSchema):
         if not (0 < len(key) <= 64 and 0 < len(unit) <= 100 and len(name) <= 200 and len(notes) <= 2000):
             return None
         combined_with, joined_to = get("combined_with"), get("joined_to")
-        if not (_optional_text(combined_with, 1, 64) and _optional_text(joined_to, 1, 64)):
+        if combined_with is not None and not (type(combined_with) is str and 0 < len(combined_with) <= 64):
+            return None
+        if joined_to is not None and not (type(joined_to) is str and 0 < len(joined_to) <= 64):
             return None
         rows, spells = get("upgrades", ()), get("spells", ())
         if rows:
             if type(rows) is not list or len(rows) > MAX_UPGRADES:
                 return None
-            upgrades = _all_fast(rows, ChosenUpgradeSchema.fast)
-            if upgrades is None:
+            upgrades = tuple(map(ChosenUpgradeSchema.fast, rows))
+            if not all(upgrades):  # a None: that row needs the schema
                 return None
         elif rows != () and rows != []:
             return None
@@ -193,8 +184,8 @@ class ArmyListSchema(StrictSchema):
         rows = value.get("units")
         if type(rows) is not list or len(rows) > cls.max_units:
             return None
-        units = _all_fast(rows, ListEntrySchema.fast)
-        if units is None or len({u.key for u in units}) != len(units):
+        units = tuple(map(ListEntrySchema.fast, rows))
+        if not all(units) or len({u.key for u in units}) != len(units):
             return None  # duplicate keys: the schema names them
         if sum(len(u.upgrades) for u in units) > MAX_LIST_UPGRADES:
             return None

@@ -2,21 +2,26 @@
 and an OpenAPI document built when first asked for.
 
 Every API blueprint is a :class:`Blueprint` (not ``flask_smorest.Blueprint``) so that bodies go
-through :class:`~listbuilder.web.bodies.JsonBodyParser` and an operation documents the errors
-it really answers with ``@blp.errors(404, 422)`` instead of a catch-all ``default`` response.
+through :class:`~listbuilder.web.bodies.JsonBodyParser`, arguments are read without webargs'
+per-request layers (:meth:`Blueprint.arguments`) and an operation documents the errors it
+really answers with ``@blp.errors(404, 422)`` instead of a catch-all ``default`` response.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+import flask
 import flask_smorest
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow.common import resolve_schema_cls
 from flask import Flask
 from flask_smorest.spec import openapi_cli
+from marshmallow import Schema, ValidationError
+from webargs import core
 
 from listbuilder.schemas.api import ErrorOut
 from listbuilder.web.bodies import JsonBodyParser
@@ -143,6 +148,47 @@ class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint with our body parser and :meth:`errors`."""
 
     ARGUMENTS_PARSER = JsonBodyParser()
+
+    # Options of flask-smorest's ``arguments`` that only document; webargs' own are not taken.
+    _DOCUMENTING = frozenset({"content_type", "required", "description", "example", "examples", "error_status_code"})
+
+    def arguments(self, schema: type[Schema] | Schema, *, location: str = "json", **options: Any) -> Callable[[View], View]:
+        """flask-smorest's ``arguments`` for the documentation, with the request read here.
+
+        webargs wraps a view in three layers per argument and builds a schema class anew for
+        every request; on a validation they cost about as much as reading the list. This reads
+        the same data with the same parser's loader (JsonBodyParser for bodies, webargs' for
+        the query string), loads it with one schema instance, and reports a failure through
+        the parser's error handler, so answers and errors are the ones webargs gave.
+        """
+        unsupported = set(options) - self._DOCUMENTING
+        if unsupported:
+            raise TypeError(f"arguments() does not take {sorted(unsupported)}")
+        document = super().arguments(schema, location=location, **options)
+        parser = self.ARGUMENTS_PARSER
+        instance = schema() if isinstance(schema, type) else schema
+        read = getattr(parser, parser.__location_map__[location])
+        unknown = parser.DEFAULT_UNKNOWN_BY_LOCATION.get(location)
+        load_options = {"unknown": unknown} if unknown else {}
+        status = options.get("error_status_code")
+
+        def decorate(view: View) -> View:
+            @functools.wraps(view)
+            def with_arguments(*args: Any, **kwargs: Any) -> Any:
+                request = flask.request
+                try:
+                    data = read(request, instance)
+                    value = instance.load({} if data is core.missing else data, **load_options)
+                except ValidationError as error:
+                    error.messages = {location: error.messages}  # webargs' shape: {"json": {...}}
+                    parser.handle_error(error, request, instance, error_status_code=status, error_headers=None)
+                    raise  # handle_error raises; never reached
+                return view(*args, value, **kwargs)
+
+            with_arguments._apidoc = document(view)._apidoc  # type: ignore[attr-defined]
+            return with_arguments  # type: ignore[return-value]
+
+        return decorate
 
     def errors(self, *codes: int, descriptions: Mapping[int, str] | None = None) -> Callable[[View], View]:
         """Document the error statuses an operation answers, each with the error shape
