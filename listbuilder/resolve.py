@@ -127,9 +127,11 @@ class ResolvedEntry:
     models: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        resolution = self.resolution
-        for name, value in (("key", self.entry.key), ("unit", resolution.unit), ("cost", resolution.cost), ("models", resolution.unit.size)):
-            object.__setattr__(self, name, value)
+        resolution, set_field = self.resolution, object.__setattr__
+        set_field(self, "key", self.entry.key)
+        set_field(self, "unit", resolution.unit)
+        set_field(self, "cost", resolution.cost)
+        set_field(self, "models", resolution.unit.size)
 
     @property
     def weapons(self) -> tuple[Weapon, ...]:
