@@ -62,16 +62,24 @@ def deployment_groups(resolved: Sequence[ResolvedEntry]) -> list[Deployment]:
         if r.key in host:
             riders.setdefault(host[r.key], []).append(r)
     groups: list[Deployment] = []
-    placed: set[str] = set()
+    placed: set[str] = set()  # second members of pairs, met again further down the list
     for r in resolved:
         if r.key in placed or r.key in host:
             continue
-        members = (r, keyed[partner[r.key]]) if r.key in partner else (r,)
-        heroes = tuple(h for m in members for h in riders.get(m.key, ()))
-        heroes = tuple(sorted(heroes, key=lambda h: h.index))
-        placed.update(m.key for m in members)
+        if r.key in partner:
+            members: tuple[ResolvedEntry, ...] = (r, keyed[partner[r.key]])
+            placed.add(members[1].key)
+        else:
+            members = (r,)
+        heroes: tuple[ResolvedEntry, ...] = ()
+        if riders:  # most lists have no joined heroes: no lookups, no sorting
+            heroes = tuple(sorted((h for m in members for h in riders.get(m.key, ())), key=_list_order))
         groups.append(Deployment(members, heroes))
     return groups
+
+
+def _list_order(entry: ResolvedEntry) -> int:
+    return entry.index
 
 
 def count_totals(army: ArmyList, resolved: Sequence[ResolvedEntry], groups: Sequence[Deployment] | None = None) -> dict[str, Any]:
