@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import fields, validate
 
 from listbuilder.schemas.api import ErrorOut, ReportOut, VerdictOut
 from listbuilder.schemas.fields import StrictSchema, positive_int
@@ -23,14 +23,14 @@ def _text(low: int, high: int, **kw: Any) -> fields.String:
     return fields.String(validate=validate.Length(min=low, max=high), **kw)
 
 
-def _not_blank(value: str) -> None:
-    if value and not value.strip():  # an empty one is already refused by its length
-        raise ValidationError("blank")
+# At least one character that is not white space. A pattern (not a Python check) so that the
+# OpenAPI document states the rule too: clients and schemathesis then know "\u00a0" is refused.
+NOT_BLANK = validate.Regexp(r"\s*\S", error="blank: give at least one character that is not a space")
 
 
 def _name(high: int, **kw: Any) -> fields.String:
     """A name people read (an event's, a player's): 1 to *high* characters, not all spaces."""
-    return fields.String(validate=[validate.Length(min=1, max=high), _not_blank], **kw)
+    return fields.String(validate=[validate.Length(min=1, max=high), NOT_BLANK], **kw)
 
 
 class BookPinIn(StrictSchema):

@@ -159,10 +159,19 @@ def test_submitting_needs_the_lists_edit_token(saved_client):
     assert saved_client.post("/api/v1/events/AAAAAAAAAAAAAAAA/submissions", json={"list_id": made["id"], "player": "Ann"}, headers=auth(made["edit_token"])).status_code == 404
 
 
+def test_the_openapi_document_states_that_names_may_not_be_blank(saved_client):
+    """The rule is a pattern, so clients (and schemathesis) know a blank name is refused."""
+    schemas = saved_client.get("/api/v1/openapi.json").json["components"]["schemas"]
+    patterns = {prop.get("pattern") for schema in schemas.values() for name, prop in schema.get("properties", {}).items()
+                if name in ("name", "player") and "pattern" in prop}
+    assert patterns == {r"\s*\S"}
+
+
 @pytest.mark.parametrize(("body", "status"), [
     ({"player": "Ann"}, 422),
     ({"list_id": "x", "player": ""}, 422),
     ({"list_id": "x", "player": "   "}, 422),
+    ({"list_id": "x", "player": "\u00a0"}, 422),                                   # a no-break space is a space too
     ({"list_id": "../etc", "player": "Ann"}, 422),
     ({"list_id": "x", "player": "Ann", "extra": True}, 422),
     ("[", 400),
