@@ -408,3 +408,18 @@ def test_saved_list_pdf_qr_code_decodes_to_its_share_link(saved_client):
         image = page.render(scale=150 / 72).to_pil()  # 150 dpi: about what a phone camera resolves
         found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
         assert [code.text for code in found] == [made["share_url"]], layout
+
+
+def test_roster_markup_is_read_by_the_xml_parser_and_html5_takes_what_xml_forbids(registry):
+    from listbuilder.pdf import WellFormedHTML, html_document
+    from listbuilder.roster_html import render_html
+
+    army = json.loads(GOLDEN_GF_2000.read_text(encoding="utf-8"))["list"]
+    roster = build_roster(registry, parse_list(army))
+    assert isinstance(html_document(render_html(roster, asset_url=None, share_url="https://example.org/l/x"), LocalFetcher()), WellFormedHTML)
+    # a control character is legal in a JSON string but not in XML: the HTML5 parser reads it
+    roster = build_roster(registry, parse_list({**army, "name": "Ash\x01Host"}))
+    assert not isinstance(html_document(render_html(roster, asset_url=None), LocalFetcher()), WellFormedHTML)
+    # the control character prints as .notdef, after which pypdf reads the bold font's text with NULs
+    first = pdf_pages(render_pdf(roster))[0].replace("\x00", "")
+    assert "Ash" in first and "Host" in first and f"code {roster.code}" in first
