@@ -266,11 +266,15 @@ def roster_pdf(
 
 def warm_up(registry: BookRegistry) -> None:
     """Pay before serving what the first PDF of a worker would: import WeasyPrint, parse the
-    stylesheet, register the fonts and lay out one small roster (Pango and fontconfig load
-    lazily). ``listbuilder.web.warm_up`` calls it in gunicorn's master, before the fork."""
+    stylesheets (the page rules of every paper), register the fonts, compile both layouts'
+    templates and lay out one small roster (Pango and fontconfig load lazily).
+    ``listbuilder.web.warm_up`` calls it in gunicorn's master, before the fork."""
+    for paper in PAPERS:
+        PRINT_STYLE.stylesheets(paper)
     book = next((b for b in registry.books.values() if b.units), None)
     if book is None:
-        PRINT_STYLE.get()
         return
     army = parse_list({"system": book.system, "book": book.id, "units": [{"key": "w", "unit": book.units[0].id}]})
-    render_pdf(build_roster(registry, army))
+    roster = build_roster(registry, army)
+    render_html(roster, layout="cards", asset_url=None)
+    render_pdf(roster)
