@@ -89,6 +89,8 @@ class LocalFetcher(URLFetcher):
 MARGIN_TOP, MARGIN_SIDE, MARGIN_BOTTOM, COLUMN_GAP = 11.0, 9.0, 10.0, 4.0
 MM_PER_POINT = 25.4 / 72
 PX_PER_MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
+# Units of the roster printed at warm-up, before gunicorn forks.
+WARM_UP_UNITS = 12
 # Physical page numbers go up to this many; the bounded roster (roster_budget) prints far fewer.
 MAX_SHEETS = 40
 
@@ -274,7 +276,8 @@ def warm_up(registry: BookRegistry) -> None:
     book = next((b for b in registry.books.values() if b.units), None)
     if book is None:
         return
-    army = parse_list({"system": book.system, "book": book.id, "units": [{"key": "w", "unit": book.units[0].id}]})
-    roster = build_roster(registry, army)
+    # A dozen units: Pango's shaping and glyph caches then hold most of what a real list prints.
+    units = [{"key": f"w{i}", "unit": unit.id} for i, unit in enumerate(book.units[:WARM_UP_UNITS])]
+    roster = build_roster(registry, parse_list({"system": book.system, "book": book.id, "units": units}))
     render_html(roster, layout="cards", asset_url=None)
     render_pdf(roster)
