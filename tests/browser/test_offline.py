@@ -110,7 +110,8 @@ def test_a_saved_list_opened_by_its_link_opens_offline_from_the_last_copy(fresh,
     page.goto(f"{live_server}/build/{BOOK}?list={list_id}")
     expect(page.locator("#entries > li")).to_have_count(2)
     expect(page.locator("#validity")).to_have_text("Legal")
-    points = page.locator('#totals .chip[data-currency="pts"] strong').inner_text()
+    points = str(made["report"]["totals"]["pts"])  # the server's count, read when it saved
+    expect(page.locator('#totals .chip[data-currency="pts"] strong')).to_have_text(points)
     wait_kept(page, {f"/l/{list_id}", f"/api/v1/lists/{list_id}", f"/build/{BOOK}"})
     # A different draft in this browser: the link must open the saved list, not the draft.
     page.evaluate(f"localStorage.setItem('listbuilder.draft.{BOOK}', JSON.stringify({{list: {{system: 'grimdark-future', book: '{BOOK}', name: 'Draft', units: []}}, savedAt: 1}}))")
