@@ -112,7 +112,8 @@ class RosterHtml(MethodView):
         return Response(html, mimetype="text/html", headers={"X-Verification-Code": roster.code})
 
 
-def list_code(army: ArmyList) -> str:
-    """The verification code of *army* under the book and system served now."""
-    rules, book = book_for(registry(), army)
+def list_code(army: ArmyList, books: Any = None) -> str:
+    """The verification code of *army* under *books* (a saved list's books as saved), by default
+    the book and system served now."""
+    rules, book = book_for(books if books is not None else registry(), army)
     return verification_code(army, rules_version(book, rules.system))

@@ -34,7 +34,7 @@ from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.web.api import ARMY_LIST, registry
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
-from listbuilder.web.rosters import content_disposition, download_name
+from listbuilder.web.rosters import CODE_HEADER, content_disposition, download_name, list_code
 from listbuilder.lazy import lazy_module
 from listbuilder.lru import Lru
 from listbuilder.store.urls import default_url
@@ -389,7 +389,7 @@ def _version_to_print(list_id: str, number: int | None) -> tuple[Any, ArmyList]:
 @blp.route("/<saved_id:list_id>/roster.pdf")
 class SavedRosterPdf(MethodView):
     @blp.arguments(RosterQuery, location="query")
-    @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.")
+    @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
     @_errors(404, 410, 413, 422, _413="the roster is over a work budget no legal list reaches (listbuilder.roster_budget)")
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The PDF roster of the current version (or ?version=N), legal or not."""
@@ -399,15 +399,17 @@ class SavedRosterPdf(MethodView):
         share = url_for("list_pages.view", list_id=list_id, _external=True)
         response = Response(roster_pdf(books, army, paper=query["paper"], layout=query["layout"], share_url=share), mimetype="application/pdf")
         response.headers["Content-Disposition"] = content_disposition("attachment", download_name(army, "pdf"))
+        response.headers["X-Verification-Code"] = list_code(army, books)
         return response
 
 
 @blp.route("/<saved_id:list_id>/roster.txt")
 class SavedRosterText(MethodView):
     @blp.arguments(VersionQuery, location="query")
-    @blp.response(200, content_type="text/plain", description="One line per unit, for forums.")
+    @blp.response(200, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
     @_errors(404, 410, 422)
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The roster of the current version (or ?version=N) as compact text."""
         books, army = _version_to_print(list_id, query.get("version"))
-        return Response(rosters.roster_text(rosters.build_roster(books, army)), mimetype="text/plain")
+        roster = rosters.build_roster(books, army)
+        return Response(rosters.roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code})

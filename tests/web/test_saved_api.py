@@ -231,6 +231,14 @@ def test_rosters_of_the_current_or_an_earlier_version(saved_client):
     assert saved_client.get(f"{url}/roster.pdf?layout=poster").status_code == 422
 
 
+def test_saved_rosters_name_the_verification_code_the_list_shows(saved_client):
+    made = create(saved_client)
+    url = f"/api/v1/lists/{made['id']}"
+    code = saved_client.get(url).json["verification_code"]
+    for path in ("roster.txt", "roster.pdf", "roster.pdf?layout=cards"):
+        assert saved_client.get(f"{url}/{path}").headers["X-Verification-Code"] == code, path
+
+
 @pytest.mark.parametrize("body, status", [
     (b"{nope", 400),
     (json.dumps({**LIST, "book": "no-such-book"}).encode(), 404),
