@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
@@ -36,6 +36,9 @@ from listbuilder.book_checks import BookProblem, book_warnings, check_references
 from listbuilder.model import ArmyBook, GameSystem
 from listbuilder.schemas.families import FAMILY_SCHEMAS
 from listbuilder.systems import SystemRules, rules_for
+
+# Gives a file's text, or None after adding a problem that says why it could not be read.
+Reader = Callable[[Path, list[BookProblem]], "str | None"]
 
 SYSTEM_FILE = "_system.yaml"
 
@@ -114,7 +117,9 @@ def load_registry(folder: Path | str | Sequence[Path | str] | None = None) -> Bo
         systems, books, warnings = kept
         by_digest = {text_digest(text): text for text in texts.values()}
         return BookRegistry(systems=systems, books=books, rules={s.id: rules_for(s) for s in systems.values()}, texts=by_digest, warnings=warnings)
-    registry = _load_registry(system_dirs)
+    # The texts the key was made from are the texts loaded: each file is read once, and one
+    # edited meanwhile cannot end up stored under its old text's key.
+    registry = _load_registry(system_dirs, read=lambda path, problems: texts[path] if path in texts else _read_text(path, problems))
     book_cache.write(kept_in / "registry", key, (dict(registry.systems), dict(registry.books), registry.warnings))
     return registry
 
@@ -134,7 +139,9 @@ def _texts_of(system_dirs: list[Path]) -> dict[Path, str] | None:
     return texts
 
 
-def _load_registry(system_dirs: list[Path]) -> BookRegistry:
+def _load_registry(system_dirs: list[Path], read: Reader | None = None) -> BookRegistry:
+    """*read* gives a file's text (default: read it from disk, naming a failure as a problem)."""
+    read = read or _read_text
     problems: list[BookProblem] = []
     warnings: list[BookProblem] = []
     systems: dict[str, GameSystem] = {}
@@ -148,7 +155,7 @@ def _load_registry(system_dirs: list[Path]) -> BookRegistry:
         if system_dir.name in systems:
             problems.append(BookProblem(_show(system_file), "", f"system {system_dir.name!r} is already defined by {systems[system_dir.name].source}"))
             continue
-        system = _load_system(system_file, problems, texts)
+        system = _load_system(system_file, problems, texts, read)
         if system is None:
             continue
         if system.id != system_dir.name:
@@ -165,7 +172,7 @@ def _load_registry(system_dirs: list[Path]) -> BookRegistry:
         for path in sorted(system_dir.glob("*.yaml")):
             if path.name == SYSTEM_FILE:
                 continue
-            book = _load_book(path, system, rules[system.id], problems, texts, warnings)
+            book = _load_book(path, system, rules[system.id], problems, texts, warnings, read)
             if book is None:
                 continue
             if book.id in books:
@@ -278,11 +285,11 @@ def _json_text(text: str) -> Any:
         return parse_yaml(text)  # flow-style YAML that is not JSON
 
 
-def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str]) -> GameSystem | None:
+def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str], read: Reader = _read_text) -> GameSystem | None:
     if not path.is_file():
         problems.append(BookProblem(_show(path), "", "system file missing"))
         return None
-    text = _read_text(path, problems)
+    text = read(path, problems)
     system = _system_from_text(text, _show(path), problems) if text is not None else None
     if system is not None:
         texts[system.digest] = text  # type: ignore[index]
@@ -310,8 +317,8 @@ def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> Gam
     return None if local else _with_source(system, where, text)
 
 
-def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], texts: dict[str, str], warnings: list[BookProblem] | None = None) -> ArmyBook | None:
-    text = _read_text(path, problems)
+def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], texts: dict[str, str], warnings: list[BookProblem] | None = None, read: Reader = _read_text) -> ArmyBook | None:
+    text = read(path, problems)
     book = _book_from_text(text, _show(path), system, rules, problems, warnings) if text is not None else None
     if book is not None:
         texts[book.digest] = text  # type: ignore[index]

@@ -67,6 +67,24 @@ def test_an_edited_book_is_checked_again(tmp_path, cache):
     assert len(entries(cache)) == 2
 
 
+def test_a_miss_reads_each_file_once_and_keeps_the_text_its_key_was_made_from(tmp_path, cache, monkeypatch):
+    folder = make_folder(tmp_path, book())
+    reads: list[Path] = []
+    read_text = Path.read_text
+
+    def counted(self, *args, **kwargs):
+        if self.suffix == ".yaml":
+            reads.append(self)
+            if len(reads) > 2:  # an edit landing after the key was made
+                return read_text(self, *args, **kwargs).replace("size: 10", "size: 5")
+        return read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", counted)
+    loaded = load_registry(folder)
+    assert sorted(path.name for path in reads) == ["_system.yaml", "test.yaml"]
+    assert loaded.books["test"].units[0].size == 10
+
+
 def test_an_edited_book_that_is_now_broken_is_refused(tmp_path, cache):
     folder = make_folder(tmp_path, book())
     load_registry(folder)
