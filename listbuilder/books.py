@@ -34,7 +34,6 @@ from marshmallow import ValidationError
 from listbuilder import book_cache
 from listbuilder.book_checks import BookProblem, book_warnings, check_references
 from listbuilder.model import ArmyBook, GameSystem
-from listbuilder.schemas.families import FAMILY_SCHEMAS
 from listbuilder.systems import SystemRules, rules_for
 
 # Gives a file's text, or None after adding a problem that says why it could not be read.
@@ -297,6 +296,8 @@ def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str],
 
 
 def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> GameSystem | None:
+    from listbuilder.schemas.families import FAMILY_SCHEMAS  # reading a text: books from the cache never need them
+
     data = _read_yaml(text, where, problems)
     if data is None:
         return None
@@ -346,6 +347,8 @@ def book_from_data(data: Any, system: GameSystem, source: str, warnings: list[Bo
 
 def _book_from(data: dict[str, Any], text: str | None, source: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None) -> ArmyBook | None:
     """Schema, cross-reference checks and the system's own checks for one book's data."""
+    from listbuilder.schemas.families import FAMILY_SCHEMAS
+
     _, book_schema = FAMILY_SCHEMAS[system.family]
     book = _apply_schema(book_schema, data, source, text, problems)
     if book is None:

@@ -34,6 +34,7 @@ from listbuilder.schemas.fields import (
     non_negative_int,
     positive_int,
 )
+from listbuilder.schemas.stat_names import STAT_NAMES
 
 # 003 §1.1: the activation number follows from the unit's class.
 ACTIVATION: dict[str, int] = {"hero": 3, "troops": 5, "beast": 7}
@@ -56,21 +57,7 @@ def parse_move(text: str) -> tuple[int, int]:
 class AncientsHexUnitSchema(UnitSchema):
     """One unit card. Stats go to ``Unit.stats``; attack and missile dice also become weapons."""
 
-    STAT_FIELDS: ClassVar[tuple[str, ...]] = (
-        "unit_class",
-        "activation",
-        "figures",
-        "hexes",
-        "move",
-        "attack",
-        "missile",
-        "missile_range",
-        "defence",
-        "willpower",
-        "hit_points",
-        "keyword",
-        "spell_roles",
-    )
+    STAT_FIELDS: ClassVar[tuple[str, ...]] = STAT_NAMES["ancients-hex"]
 
     unit_class = fields.String(required=True, data_key="class", validate=validate.OneOf(UNIT_CLASSES))
     activation = WholeNumber(load_default=None, validate=validate.OneOf(sorted(ACTIVATION.values())))

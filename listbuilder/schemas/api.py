@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import fields, post_dump
 
-from listbuilder.schemas.families import FAMILY_SCHEMAS
+from listbuilder.schemas.stat_names import STAT_NAMES
 from listbuilder.schemas.fields import CostField, RuleLabel, Schema
 
 
@@ -89,9 +89,8 @@ class SectionOut(Schema):
 def _lifted_stats() -> dict[str, fields.Field]:
     """One optional property per stat any family's units carry (``quality``, ``figures``, ...)."""
     names: dict[str, str] = {}
-    for family, (_, book_schema) in FAMILY_SCHEMAS.items():
-        unit_schema = book_schema._declared_fields["units"].inner.nested
-        for name in unit_schema.STAT_FIELDS:
+    for family, stats in STAT_NAMES.items():
+        for name in stats:
             names.setdefault(name, family)
     return {name: fields.Raw(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"}) for name, family in names.items()}
 

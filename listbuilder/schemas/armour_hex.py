@@ -46,6 +46,7 @@ from listbuilder.schemas.books import (
     system_schema,
 )
 from listbuilder.schemas.fields import StrictSchema, WholeNumber, non_negative_int, positive_int
+from listbuilder.schemas.stat_names import STAT_NAMES
 
 CURRENCIES: tuple[str, ...] = ("ip", "mp", "cp", "xp")
 UNIT_TYPES: tuple[str, ...] = ("infantry", "cavalry", "vehicle")
@@ -189,10 +190,7 @@ class DamageRowSchema(StrictSchema):
 class ArmourHexUnitSchema(UnitSchema):
     """One unit; ``size`` is the model count and ``size_class`` the tiny ... huge class."""
 
-    STAT_FIELDS: ClassVar[tuple[str, ...]] = (
-        "unit_type", "bio", "size_class", "fire_orders", "speeds", "armour", "assault",
-        "deflection", "damage_tables", "hand_slots", "shared_slots",
-    )
+    STAT_FIELDS: ClassVar[tuple[str, ...]] = STAT_NAMES["armour-hex"]
 
     unit_type = fields.String(required=True, data_key="type", validate=validate.OneOf(UNIT_TYPES))
     bio = fields.Boolean(load_default=None)

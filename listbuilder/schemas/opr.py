@@ -6,12 +6,13 @@ from marshmallow import fields, validate
 
 from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
 from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
+from listbuilder.schemas.stat_names import STAT_NAMES
 
 _TARGET = validate.Range(min=2, max=6, error="not a target number from 2 to 6")
 
 
 class OprUnitSchema(UnitSchema):
-    STAT_FIELDS = ("quality", "defense")
+    STAT_FIELDS = STAT_NAMES["opr"]
 
     quality = WholeNumber(required=True, validate=_TARGET)
     defense = WholeNumber(required=True, validate=_TARGET)

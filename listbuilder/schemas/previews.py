@@ -27,7 +27,6 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from listbuilder.books import BookRegistry
 from listbuilder.combat.service import SIDES, PreviewError
 from listbuilder.lists import field_errors
-from listbuilder.schemas.families import FAMILY_SCHEMAS
 from listbuilder.schemas.fields import Schema, StrictSchema, WholeNumber
 from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema
 
@@ -257,6 +256,8 @@ def _load_profile(family: str, data: Mapping[str, Any]) -> Any:
 
 
 def _unit_schema(family: str) -> type[Schema]:
+    from listbuilder.schemas.families import FAMILY_SCHEMAS  # the book schemas: created on the first inline profile
+
     _, book_schema = FAMILY_SCHEMAS[family]
     units = book_schema._declared_fields["units"]  # a List(Nested(unit schema))
     nested = units.inner.nested

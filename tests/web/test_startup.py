@@ -84,3 +84,21 @@ def test_urls_built_by_lazily_compiled_builders_equal_werkzeugs(app):
             for append_unknown in (True, False):
                 built = (adapter.build(rule.endpoint, {**values, **extra}, append_unknown=append_unknown) for adapter in (ours, theirs))
                 assert next(built) == next(built), rule.rule
+
+
+def test_books_from_the_cache_start_the_app_without_creating_the_book_schemas(tmp_path):
+    """The book schemas (a tenth of our start-up) are needed only to read a book's text."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from listbuilder.web import create_app; create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
+        "print(sorted(m for m in sys.modules if m.startswith('listbuilder.schemas.') and m.endswith(('families', 'books', 'opr', '_hex'))))"
+    )
+    env = {**os.environ, "LISTBUILDER_CACHE": str(tmp_path / "cache")}
+    run = [sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")]
+    first = subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout
+    again = subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout
+    assert "listbuilder.schemas.families" in first  # the books were read from their files
+    assert again.strip() == "[]"
