@@ -21,7 +21,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from listbuilder.books import BookLoadError, BookRegistry, load_book_text
-from listbuilder.importers.army_forge_book import SOURCE_KEY, convert_book
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.lazy import lazy_module
 from listbuilder.lru import Lru
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
     from listbuilder.store.database import Database
 
 stored = lazy_module("listbuilder.store.books")
+book_importer = lazy_module("listbuilder.importers.army_forge_book")  # run on the first import, not at start-up
 log = logging.getLogger(__name__)
 
 # Books loaded from the store, by (id, digest). A big imported book takes a few MB in memory
@@ -61,13 +61,13 @@ def import_book(db: Database, registry: BookRegistry, data: Any) -> ImportedBook
     Raises ImportFailed (path in the source JSON) before anything is stored.
     """
     book_id = new_book_id()
-    converted = convert_book(data, registry.systems, source=f"imported book {book_id}", book_id=book_id)
+    converted = book_importer.convert_book(data, registry.systems, source=f"imported book {book_id}", book_id=book_id)
     text = book_text(converted.document)
     if json.loads(text) != converted.document:  # what is stored must load back the same
         raise ImportFailed("invalid_result", "", "the converted book does not read back the same from JSON")
     book = converted.book
     warnings = [problem.message for problem in converted.warnings]
-    origin = converted.document.get("extra", {}).get(SOURCE_KEY, {})
+    origin = converted.document.get("extra", {}).get(book_importer.SOURCE_KEY, {})
     stored.store_book(db, book_id, book.system, book.name, text, warnings, str(origin.get("uid") or ""), str(origin.get("version") or ""))
     LOADED.put((book_id, book.digest), book)
     return ImportedBook(book, warnings, list(book.undefined_rules), list(converted.notes))

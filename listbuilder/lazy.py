@@ -30,3 +30,10 @@ def lazy_module(name: str) -> ModuleType:
     sys.modules[name] = module
     loader.exec_module(module)
     return module
+
+
+def load_now(*modules: ModuleType) -> None:
+    """Run each lazily loaded module's code now if it has not run (before a server forks, so
+    that no worker runs it inside a request). Reading any attribute of one runs it."""
+    for module in modules:
+        module.__dict__  # noqa: B018 - the read is the point

@@ -18,7 +18,6 @@ from flask import Flask, Response, url_for
 from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
-from listbuilder import events as core
 from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import DeadlinePassed, StoreError
 from listbuilder.web.api import registry
@@ -27,6 +26,7 @@ from listbuilder.web.rosters import content_disposition, file_name
 from listbuilder.web.saved import store_error_response, bearer_token, database
 from listbuilder.schemas.events import EventCreatedOut, EventIn, EventOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
 
+core = lazy_module("listbuilder.events")  # the tournament rules: loaded by the first event request
 store = lazy_module("listbuilder.store.events")
 lists_store = lazy_module("listbuilder.store.lists")
 

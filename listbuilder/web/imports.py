@@ -20,8 +20,7 @@ from listbuilder.canonical import list_document
 from listbuilder.imported import import_book
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge import LINES, supported
-from listbuilder.importers.army_forge_book import NOT_A_BOOK
-from listbuilder.importers.army_forge_list import convert_list
+from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError, parse_list, validate_list
 from listbuilder.schemas.api import BookSummaryOut, ReportOut
 from listbuilder.schemas.fields import Schema, WholeNumber
@@ -30,6 +29,10 @@ from listbuilder.web.bodies import BodyError
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
 from listbuilder.web.saved import database
+
+# The converters run on the first import, not at start-up.
+book_importer = lazy_module("listbuilder.importers.army_forge_book")
+list_importer = lazy_module("listbuilder.importers.army_forge_list")
 
 blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Books and lists from other builders (Army Forge).")
 
@@ -67,7 +70,7 @@ class ArmyForgeBookIn(Schema):
     def _not_a_list(self, data: Any, **_: Any) -> Any:
         """A list file sent as a book: say so, rather than list every book field it lacks."""
         if isinstance(data, dict) and isinstance(data.get("list"), dict) and "units" not in data:
-            raise ValidationError(NOT_A_BOOK, field_name="list")
+            raise ValidationError(book_importer.NOT_A_BOOK, field_name="list")
         return data
 
 
@@ -135,7 +138,7 @@ class ImportList(MethodView):
         if book is None:
             raise ListError("unknown_book", f"no army book {body['book']!r}", {"book": ["unknown"]}, status=404)
         try:
-            converted = convert_list(body["list"], book)
+            converted = list_importer.convert_list(body["list"], book)
         except ImportFailed as exc:
             if exc.code == "book_mismatch" and exc.path == "book":
                 raise ListError("book_mismatch", exc.message, {"book": [exc.message]}) from None

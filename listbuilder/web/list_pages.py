@@ -15,13 +15,14 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template, request
 
-from listbuilder import saved
-from listbuilder.list_diff import format_cost
+from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.store.errors import ListGone, ListNotFound
 from listbuilder.validation import ValidationReport
 from listbuilder.web.api import registry
-from listbuilder.web.saved import database, store
+from listbuilder.web.saved import database, saved, store
+
+list_diff = lazy_module("listbuilder.list_diff")
 
 bp = Blueprint("list_pages", __name__)
 
@@ -88,7 +89,7 @@ def unit_rows(army: ArmyList, report: ValidationReport | None, book: ArmyBook | 
         if entry.notes:
             details.append(f"notes: {entry.notes}")
         priced = entries.get(entry.key, {})
-        cost = format_cost(Cost(priced["cost"])) if "cost" in priced else "–"
+        cost = list_diff.format_cost(Cost(priced["cost"])) if "cost" in priced else "–"
         rows.append(UnitRow(entry.key, names[entry.key], _unit_name(book, entry.unit), priced.get("models"), cost, tuple(details)))
     return rows
 
@@ -107,7 +108,7 @@ def _upgrade_label(book: ArmyBook | None, section_id: str, option_id: str) -> st
 def _total(report: ValidationReport | None) -> str:
     if report is None:
         return ""
-    return format_cost(Cost.total(Cost(e["cost"]) for e in report.entries.values()))
+    return list_diff.format_cost(Cost.total(Cost(e["cost"]) for e in report.entries.values()))
 
 
 def init_app(app: Flask) -> None:

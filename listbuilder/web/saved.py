@@ -23,7 +23,6 @@ from flask_smorest import abort
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import BaseConverter
 
-from listbuilder import saved
 from listbuilder.canonical import verification_code
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
@@ -42,6 +41,7 @@ from listbuilder.store.urls import default_url
 if TYPE_CHECKING:
     from listbuilder.store.database import Database
 
+saved = lazy_module("listbuilder.saved")  # checking and comparing versions: loaded by the first saved-list request
 store = lazy_module("listbuilder.store.lists")
 store_database = lazy_module("listbuilder.store.database")
 rosters = lazy_module("listbuilder.rosters")  # loaded by the first text roster (or wsgi's warm_up)

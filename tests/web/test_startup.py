@@ -102,3 +102,19 @@ def test_books_from_the_cache_start_the_app_without_creating_the_book_schemas(tm
     again = subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout
     assert "listbuilder.schemas.families" in first  # the books were read from their files
     assert again.strip() == "[]"
+
+
+def test_saved_lists_events_and_importers_load_on_their_first_request(tmp_path):
+    """Their core modules are lazy (``listbuilder.lazy``): start-up does not run them; the
+    warm-up before the workers fork does."""
+    import subprocess
+    import sys
+
+    modules = ["listbuilder.saved", "listbuilder.events", "listbuilder.list_diff", "listbuilder.importers.army_forge_book", "listbuilder.importers.army_forge_list"]
+    code = (
+        "import sys, types; from listbuilder.web import create_app, warm_up; app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
+        f"loaded = lambda: [m for m in {modules!r} if type(sys.modules.get(m)) is types.ModuleType]; "
+        "print(len(loaded())); warm_up(app); print(len(loaded()))"  # gunicorn's master warms up before it forks
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0", str(len(modules))]
