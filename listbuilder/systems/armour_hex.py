@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from listbuilder.model import (
@@ -197,12 +199,17 @@ class ArmourHexRules(SystemRules):
     def composition(self) -> Mapping[str, Any]:
         return self.system.composition
 
-    @property
+    # The system's data never changes once loaded: what every validation reads is built once.
+    @cached_property
     def currencies(self) -> tuple[str, ...]:
         return tuple(self.composition["currencies"])
 
-    def modes(self) -> dict[str, Mapping[str, Any]]:
-        return {m["id"]: m for m in self.composition["game_modes"]}
+    @cached_property
+    def _modes(self) -> Mapping[str, Mapping[str, Any]]:
+        return MappingProxyType({m["id"]: m for m in self.composition["game_modes"]})
+
+    def modes(self) -> Mapping[str, Mapping[str, Any]]:
+        return self._modes
 
     def mode_budget(self, mode_id: str) -> Budget:
         mode = self.modes()[mode_id]
@@ -447,12 +454,13 @@ class ArmourHexRules(SystemRules):
             entry_elites, entry_issues = self._models_of(entry, book)
             elites += entry_elites
             issues.extend(entry_issues)
-        issues.extend(self._huge(resolved))
+        huge = [r for r in resolved if r.unit.stat("size_class") == HUGE]
+        issues.extend(self._huge(huge))
         totals: dict[str, Any] = {c: spent[c] for c in self.currencies}
         totals.update({
             **count_totals(army, resolved),
             "elites": elites,
-            "huge": [r.unit.id for r in resolved if r.unit.stat("size_class") == HUGE],
+            "huge": [r.unit.id for r in huge],
             "game_mode": budget.mode if budget else army.extra.get("game_mode"),
         })
         totals.update(self._budget_totals(spent, budget))
@@ -780,13 +788,13 @@ class ArmourHexRules(SystemRules):
 
     # huge units ------------------------------------------------------------------------------
 
-    def _huge(self, resolved: list[ResolvedEntry]) -> Iterator[Issue]:
+    def _huge(self, huge: list[ResolvedEntry]) -> Iterator[Issue]:
+        """An issue per huge entry (*huge*: the list's huge entries, in list order)."""
         rules = self.composition["huge"]
-        for entry in resolved:
+        for entry in huge:
             # 004 Huge units: name every huge unit to the opponent before they build their army.
-            if entry.unit.stat("size_class") == HUGE:
-                yield Issue(
-                    "declare.huge", f"{entry.name} is huge: tell your opponent before they build their list",
-                    entry.path, rules["clause"], severity=rules.get("severity", ERROR),
-                    data={"unit": entry.unit.id, "name": entry.name},
-                )
+            yield Issue(
+                "declare.huge", f"{entry.name} is huge: tell your opponent before they build their list",
+                entry.path, rules["clause"], severity=rules.get("severity", ERROR),
+                data={"unit": entry.unit.id, "name": entry.name},
+            )
