@@ -667,7 +667,7 @@ class ArmourHexRules(SystemRules):
         slots_of, weights = dict(kit.slots_of), dict(kit.weights)
         cap = kit.hand_slots
         issues: list[Issue] = []
-        first_overload: dict[int, int] = {}
+        first_overload: dict[int, int] = {}  # model number -> the first row that overloaded it
         shared_row: int | None = None
         elites = sum(taken.models for taken, offer in rows if offer.elite)
         # 004 Build your army: an elite replaces a regular model, so there are never more elites than models.
@@ -698,14 +698,16 @@ class ArmourHexRules(SystemRules):
                     for _ in range(copies):
                         target = min(models, key=_by_hands)
                         target.add(name, 1, weights[name])
-                        self._note_overload(target, cap, taken.index, first_overload)
+                        if target.hands > cap:
+                            first_overload.setdefault(target.number, taken.index)
                 continue
             if affects == AFFECTS_ALL:
                 for model in models:
                     if model.holds(replaces):
-                        copies = min((model.gear[n] for n in replaces), default=1)
+                        copies = min(model.gear[n] for n in replaces) if replaces else 1
                         self._equip(model, replaces, personal, copies, key, offer.elite, weights)
-                        self._note_overload(model, cap, taken.index, first_overload)
+                        if model.hands > cap:
+                            first_overload.setdefault(model.number, taken.index)
                 continue
             candidates = [m for m in models if m.holds(replaces)]
             if offer.elite:
@@ -740,7 +742,8 @@ class ArmourHexRules(SystemRules):
                 candidates = sorted(candidates, key=lambda m: m.hands_after(changes, weights))[:count]
             for model in candidates:
                 self._equip(model, replaces, personal, 1, key, offer.elite, weights)
-                self._note_overload(model, cap, taken.index, first_overload)
+                if model.hands > cap:
+                    first_overload.setdefault(model.number, taken.index)
         if kit.infantry:
             # 004 Build your army: one two-handed or two one-handed items per infantry model.
             for number in sorted(first_overload):
@@ -780,11 +783,6 @@ class ArmourHexRules(SystemRules):
         if elite:
             model.elite_as = key
         model.taken += (key,)
-
-    @staticmethod
-    def _note_overload(model: _Model, cap: int, row: int, first: dict[int, int]) -> None:
-        if model.number not in first and model.hands > cap:
-            first[model.number] = row
 
     # huge units ------------------------------------------------------------------------------
 
