@@ -78,16 +78,30 @@ def deployment_groups(resolved: Sequence[ResolvedEntry]) -> list[Deployment]:
     return groups
 
 
+def _draws_links(resolved: Sequence[ResolvedEntry]) -> bool:
+    """Whether :func:`deployment_groups` could draw any link: only an entry naming a partner or
+    a host can (or one with an empty key, which an entry naming neither would find)."""
+    for r in resolved:
+        entry = r.entry
+        if entry.combined_with or entry.joined_to or not entry.key:
+            return True
+    return False
+
+
 def _list_order(entry: ResolvedEntry) -> int:
     return entry.index
 
 
 def count_totals(army: ArmyList, resolved: Sequence[ResolvedEntry], groups: Sequence[Deployment] | None = None) -> dict[str, Any]:
     """``units``, ``activations`` and ``models`` of a list, as every report and sheet labels them."""
-    if groups is None:
-        groups = deployment_groups(resolved)
+    if groups is not None:
+        activations = len(groups)
+    elif _draws_links(resolved):
+        activations = len(deployment_groups(resolved))
+    else:  # validation's usual case: nothing pairs or joins, so every entry deploys alone
+        activations = len(resolved)
     return {
         "units": len(army.units),
-        "activations": len(groups),
+        "activations": activations,
         "models": sum(r.models for r in resolved),
     }

@@ -112,7 +112,7 @@ class Resolution:
         return self._all_model_choices
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ResolvedEntry:
     """A list entry with its unit, final gear, rules and cost after upgrades."""
 
@@ -126,12 +126,11 @@ class ResolvedEntry:
     cost: Cost = field(init=False, repr=False, compare=False)
     models: int = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        resolution, set_field = self.resolution, object.__setattr__
-        set_field(self, "key", self.entry.key)
-        set_field(self, "unit", resolution.unit)
-        set_field(self, "cost", resolution.cost)
-        set_field(self, "models", resolution.unit.size)
+    def __init__(self, index: int, entry: ListEntry, resolution: Resolution):
+        # Every field in one write (a frozen dataclass's own __init__ sets them one by one
+        # through object.__setattr__): validation makes one per entry of every list it checks.
+        unit = resolution.unit
+        self.__dict__.update(index=index, entry=entry, resolution=resolution, key=entry.key, unit=unit, cost=resolution.cost, models=unit.size)
 
     @property
     def weapons(self) -> tuple[Weapon, ...]:
@@ -230,7 +229,8 @@ def _resolve(book: ArmyBook, entry: ListEntry) -> Resolution | tuple[Issue, ...]
         issues.extend(_selection_bounds(book, unit, taken))
     if needs_others:
         issues.extend(_requirements(book, taken))
-    return Resolution(unit, gear, Cost.weighted_total(unit.cost, priced), tuple(taken), tuple(issues))
+    cost = Cost.weighted_total(unit.cost, priced) if priced else unit.cost
+    return Resolution(unit, gear, cost, tuple(taken), tuple(issues))
 
 
 def _not_offered(book: ArmyBook, unit: Unit, choice: ChosenUpgrade, k: int) -> Issue:

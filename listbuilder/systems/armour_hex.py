@@ -21,10 +21,12 @@ Interpretations (also in the system notes and ``docs/systems/armour-hex.md``):
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from functools import cached_property
+from operator import attrgetter
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from listbuilder.model import (
     AFFECTS_ALL,
@@ -96,35 +98,74 @@ class Budget:
         return self.fixed.get(currency, 0)
 
 
-@dataclass(eq=False)  # identity matters: two models with the same gear are still two models
 class _Model:
-    """One model of an infantry unit while upgrades are handed out (working state only).
+    """One model of an infantry unit while upgrades are handed out (working state only; two
+    models with the same gear are still two models, so no equality).
 
     ``hands`` is kept equal to the hands its gear fills (each piece's slot weight, counting only
-    gear it holds), so ranking models by free hands never re-adds their gear.
+    gear it holds), so ranking models by free hands never re-adds their gear. ``gear`` keeps
+    names in the order the model got them (the loadout message lists them so).
     """
 
-    number: int
-    gear: Counter[str] = field(default_factory=Counter)
-    hands: int = 0
-    elite_as: str | None = None  # "section/option" of the elite it became
-    taken: set[str] = field(default_factory=set)
+    __slots__ = ("number", "gear", "hands", "elite_as", "taken")
+
+    def __init__(self, number: int, gear: dict[str, int] | None = None, hands: int = 0):
+        self.number = number
+        self.gear: dict[str, int] = {} if gear is None else gear  # gear name -> copies held
+        self.hands = hands
+        self.elite_as: str | None = None  # "section/option" of the elite it became
+        self.taken: tuple[str, ...] = ()  # "section/option" of every row it took
 
     def add(self, name: str, copies: int, weight: int) -> None:
-        before = self.gear[name]
-        self.gear[name] = after = before + copies
+        gear = self.gear
+        before = gear.get(name, 0)
+        gear[name] = after = before + copies
         self.hands += weight * (max(after, 0) - max(before, 0))
+
+    def holds(self, names: tuple[str, ...]) -> bool:
+        """Whether it has at least one of each gear name (a replacement needs them all)."""
+        gear = self.gear
+        for name in names:
+            if gear.get(name, 0) <= 0:
+                return False
+        return True
 
     def hands_after(self, changes: Mapping[str, int], weights: Mapping[str, int]) -> int:
         """The hands it would fill after *changes* (gear name -> copies added or removed)."""
         hands = self.hands
+        gear = self.gear
         for name, copies in changes.items():
-            held = self.gear[name]
+            held = gear.get(name, 0)
             hands += weights[name] * (max(held + copies, 0) - max(held, 0))
         return hands
 
-    def copy(self) -> _Model:
-        return _Model(self.number, Counter(self.gear), self.hands)
+
+@dataclass(frozen=True)
+class _Kit:
+    """What handing out one unit's upgrades starts from, derived once per unit (book data,
+    never changed: each entry works on copies). The unit's own gear is dealt out one copy per
+    model; shared weapons are counted for the unit instead."""
+
+    unit: Unit
+    models: tuple[tuple[Mapping[str, int], int], ...]  # per model: gear name -> copies, hands filled
+    shared: int  # shared weapons the unit starts with
+    slots_of: Mapping[str, str]  # gear name -> hand slot, for the unit's own gear
+    weights: Mapping[str, int]  # gear name -> hands that slot fills
+    hand_slots: int
+    shared_slots: int
+    infantry: bool
+
+
+class _Offer(NamedTuple):
+    """An upgrade option as the hand-out reads it, derived once per option (book data)."""
+
+    option: UpgradeOption
+    key: str  # "section/option", as requires and elites name it
+    elite: bool
+    gear: tuple[tuple[str, int, str], ...]  # (name, copies, slot) of each piece gained, weapons first
+
+
+_by_hands = attrgetter("hands")
 
 
 class ArmourHexRules(SystemRules):
@@ -146,8 +187,11 @@ class ArmourHexRules(SystemRules):
 
     def __init__(self, system: GameSystem):
         super().__init__(system)
-        # id(unit) -> (unit, starting models, shared, slots, weights): see _starting_models
-        self._starts: dict[int, tuple[Any, ...]] = {}
+        # Book data the hand-out derives once: per unit (see _kit) and per option (see _offer),
+        # by identity (units and options are unhashable frozen data; the entry keeps the object
+        # so that a recycled id is never taken for it).
+        self._kits: dict[int, _Kit] = {}
+        self._offers: dict[int, _Offer] = {}
 
     # -- data --------------------------------------------------------------------------------
 
@@ -155,12 +199,17 @@ class ArmourHexRules(SystemRules):
     def composition(self) -> Mapping[str, Any]:
         return self.system.composition
 
-    @property
+    # The system's data never changes once loaded: what every validation reads is built once.
+    @cached_property
     def currencies(self) -> tuple[str, ...]:
         return tuple(self.composition["currencies"])
 
-    def modes(self) -> dict[str, Mapping[str, Any]]:
-        return {m["id"]: m for m in self.composition["game_modes"]}
+    @cached_property
+    def _modes(self) -> Mapping[str, Mapping[str, Any]]:
+        return MappingProxyType({m["id"]: m for m in self.composition["game_modes"]})
+
+    def modes(self) -> Mapping[str, Mapping[str, Any]]:
+        return self._modes
 
     def mode_budget(self, mode_id: str) -> Budget:
         mode = self.modes()[mode_id]
@@ -405,12 +454,13 @@ class ArmourHexRules(SystemRules):
             entry_elites, entry_issues = self._models_of(entry, book)
             elites += entry_elites
             issues.extend(entry_issues)
-        issues.extend(self._huge(resolved))
+        huge = [r for r in resolved if r.unit.stat("size_class") == HUGE]
+        issues.extend(self._huge(huge))
         totals: dict[str, Any] = {c: spent[c] for c in self.currencies}
         totals.update({
             **count_totals(army, resolved),
             "elites": elites,
-            "huge": [r.unit.id for r in resolved if r.unit.stat("size_class") == HUGE],
+            "huge": [r.unit.id for r in huge],
             "game_mode": budget.mode if budget else army.extra.get("game_mode"),
         })
         totals.update(self._budget_totals(spent, budget))
@@ -554,21 +604,16 @@ class ArmourHexRules(SystemRules):
         return slot
 
     def _base_overload(self, unit: Unit) -> str | None:
-        models, _, _, _ = self._starting_models(unit)
-        cap = self._hand_slots(unit)
-        for model in models:
-            if model.hands > cap:
-                return f"model {model.number + 1} starts with {model.hands} hands of gear; it has {cap}"
+        kit = self._kit(unit)
+        for number, (_, hands) in enumerate(kit.models):
+            if hands > kit.hand_slots:
+                return f"model {number + 1} starts with {hands} hands of gear; it has {kit.hand_slots}"
         return None
 
-    def _starting_models(self, unit: Unit) -> tuple[list[_Model], int, dict[str, str], dict[str, int]]:
-        """The unit's models with its own gear dealt out one copy per model, its shared weapons,
-        and the slot and hand weight of each gear name.
-
-        Book data: derived once per unit and copied for each entry (the copies are worked on).
-        """
-        start = self._starts.get(id(unit))
-        if start is None or start[0] is not unit:
+    def _kit(self, unit: Unit) -> _Kit:
+        """The unit's :class:`_Kit`, derived on first use (books never change once loaded)."""
+        kit = self._kits.get(id(unit))
+        if kit is None or kit.unit is not unit:
             models = [_Model(k) for k in range(unit.size)]
             shared = 0
             slots_of: dict[str, str] = {}
@@ -579,9 +624,19 @@ class ArmourHexRules(SystemRules):
                     continue
                 for k in range(gear.count):
                     models[k % unit.size].add(gear.name, 1, weights[gear.name])
-            start = self._starts[id(unit)] = (unit, models, shared, slots_of, weights)
-        _, models, shared, slots_of, weights = start
-        return [m.copy() for m in models], shared, dict(slots_of), dict(weights)
+            kit = self._kits[id(unit)] = _Kit(
+                unit, tuple((m.gear, m.hands) for m in models), shared, slots_of, weights,
+                self._hand_slots(unit), self._shared_slots(unit), unit.stat("unit_type") == INFANTRY,
+            )
+        return kit
+
+    def _offer(self, section: UpgradeSection, option: UpgradeOption) -> _Offer:
+        """The option's :class:`_Offer`, derived on first use."""
+        offer = self._offers.get(id(option))
+        if offer is None or offer.option is not option:
+            gear = tuple((g.name, g.count, self._slot(g)) for g in (*option.gains.weapons, *option.gains.items))
+            offer = self._offers[id(option)] = _Offer(option, f"{section.id}/{option.id}", is_elite(option), gear)
+        return offer
 
     def _models_of(self, entry: ResolvedEntry, book: ArmyBook) -> tuple[int, list[Issue]]:
         """Hand out the entry's upgrades model by model; report elites, elite gear and loadouts.
@@ -596,56 +651,66 @@ class ArmourHexRules(SystemRules):
         if found is None:
             found = derived[("models", entry.name)] = self._hand_out(entry, book)
         elites, relative = found
-        return elites, [replace(i, path=entry.path + i.path) for i in relative]
+        return elites, [replace(i, path=entry.path + i.path) for i in relative] if relative else []
 
     def _hand_out(self, entry: ResolvedEntry, book: ArmyBook) -> tuple[int, tuple[Issue, ...]]:
         """:meth:`_models_of`'s work; issue paths relative to the entry (``.upgrades[2]``)."""
         unit = entry.unit
+        kit = self._kit(unit)
+        rows = [(taken, self._offer(taken.section, taken.option)) for taken in entry.taken]
+        if not rows:  # the unit as the book gives it: only its own shared weapons to count
+            return 0, self._shared_issues(entry, kit, kit.shared, None)
         loadout = self.composition["loadout"]
-        models, shared, slots_of, weights = self._starting_models(unit)
-        cap = self._hand_slots(unit)
+        slot_weights = loadout["slots"]
+        models = [_Model(number, dict(gear), hands) for number, (gear, hands) in enumerate(kit.models)]
+        shared = kit.shared
+        slots_of, weights = dict(kit.slots_of), dict(kit.weights)
+        cap = kit.hand_slots
         issues: list[Issue] = []
-        first_overload: dict[int, int] = {}
+        first_overload: dict[int, int] = {}  # model number -> the first row that overloaded it
         shared_row: int | None = None
-        elites = sum(t.models for t in entry.taken if is_elite(t.option))
+        elites = sum(taken.models for taken, offer in rows if offer.elite)
         # 004 Build your army: an elite replaces a regular model, so there are never more elites than models.
         if elites > unit.size:
-            last = [t for t in entry.taken if is_elite(t.option)][-1]
+            last = [taken for taken, offer in rows if offer.elite][-1]
             issues.append(Issue(
                 "upgrade.elites", f"{entry.name} has {unit.size} models but {elites} elites",
                 f".upgrades[{last.index}]", BUILD,
                 data={"models": unit.size, "elites": elites},
             ))
-        bought = {f"{t.section.id}/{t.option.id}" for t in entry.taken}
-        for taken in entry.taken:
+        for taken, offer in rows:
             section, option, count = taken.section, taken.option, taken.models
-            key = f"{section.id}/{option.id}"
-            row = f".upgrades[{taken.index}]"
+            affects, replaces, key = section.affects, section.replaces, offer.key
             personal: list[tuple[str, int]] = []
-            for gear in (*option.gains.weapons, *option.gains.items):
-                if self._weigh(gear, slots_of, weights) == "shared":
-                    shared += gear.count * (1 if section.affects == AFFECTS_UNIT else count)
-                    if shared > self._shared_slots(unit) and shared_row is None:
+            for name, copies, own_slot in offer.gear:
+                slot = slots_of.setdefault(name, own_slot)  # the first piece seen names the slot
+                weights.setdefault(name, slot_weights.get(slot, 0))
+                if slot == "shared":
+                    shared += copies * (1 if affects == AFFECTS_UNIT else count)
+                    if shared > kit.shared_slots and shared_row is None:
                         shared_row = taken.index
                 else:
-                    personal.append((gear.name, gear.count))
-            if section.affects == AFFECTS_UNIT:
-                # Gear bought for the unit goes, copy by copy, to the model with most free hands.
+                    personal.append((name, copies))
+            if affects == AFFECTS_UNIT:
+                # Gear bought for the unit goes, copy by copy, to the model with most free hands
+                # (the first such model: models stay in number order).
                 for name, copies in personal:
                     for _ in range(copies):
-                        target = min(models, key=lambda m: (m.hands, m.number))
+                        target = min(models, key=_by_hands)
                         target.add(name, 1, weights[name])
-                        self._note_overload(target, cap, taken.index, first_overload)
+                        if target.hands > cap:
+                            first_overload.setdefault(target.number, taken.index)
                 continue
-            if section.affects == AFFECTS_ALL:
-                targets = [m for m in models if all(m.gear[n] > 0 for n in section.replaces)]
-                for model in targets:
-                    copies = min((model.gear[n] for n in section.replaces), default=1)
-                    self._equip(model, section, personal, copies, key, option, weights)
-                    self._note_overload(model, cap, taken.index, first_overload)
+            if affects == AFFECTS_ALL:
+                for model in models:
+                    if model.holds(replaces):
+                        copies = min(model.gear[n] for n in replaces) if replaces else 1
+                        self._equip(model, replaces, personal, copies, key, offer.elite, weights)
+                        if model.hands > cap:
+                            first_overload.setdefault(model.number, taken.index)
                 continue
-            candidates = [m for m in models if all(m.gear[n] > 0 for n in section.replaces)]
-            if is_elite(option):
+            candidates = [m for m in models if m.holds(replaces)]
+            if offer.elite:
                 candidates = [m for m in candidates if m.elite_as is None]
             if option.elite_only:
                 wanted = {ref for ref in option.requires if (o := self._option_ref(book, ref)) is not None and is_elite(o)}
@@ -655,30 +720,31 @@ class ArmourHexRules(SystemRules):
                 ]
                 # 004 Build your army: elite equipment is paid per elite, and only as long as elites are left.
                 # (A required option that is missing altogether is the resolver's upgrade.requires.)
+                bought = {o.key for _, o in rows}
                 missing = any(ref not in bought for ref in option.requires)
                 if len(candidates) < count and not missing:
                     holders = sum(1 for m in models if m.elite_as is not None and (not wanted or m.elite_as in wanted))
-                    eventual = sum(
-                        t.models for t in entry.taken
-                        if is_elite(t.option) and (not wanted or f"{t.section.id}/{t.option.id}" in wanted)
-                    )
+                    eventual = sum(t.models for t, o in rows if o.elite and (not wanted or o.key in wanted))
                     issues.append(Issue(
                         "upgrade.elite_only",
                         f"“{option.label}” bought {count} time(s) but only {len(candidates)} elite(s) of {entry.name} can still take it"
                         + (" (list the elites before their equipment)" if holders < count <= eventual else ""),
-                        row, BUILD,
+                        f".upgrades[{taken.index}]", BUILD,
                         data={"bought": count, "elites": holders, "free": len(candidates)},
                     ))
-            changes: Counter[str] = Counter()
-            for name in section.replaces:
-                changes[name] -= 1
-            for name, copies in personal:
-                changes[name] += copies
-            ranked = sorted(candidates, key=lambda m: (m.hands_after(changes, weights), m.number))
-            for model in ranked[:count]:
-                self._equip(model, section, personal, 1, key, option, weights)
-                self._note_overload(model, cap, taken.index, first_overload)
-        if unit.stat("unit_type") == INFANTRY:
+            if count < len(candidates):
+                # The models left with the most free hands take it (the first of equals).
+                changes: dict[str, int] = {}
+                for name in replaces:
+                    changes[name] = changes.get(name, 0) - 1
+                for name, copies in personal:
+                    changes[name] = changes.get(name, 0) + copies
+                candidates = sorted(candidates, key=lambda m: m.hands_after(changes, weights))[:count]
+            for model in candidates:
+                self._equip(model, replaces, personal, 1, key, offer.elite, weights)
+                if model.hands > cap:
+                    first_overload.setdefault(model.number, taken.index)
+        if kit.infantry:
             # 004 Build your army: one two-handed or two one-handed items per infantry model.
             for number in sorted(first_overload):
                 model = models[number]
@@ -687,7 +753,7 @@ class ArmourHexRules(SystemRules):
                     continue  # a later replacement freed the hands again
                 carried = ", ".join(
                     f"{name} ({slots_of[name].replace('_', '-')})" + (f" x{n}" if n > 1 else "")
-                    for name, n in model.gear.items() if n > 0 and loadout["slots"].get(slots_of[name], 0)
+                    for name, n in model.gear.items() if n > 0 and slot_weights.get(slots_of[name], 0)
                 )
                 issues.append(Issue(
                     "loadout.hands",
@@ -695,39 +761,38 @@ class ArmourHexRules(SystemRules):
                     f".upgrades[{first_overload[number]}]", loadout["clause"],
                     data={"model": number + 1, "hands": used, "slots": cap},
                 ))
-        # 004 Build your army: a unit may have a maximum of one shared weapon.
-        if shared > self._shared_slots(unit):
-            issues.append(Issue(
-                "loadout.shared", f"{entry.name} has {shared} shared weapons, at most {self._shared_slots(unit)}",
-                f".upgrades[{shared_row}]" if shared_row is not None else "", loadout["clause"],
-                data={"shared": shared, "max": self._shared_slots(unit)},
-            ))
+        issues.extend(self._shared_issues(entry, kit, shared, shared_row))
         return elites, tuple(issues)
 
+    def _shared_issues(self, entry: ResolvedEntry, kit: _Kit, shared: int, row: int | None) -> tuple[Issue, ...]:
+        # 004 Build your army: a unit may have a maximum of one shared weapon.
+        if shared <= kit.shared_slots:
+            return ()
+        return (Issue(
+            "loadout.shared", f"{entry.name} has {shared} shared weapons, at most {kit.shared_slots}",
+            f".upgrades[{row}]" if row is not None else "", self.composition["loadout"]["clause"],
+            data={"shared": shared, "max": kit.shared_slots},
+        ),)
+
     @staticmethod
-    def _equip(model: _Model, section: UpgradeSection, personal: list[tuple[str, int]], copies: int, key: str, option: UpgradeOption, weights: Mapping[str, int]) -> None:
-        for name in section.replaces:
+    def _equip(model: _Model, replaces: tuple[str, ...], personal: list[tuple[str, int]], copies: int, key: str, elite: bool, weights: Mapping[str, int]) -> None:
+        for name in replaces:
             model.add(name, -copies, weights.get(name, 0))
         for name, n in personal:
             model.add(name, n * copies, weights[name])
-        if is_elite(option):
+        if elite:
             model.elite_as = key
-        model.taken.add(key)
-
-    @staticmethod
-    def _note_overload(model: _Model, cap: int, row: int, first: dict[int, int]) -> None:
-        if model.number not in first and model.hands > cap:
-            first[model.number] = row
+        model.taken += (key,)
 
     # huge units ------------------------------------------------------------------------------
 
-    def _huge(self, resolved: list[ResolvedEntry]) -> Iterator[Issue]:
+    def _huge(self, huge: list[ResolvedEntry]) -> Iterator[Issue]:
+        """An issue per huge entry (*huge*: the list's huge entries, in list order)."""
         rules = self.composition["huge"]
-        for entry in resolved:
+        for entry in huge:
             # 004 Huge units: name every huge unit to the opponent before they build their army.
-            if entry.unit.stat("size_class") == HUGE:
-                yield Issue(
-                    "declare.huge", f"{entry.name} is huge: tell your opponent before they build their list",
-                    entry.path, rules["clause"], severity=rules.get("severity", ERROR),
-                    data={"unit": entry.unit.id, "name": entry.name},
-                )
+            yield Issue(
+                "declare.huge", f"{entry.name} is huge: tell your opponent before they build their list",
+                entry.path, rules["clause"], severity=rules.get("severity", ERROR),
+                data={"unit": entry.unit.id, "name": entry.name},
+            )
