@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 # --------------------------------------------------------------------------------------------
 # Costs
@@ -555,8 +555,14 @@ def spell_chart(system: GameSystem, book: ArmyBook) -> dict[str, Spell]:
 # Army lists (what a player submits)
 
 
-@dataclass(frozen=True)
-class ChosenUpgrade:
+class ChosenUpgrade(NamedTuple):
+    """One upgrade row of an entry: an option of a section, bought *count* times.
+
+    A NamedTuple rather than a frozen dataclass: every validation makes one per row and looks
+    the rows up in the book's resolution memo (``listbuilder.resolve``), and a tuple is made,
+    hashed and compared in C, where a dataclass runs Python for each.
+    """
+
     section: str
     option: str
     count: int = 1

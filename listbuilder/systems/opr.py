@@ -37,8 +37,12 @@ class TableUnit:
 
     def __init__(self, members: tuple[ResolvedEntry, ...]):
         self.members = members
-        self.cost: Cost = members[0].cost if len(members) == 1 else Cost.total(m.cost for m in members)
-        self.models: int = sum(m.models for m in members)
+        if len(members) == 1:  # most table units: no generator to total one member
+            self.cost: Cost = members[0].cost
+            self.models: int = members[0].models
+        else:
+            self.cost = Cost.total(m.cost for m in members)
+            self.models = sum(m.models for m in members)
 
     @property
     def unit_id(self) -> str:

@@ -29,18 +29,28 @@ _DIRECTIVES = {
 CONTENT_SECURITY_POLICY = "; ".join(f"{name} {value}" for name, value in _DIRECTIVES.items())
 
 HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "SAMEORIGIN",
     "Referrer-Policy": "same-origin",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+_NAMES = frozenset(name.lower() for name in HEADERS)
 
 
 def add_headers(response: Response) -> Response:
+    """Each header of HEADERS the response does not set itself.
+
+    Read off the response's header names once: werkzeug's ``setdefault`` (and ``in``) looks a
+    header up by raising and catching a KeyError when it is missing, which is the usual case,
+    and five of them cost about as much as the rest of a ``/health`` request's own work.
+    """
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    for name, value in HEADERS.items():
-        headers.setdefault(name, value)
+    present = {name.lower() for name, _ in headers.items()} & _NAMES
+    if not present:
+        headers.extend(HEADERS)
+    else:
+        headers.extend({name: value for name, value in HEADERS.items() if name.lower() not in present})
     return response
 
 

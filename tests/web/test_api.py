@@ -181,3 +181,36 @@ def test_validate_profiles_flag_must_be_a_boolean(client):
     response = client.post("/api/v1/lists/validate?profiles=maybe", json=army)
     assert response.status_code == 422
     assert set(response.json) == ERROR_KEYS and "query.profiles" in response.json["errors"]
+
+
+def test_validate_without_a_query_answers_as_with_the_default_spelled_out(client):
+    """No query string skips reading one (listbuilder.web.rest): the answer, byte for byte and
+    header for header, is the one the schema's default gives."""
+    for path in sorted(GOLDEN.glob("*/*.json")):
+        army = json.loads(path.read_text())["list"]
+        bare = client.post("/api/v1/lists/validate", json=army)
+        spelled = client.post("/api/v1/lists/validate?profiles=false", json=army)
+        assert bare.status_code == spelled.status_code == 200, path.name
+        assert bare.get_data() == spelled.get_data(), path.name
+        assert sorted(bare.headers.items()) == sorted(spelled.headers.items()), path.name
+
+
+def test_empty_query_is_remembered_only_when_it_loads_plain_defaults():
+    from marshmallow import fields
+
+    from listbuilder.schemas.fields import Schema
+    from listbuilder.web.rest import _empty_query
+
+    class Needs(Schema):
+        version = fields.Integer(required=True)
+
+    class Listy(Schema):
+        tags = fields.List(fields.String(), load_default=list)
+
+    class Plain(Schema):
+        flag = fields.Boolean(load_default=False)
+        name = fields.String()
+
+    assert _empty_query(Needs(), {}) is None  # an error every time: each request reads its query
+    assert _empty_query(Listy(), {}) is None  # a fresh list each time: not shared
+    assert _empty_query(Plain(), {}) == {"flag": False}

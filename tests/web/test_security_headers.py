@@ -63,3 +63,15 @@ def test_templates_have_no_inline_script_or_style(path):
     assert not re.search(r"<style\b", html), "<style> block"
     assert not re.search(r"\sstyle\s*=", html), "style attribute"
     assert not re.search(r"\son[a-z]+\s*=", html), "inline event handler"
+
+
+def test_a_header_the_response_sets_itself_is_kept_and_not_repeated():
+    from flask import Response
+
+    from listbuilder.web.security import HEADERS, add_headers
+
+    response = add_headers(Response("x", headers={"x-frame-options": "DENY"}))
+    assert response.headers.getlist("X-Frame-Options") == ["DENY"]
+    for name, value in HEADERS.items():
+        if name != "X-Frame-Options":
+            assert response.headers.getlist(name) == [value]
