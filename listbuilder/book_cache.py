@@ -26,7 +26,6 @@ Otherwise the books are loaded from their files, exactly as without a cache.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import io
 import os
@@ -40,6 +39,8 @@ from typing import Any
 
 import marshmallow
 import yaml
+
+from listbuilder.gc_pause import paused_gc
 
 FORMAT = b"listbuilder-books-1"
 KEEP = 8  # entries kept per folder: a few book folders (tests, LISTBUILDER_BOOKS) side by side
@@ -101,15 +102,12 @@ def read(folder: Path, key: str) -> Any | None:
     digest, payload = content[:_DIGEST_SIZE], content[_DIGEST_SIZE:]
     if hashlib.sha256(payload).digest() != digest:
         return None
-    enabled = gc.isenabled()
-    gc.disable()  # thousands of small frozen objects: collecting while they arrive only costs
-    try:
-        return _BookUnpickler(io.BytesIO(payload)).load()
-    except Exception:  # noqa: BLE001 - any unreadable entry means: load from the files
-        return None
-    finally:
-        if enabled:
-            gc.enable()
+    # thousands of small frozen objects: collecting while they arrive only costs
+    with paused_gc():
+        try:
+            return _BookUnpickler(io.BytesIO(payload)).load()
+        except Exception:  # noqa: BLE001 - any unreadable entry means: load from the files
+            return None
 
 
 def write(folder: Path, key: str, books: Any) -> None:

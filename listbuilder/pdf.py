@@ -39,6 +39,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from listbuilder.books import BookRegistry
+from listbuilder.gc_pause import paused_gc
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.pdf_cache import PdfCache, RedisCache, RenderCache, cache_from_env, cache_key
@@ -225,7 +226,7 @@ def render_pdf(
     """The roster as PDF bytes; pass a *fetcher* to inspect what the document asked for."""
     html = render_html(roster, paper=paper, layout=layout, share_url=share_url, asset_url=None)
     document = html_document(html, fetcher or LocalFetcher())
-    with PRINT_STYLE.lock:
+    with PRINT_STYLE.lock, paused_gc():  # the box tree lives until the PDF is written
         fonts, stylesheets = PRINT_STYLE.stylesheets(paper)
         columns = document.render(stylesheets=stylesheets, font_config=fonts, counter_style=PRINT_STYLE.counters)
         return columns.copy(spreads(columns.pages, paper)).write_pdf()

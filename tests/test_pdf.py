@@ -3,6 +3,7 @@ the illegal-list banner, hostile names, the local-only URL fetcher and the rende
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import re
@@ -350,6 +351,16 @@ def test_redis_outage_costs_a_render_not_an_error(registry):
     army = parse_list(ember({"key": "c", "unit": "crossbowmen"}))
     assert roster_pdf(registry, army, cache=cache).startswith(b"%PDF")
     assert cache.errors == 2 and cache.misses == 1
+
+
+def test_layout_and_painting_run_with_the_collector_paused(registry, monkeypatch):
+    import listbuilder.pdf as pdf_module
+
+    seen = []
+    spreads = pdf_module.spreads
+    monkeypatch.setattr(pdf_module, "spreads", lambda pages, paper: seen.append(gc.isenabled()) or spreads(pages, paper))
+    render_pdf(build_roster(registry, parse_list(ember({"key": "c", "unit": "crossbowmen"}))))
+    assert seen == [False] and gc.isenabled()
 
 
 def test_warm_up_loads_weasyprint_which_create_app_does_not(tmp_path):
