@@ -434,3 +434,47 @@ def test_roster_markup_is_read_by_the_xml_parser_and_html5_takes_what_xml_forbid
     # the control character prints as .notdef, after which pypdf reads the bold font's text with NULs
     first = pdf_pages(render_pdf(roster))[0].replace("\x00", "")
     assert "Ash" in first and "Host" in first and f"code {roster.code}" in first
+
+
+# What WeasyPrint's user-agent stylesheet decides for the elements of a roster (and what our
+# stylesheet does not set everywhere); inherited ones come along through the cascade.
+UA_PROPERTIES = (
+    "display", "margin_top", "margin_bottom", "margin_left", "margin_right", "padding_top", "padding_bottom", "padding_left",
+    "padding_right", "font_weight", "font_size", "font_style", "list_style_type", "border_spacing", "border_collapse",
+    "vertical_align", "direction", "break_after", "break_inside", "white_space", "text_indent", "hyphens", "overflow",
+    "text_decoration_line", "box_sizing", "counter_reset",
+)
+
+
+@pytest.mark.parametrize("case, layout", [
+    ("grimdark-future/legal-2000-cinder-covenant.json", "sheet"), ("grimdark-future/legal-2000-cinder-covenant.json", "cards"),
+    ("age-of-fantasy/illegal-points-over-limit.json", "sheet"), ("ancients-hex/fjordhold-attachment-errors.json", "sheet"),
+    *[(str(path.relative_to(GOLDEN)), "sheet") for path in sorted(GOLDEN.glob("armour-hex/*.json"))[:1]],
+])
+def test_our_user_agent_stylesheet_styles_a_roster_as_weasyprints_does(registry, case, layout):
+    """static/roster/ua.css replaces WeasyPrint's HTML5 stylesheet (its hundreds of rules cost
+    style time on every render): every element of a roster computes the same either way, but
+    for headings' PDF bookmarks, which a roster does without."""
+    from weasyprint import UA_STYLESHEET
+    from weasyprint.css import get_all_computed_styles
+
+    from listbuilder.pdf import html_document
+    from listbuilder.roster_html import render_html
+
+    roster = build_roster(registry, parse_list(json.loads((GOLDEN / case).read_text(encoding="utf-8"))["list"]))
+    fonts, stylesheets = PRINT_STYLE.stylesheets("a4")
+    document = html_document(render_html(roster, layout=layout, asset_url=None, share_url="https://example.org/l/x"), LocalFetcher())
+    assert UA_STYLESHEET not in document._ua_stylesheets()
+
+    def computed(user_agent):
+        document._ua_stylesheets = lambda forms=False: user_agent
+        style_for = get_all_computed_styles(document, user_stylesheets=stylesheets, font_config=fonts, counter_style=PRINT_STYLE.counters)
+        return [
+            (element.tag, {name: style_for(element)[name] for name in UA_PROPERTIES})
+            for element in document.etree_element.iter()
+        ]
+
+    ours, weasyprints = computed(PRINT_STYLE.user_agent()), computed([UA_STYLESHEET])
+    assert len(ours) > 50
+    for (tag, mine), (_, theirs) in zip(ours, weasyprints, strict=True):
+        assert mine == theirs, tag
