@@ -7,6 +7,9 @@ roster's render time. So the sheet is laid out once as a single column on pages 
 margin covers the second column (:func:`spread_css`), and each pair of those pages is painted
 onto one sheet of paper, the second shifted right by a column (:class:`Spread`). WeasyPrint's
 own pagination still decides every break (a unit is never split if it fits in a column).
+The rest of a render is WeasyPrint's work per element, line and run of text: rosters are styled
+by our own user-agent stylesheet (:class:`RosterHTML`), and the garbage collector is paused
+while the box tree is alive.
 
 The renderer is a leaf: it reads a :class:`~listbuilder.rosters.Roster` and never computes a
 rule. Two things keep untrusted list text harmless: Jinja autoescapes every value, so a name
