@@ -120,7 +120,8 @@ class _Model:
         gear = self.gear
         before = gear.get(name, 0)
         gear[name] = after = before + copies
-        self.hands += weight * (max(after, 0) - max(before, 0))
+        if weight:  # copies below zero (gear replaced that was never there) fill no hands
+            self.hands += weight * ((after if after > 0 else 0) - (before if before > 0 else 0))
 
     def holds(self, names: tuple[str, ...]) -> bool:
         """Whether it has at least one of each gear name (a replacement needs them all)."""
@@ -135,8 +136,11 @@ class _Model:
         hands = self.hands
         gear = self.gear
         for name, copies in changes.items():
-            held = gear.get(name, 0)
-            hands += weights[name] * (max(held + copies, 0) - max(held, 0))
+            weight = weights[name]
+            if weight:
+                held = gear.get(name, 0)
+                after = held + copies
+                hands += weight * ((after if after > 0 else 0) - (held if held > 0 else 0))
         return hands
 
 
@@ -739,7 +743,11 @@ class ArmourHexRules(SystemRules):
                     changes[name] = changes.get(name, 0) - 1
                 for name, copies in personal:
                     changes[name] = changes.get(name, 0) + copies
-                candidates = sorted(candidates, key=lambda m: m.hands_after(changes, weights))[:count]
+
+                def filled(model: _Model) -> int:
+                    return model.hands_after(changes, weights)
+
+                candidates = [min(candidates, key=filled)] if count == 1 else sorted(candidates, key=filled)[:count]
             for model in candidates:
                 self._equip(model, replaces, personal, 1, key, offer.elite, weights)
                 if model.hands > cap:
