@@ -661,9 +661,10 @@ class ArmourHexRules(SystemRules):
         """:meth:`_models_of`'s work; issue paths relative to the entry (``.upgrades[2]``)."""
         unit = entry.unit
         kit = self._kit(unit)
-        rows = [(taken, self._offer(taken.section, taken.option)) for taken in entry.taken]
-        if not rows:  # the unit as the book gives it: only its own shared weapons to count
+        taken_rows = entry.taken
+        if not taken_rows:  # the unit as the book gives it: only its own shared weapons to count
             return 0, self._shared_issues(entry, kit, kit.shared, None)
+        rows = [(taken, self._offer(taken.section, taken.option)) for taken in taken_rows]
         loadout = self.composition["loadout"]
         slot_weights = loadout["slots"]
         models = [_Model(number, dict(gear), hands) for number, (gear, hands) in enumerate(kit.models)]
@@ -673,7 +674,10 @@ class ArmourHexRules(SystemRules):
         issues: list[Issue] = []
         first_overload: dict[int, int] = {}  # model number -> the first row that overloaded it
         shared_row: int | None = None
-        elites = sum(taken.models for taken, offer in rows if offer.elite)
+        elites = 0
+        for taken, offer in rows:
+            if offer.elite:
+                elites += taken.models
         # 004 Build your army: an elite replaces a regular model, so there are never more elites than models.
         if elites > unit.size:
             last = [taken for taken, offer in rows if offer.elite][-1]
@@ -707,13 +711,13 @@ class ArmourHexRules(SystemRules):
                 continue
             if affects == AFFECTS_ALL:
                 for model in models:
-                    if model.holds(replaces):
+                    if not replaces or model.holds(replaces):
                         copies = min(model.gear[n] for n in replaces) if replaces else 1
                         self._equip(model, replaces, personal, copies, key, offer.elite, weights)
                         if model.hands > cap:
                             first_overload.setdefault(model.number, taken.index)
                 continue
-            candidates = [m for m in models if m.holds(replaces)]
+            candidates = [m for m in models if m.holds(replaces)] if replaces else models
             if offer.elite:
                 candidates = [m for m in candidates if m.elite_as is None]
             if option.elite_only:
@@ -743,11 +747,11 @@ class ArmourHexRules(SystemRules):
                     changes[name] = changes.get(name, 0) - 1
                 for name, copies in personal:
                     changes[name] = changes.get(name, 0) + copies
-
-                def filled(model: _Model) -> int:
-                    return model.hands_after(changes, weights)
-
-                candidates = [min(candidates, key=filled)] if count == 1 else sorted(candidates, key=filled)[:count]
+                filled = [m.hands_after(changes, weights) for m in candidates]  # hands each would fill
+                if count == 1:
+                    candidates = [candidates[filled.index(min(filled))]]
+                else:  # a stable sort: equals stay in model order
+                    candidates = [candidates[k] for k in sorted(range(len(candidates)), key=filled.__getitem__)[:count]]
             for model in candidates:
                 self._equip(model, replaces, personal, 1, key, offer.elite, weights)
                 if model.hands > cap:
