@@ -568,7 +568,7 @@ class ChosenUpgrade(NamedTuple):
     count: int = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ListEntry:
     """One unit in a submitted list, keyed so that others can refer to it."""
 
