@@ -78,3 +78,25 @@ def test_fast_path_takes_every_golden_entry():
         for entry in json.loads(path.read_text())["list"]["units"]:
             fast, full = agree(ListEntrySchema, entry)
             assert fast is not None and fast == full, f"{path.name}: {entry}"
+
+
+def test_list_entry_constructor_takes_the_dataclass_fields_with_their_defaults():
+    """ListEntry writes its own __init__ (one dict update instead of a setattr per field):
+    it must take every field, in order, with the field's default, and nothing else."""
+    import dataclasses
+    import inspect
+
+    from listbuilder.model import ListEntry
+
+    params = list(inspect.signature(ListEntry.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(ListEntry)
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields):
+        if f.default is not dataclasses.MISSING:
+            assert p.default == f.default, f.name
+        elif f.default_factory is not dataclasses.MISSING:
+            assert ListEntry("k", "u").extra == f.default_factory() and ListEntry("k", "u").extra is not ListEntry("k", "u").extra
+        else:
+            assert p.default is inspect.Parameter.empty, f.name
+    entry = ListEntry("k", "u", upgrades=(), spells=("s",))
+    assert vars(entry) == {f.name: getattr(entry, f.name) for f in fields} and dataclasses.replace(entry, name="n").name == "n"
