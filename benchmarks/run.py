@@ -8,6 +8,8 @@ Prints medians and ratios against their targets:
   - cold start-up: a fresh process importing and calling create_app  target <= 300 ms
     (every army book loaded; the database opens on first use), then the first request of
     each kind in that process
+  - a reference loop of plain Python before and after, to tell a slow spell of the shared
+    machine from slow code
 The server figures (throughput ratios, hostile requests, load with a worker killed) are in
 benchmarks/server.py.
 """
@@ -164,15 +166,27 @@ def bench_startup() -> None:
         print(f"  ... without bytecode     {statistics.median(run[1] for run in compiling) * 1e3:5.0f} ms   (every module of the package compiled from source at each start)")
 
 
+def machine_reference() -> None:
+    """A fixed loop of plain Python, timed before and after the figures. The machines are
+    shared: on 2026-11-23 this loop took either about 37 or about 62 us, switching between
+    the two for stretches of seconds to minutes, on either CPU, with ASLR off, at a load
+    average under 1. Every time printed in between moves with it; instruction counts
+    (callgrind) and ratios measured side by side do not."""
+    loop = median_time(lambda: sum(i * i for i in range(1000)), 2001)
+    print(f"machine reference: a 1000-step Python loop {loop * 1e6:6.1f} us (interpreter {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f})")
+
+
 def main() -> None:
     # The app opens (and migrates) its saved-list database on first use: should anything here
     # reach it, a throw-away SQLite file, so benchmarks never touch the instance folder's one.
     scratch = tempfile.TemporaryDirectory()
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(scratch.name) / 'bench.sqlite3'}")
     registry = load_registry()
+    machine_reference()
     bench_validation(registry)
     bench_armour_hex(registry)
     bench_startup()
+    machine_reference()
 
 
 if __name__ == "__main__":
