@@ -17,16 +17,17 @@ validator's business; an illegal link that can still be drawn is grouped as the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from listbuilder.model import ArmyList
 from listbuilder.resolve import ResolvedEntry
 
 
-@dataclass(frozen=True)
-class Deployment:
-    """One activation: its members (one entry, or a combined pair) and the heroes riding with it."""
+class Deployment(NamedTuple):
+    """One activation: its members (one entry, or a combined pair) and the heroes riding with it.
+
+    A NamedTuple (made in C): every validation counts its activations as groups.
+    """
 
     members: tuple[ResolvedEntry, ...]
     heroes: tuple[ResolvedEntry, ...] = ()
@@ -42,6 +43,8 @@ class Deployment:
 
 def deployment_groups(resolved: Sequence[ResolvedEntry]) -> list[Deployment]:
     """Group resolved entries as they deploy, in list order of each group's first member."""
+    if not _draws_links(resolved):  # most lists: nothing pairs or joins, each entry deploys alone
+        return [Deployment((r,)) for r in resolved]
     keyed = {r.key: r for r in resolved}
     partner: dict[str, str] = {}
     for r in resolved:
@@ -94,14 +97,10 @@ def _list_order(entry: ResolvedEntry) -> int:
 
 def count_totals(army: ArmyList, resolved: Sequence[ResolvedEntry], groups: Sequence[Deployment] | None = None) -> dict[str, Any]:
     """``units``, ``activations`` and ``models`` of a list, as every report and sheet labels them."""
-    if groups is not None:
-        activations = len(groups)
-    elif _draws_links(resolved):
-        activations = len(deployment_groups(resolved))
-    else:  # validation's usual case: nothing pairs or joins, so every entry deploys alone
-        activations = len(resolved)
+    if groups is None:
+        groups = deployment_groups(resolved)
     return {
         "units": len(army.units),
-        "activations": activations,
+        "activations": len(groups),
         "models": sum(r.models for r in resolved),
     }
