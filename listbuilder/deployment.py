@@ -26,7 +26,8 @@ from listbuilder.resolve import ResolvedEntry
 class Deployment(NamedTuple):
     """One activation: its members (one entry, or a combined pair) and the heroes riding with it.
 
-    A NamedTuple (made in C): every validation counts its activations as groups.
+    A NamedTuple (cheaper to make than a frozen dataclass): every validation counts its
+    activations as groups.
     """
 
     members: tuple[ResolvedEntry, ...]

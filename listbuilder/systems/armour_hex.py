@@ -601,10 +601,11 @@ class ArmourHexRules(SystemRules):
         stated = unit.stat("shared_slots")
         return int(stated if stated is not None else self.composition["loadout"]["shared_per_unit"])
 
-    def _weigh(self, gear: Weapon | Item, slots_of: dict[str, str], weights: dict[str, int]) -> str:
-        """Record the slot (and its hand weight) of a gear name on first sight; its slot."""
-        slot = slots_of.setdefault(gear.name, self._slot(gear))
-        weights.setdefault(gear.name, self.composition["loadout"]["slots"].get(slot, 0))
+    def _weigh(self, name: str, own_slot: str, slots_of: dict[str, str], weights: dict[str, int]) -> str:
+        """Record the slot of a gear name, and that slot's hand weight, on first sight (the first
+        piece seen names the slot); its slot."""
+        slot = slots_of.setdefault(name, own_slot)
+        weights.setdefault(name, self.composition["loadout"]["slots"].get(slot, 0))
         return slot
 
     def _base_overload(self, unit: Unit) -> str | None:
@@ -623,7 +624,7 @@ class ArmourHexRules(SystemRules):
             slots_of: dict[str, str] = {}
             weights: dict[str, int] = {}
             for gear in (*unit.weapons, *unit.items):
-                if self._weigh(gear, slots_of, weights) == "shared":
+                if self._weigh(gear.name, self._slot(gear), slots_of, weights) == "shared":
                     shared += gear.count
                     continue
                 for k in range(gear.count):
@@ -691,9 +692,7 @@ class ArmourHexRules(SystemRules):
             affects, replaces, key = section.affects, section.replaces, offer.key
             personal: list[tuple[str, int]] = []
             for name, copies, own_slot in offer.gear:
-                slot = slots_of.setdefault(name, own_slot)  # the first piece seen names the slot
-                weights.setdefault(name, slot_weights.get(slot, 0))
-                if slot == "shared":
+                if self._weigh(name, own_slot, slots_of, weights) == "shared":
                     shared += copies * (1 if affects == AFFECTS_UNIT else count)
                     if shared > kit.shared_slots and shared_row is None:
                         shared_row = taken.index
