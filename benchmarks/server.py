@@ -159,7 +159,8 @@ def hostile_cases(registry) -> list[tuple[str, str, object]]:
         ("a 5000-digit number", "/api/v1/lists/validate", b'{"points_limit": ' + b"9" * 5000 + b"}"),
         ("NaN and 1e999", "/api/v1/lists/validate", b'{"points_limit": NaN, "x": 1e999}'),
         ("bytes that are not UTF-8", "/api/v1/lists/validate", b'{"name": "\xff\xfe"}'),
-        ("a 2 MB body with a length", "/api/v1/lists/validate", listing(name="x" * 2_000_000)),
+        # Raw, as the server answers 413 from the length and closes while the body is still going out.
+        ("a 2 MB body with a length", "", ("raw", with_length("/api/v1/lists/validate", listing(name="x" * 2_000_000)))),
         ("a 20 MB chunked body", "", ("raw", head + chunked)),
         ("a 5000-byte request line", "", ("raw", b"GET /api/v1/" + b"a" * 5000 + b" HTTP/1.1\r\nHost: bench\r\n\r\n")),
         ("a 9000-byte header", "", ("raw", b"GET /api/v1/health HTTP/1.1\r\nHost: bench\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n")),
@@ -172,6 +173,11 @@ def hostile_cases(registry) -> list[tuple[str, str, object]]:
         ("largest list allowed (HTML roster)", "/api/v1/rosters/html", largest_list(registry)),
         ("one upgrade row over the list budget", "/api/v1/lists/validate", largest_list(registry, extra_rows=1)),
     ]
+
+
+def with_length(path: str, body: bytes) -> bytes:
+    """A whole JSON POST request as bytes, its body's length in Content-Length."""
+    return b"POST %s HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (path.encode(), len(body), body)
 
 
 def slowest_opr_preview() -> dict:
