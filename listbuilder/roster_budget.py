@@ -48,7 +48,6 @@ class RosterListSchema(ArmyListSchema):
     """The list body of the roster endpoints: at most MAX_ENTRIES entries (422 beyond, by schema,
     so the OpenAPI document says so)."""
 
-    max_units = MAX_ENTRIES
     units = fields.List(
         FastNested(ListEntrySchema), required=True, validate=validate.Length(max=MAX_ENTRIES),
         metadata={"description": f"the entries (at most {MAX_ENTRIES} on a roster); each key unique, at most {MAX_LIST_UPGRADES} upgrade rows in all"},

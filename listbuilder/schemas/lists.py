@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyList, ChosenUpgrade, ListEntry
 from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
 
@@ -16,34 +17,53 @@ MAX_UPGRADES = 100          # rows on one entry
 MAX_LIST_UPGRADES = 2000    # rows on all entries together
 
 
-def _text(value: Any, low: int, high: int) -> bool:
-    return type(value) is str and low <= len(value) <= high
+# Derived from the schemas below on first use; msgspec is imported then (not at start-up).
+fast_reader = lazy_module("listbuilder.schemas.fast_reader")
 
 
-def _optional_text(value: Any, low: int, high: int) -> bool:
-    return value is None or _text(value, low, high)
+class FastSchema(StrictSchema):
+    """A schema with a fast path for plainly well-formed input.
+
+    Marshmallow spends ~15 us per nested object; lists carry dozens of entries and upgrade
+    rows and are validated on every edit in the web builder. ``fast`` (parsed data) and
+    ``fast_json`` (the request body's bytes) read with types derived from this schema's fields
+    (``listbuilder.schemas.fast_reader``) and return what ``load`` would, or None, in which case
+    the schema runs and produces its usual error messages. So the schema stays the one
+    definition of what is accepted; tests compare both paths.
+    """
+
+    _kinds: list[type[FastSchema]] = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        FastSchema._kinds.append(cls)
+
+    @staticmethod
+    def prepare() -> None:
+        """Derive every fast reader now: a server does it once before it forks its workers."""
+        for kind in FastSchema._kinds:
+            fast_reader.reader_for(kind)
+
+    @classmethod
+    def fast(cls, value: Any) -> Any:
+        return fast_reader.reader_for(cls).read(value)
+
+    @classmethod
+    def fast_json(cls, data: bytes) -> Any:
+        return fast_reader.reader_for(cls).decode(data)
 
 
 class FastNested(fields.Nested):
-    """A Nested field with a fast path for plainly well-formed input.
-
-    Marshmallow spends ~15 us per nested object; lists carry dozens of entries and upgrade
-    rows and are validated on every edit in the web builder. The schema's ``fast(value)``
-    returns the model object when the value passes checks at least as strict as the schema's,
-    or None, in which case the full schema runs and produces its usual error messages. So the
-    schema stays the one definition of what is accepted; tests compare both paths.
-    """
+    """A Nested field that tries its FastSchema's fast path before the schema."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, partial: Any = None, **kwargs: Any) -> Any:
-        fast = getattr(self.nested, "fast", None)
-        if fast is not None:
-            made = fast(value)
-            if made is not None:
-                return made
+        made = self.nested.fast(value)
+        if made is not None:
+            return made
         return super()._deserialize(value, attr, data, partial=partial, **kwargs)
 
 
-class ChosenUpgradeSchema(StrictSchema):
+class ChosenUpgradeSchema(FastSchema):
     section = fields.String(required=True, validate=validate.Length(min=1, max=100))
     option = fields.String(required=True, validate=validate.Length(min=1, max=100))
     count = positive_int(load_default=1, validate=validate.Range(min=1, max=1000, error="not a count from 1 to 1000"))
@@ -53,20 +73,13 @@ class ChosenUpgradeSchema(StrictSchema):
         return ChosenUpgrade(**data)
 
     @staticmethod
-    def fast(value: Any) -> ChosenUpgrade | None:
-        if type(value) is not dict:
-            return None
-        get = value.get
-        section, option, count = get("section"), get("option"), get("count", 1)
-        # section and option present and text: then two keys, or three with count, are exactly ours
-        if type(section) is not str or type(option) is not str or type(count) is not int or len(value) != (3 if "count" in value else 2):
-            return None
-        if not (0 < len(section) <= 100 and 0 < len(option) <= 100 and 1 <= count <= 1000):
-            return None
-        return ChosenUpgrade(section, option, count)
+    def from_struct(row: Any) -> ChosenUpgrade:
+        """What ``make`` builds, from the fast reader's struct (tests compare the two)."""
+        return ChosenUpgrade(row.section, row.option, row.count)
 
 
-class ListEntrySchema(StrictSchema):
+
+class ListEntrySchema(FastSchema):
     key = fields.String(required=True, validate=validate.Length(min=1, max=64))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=100))
     name = fields.String(load_default="", validate=validate.Length(max=200))
@@ -82,43 +95,12 @@ class ListEntrySchema(StrictSchema):
         data["spells"] = tuple(data["spells"])
         return ListEntry(**data)
 
-    _KEYS = frozenset({"key", "unit", "name", "notes", "upgrades", "combined_with", "joined_to", "spells"})
+    @staticmethod
+    def from_struct(entry: Any) -> ListEntry:
+        """What ``make`` builds, from the fast reader's struct (tests compare the two)."""
+        rows = tuple([ChosenUpgradeSchema.from_struct(row) for row in entry.upgrades])
+        return ListEntry(entry.key, entry.unit, entry.name, entry.notes, rows, entry.combined_with, entry.joined_to, tuple(entry.spells))
 
-    @classmethod
-    def fast(cls, value: Any) -> ListEntry | None:
-        if type(value) is not dict or not value.keys() <= cls._KEYS:
-            return None
-        get = value.get
-        key, unit, name, notes = get("key"), get("unit"), get("name", ""), get("notes", "")
-        if type(key) is not str or type(unit) is not str or type(name) is not str or type(notes) is not str:
-            return None
-        if not (0 < len(key) <= 64 and 0 < len(unit) <= 100 and len(name) <= 200 and len(notes) <= 2000):
-            return None
-        combined_with, joined_to = get("combined_with"), get("joined_to")
-        if combined_with is not None and not (type(combined_with) is str and 0 < len(combined_with) <= 64):
-            return None
-        if joined_to is not None and not (type(joined_to) is str and 0 < len(joined_to) <= 64):
-            return None
-        rows, spells = get("upgrades", ()), get("spells", ())
-        if rows:
-            if type(rows) is not list or len(rows) > MAX_UPGRADES:
-                return None
-            upgrades = tuple(map(ChosenUpgradeSchema.fast, rows))
-            if not all(upgrades):  # a None: that row needs the schema
-                return None
-        elif rows != () and rows != []:
-            return None
-        else:
-            upgrades = ()
-        if spells:
-            if type(spells) is not list or len(spells) > 50 or not all(_text(spell, 1, 100) for spell in spells):
-                return None
-            spells = tuple(spells)
-        elif spells != () and spells != []:
-            return None
-        else:
-            spells = ()
-        return ListEntry(key, unit, name, notes, upgrades, combined_with, joined_to, spells)
 
 
 class BudgetSchema(StrictSchema):
@@ -128,7 +110,7 @@ class BudgetSchema(StrictSchema):
     xp = WholeNumber(load_default=0, validate=validate.Range(min=0, max=1000))
 
 
-class ArmyListSchema(StrictSchema):
+class ArmyListSchema(FastSchema):
     """A list as players and tools submit it; ``units[].key`` must be unique, and the entries
     hold at most MAX_LIST_UPGRADES upgrade rows together."""
 
@@ -158,9 +140,6 @@ class ArmyListSchema(StrictSchema):
         if errors:
             raise ValidationError({"units": errors})
 
-    _KEYS = frozenset({"system", "book", "name", "points_limit", "force_org", "game_mode", "budget", "units"})
-    max_units = MAX_UNITS  # the fast path's bound; a subclass that lowers ``units`` lowers it too
-
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: str | None = None) -> Any:  # type: ignore[override]
         """Try the fast path first (see FastNested); anything doubtful goes through the schema."""
         if many is None and partial is None and unknown is None:
@@ -168,29 +147,6 @@ class ArmyListSchema(StrictSchema):
             if made is not None:
                 return made
         return super().load(data, many=many, partial=partial, unknown=unknown)
-
-    @classmethod
-    def fast(cls, value: Any) -> ArmyList | None:
-        if type(value) is not dict or not value.keys() <= cls._KEYS or "budget" in value:
-            return None  # budgets are rare: let the schema read them
-        system, book, name = value.get("system"), value.get("book"), value.get("name", "")
-        limit, force_org, game_mode = value.get("points_limit"), value.get("force_org"), value.get("game_mode")
-        if not (_text(system, 1, 100) and _text(book, 1, 100) and _text(name, 0, 200) and _optional_text(game_mode, 0, 100)):
-            return None
-        if limit is not None and (type(limit) is not int or not 1 <= limit <= 100000):
-            return None
-        if force_org is not None and type(force_org) is not bool:
-            return None
-        rows = value.get("units")
-        if type(rows) is not list or len(rows) > cls.max_units:
-            return None
-        units = tuple(map(ListEntrySchema.fast, rows))
-        if not all(units) or len({u.key for u in units}) != len(units):
-            return None  # duplicate keys: the schema names them
-        if sum(len(u.upgrades) for u in units) > MAX_LIST_UPGRADES:
-            return None
-        extra = {"game_mode": game_mode} if game_mode is not None else {}
-        return ArmyList(system, book, units, limit, force_org, name, extra)
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ArmyList:

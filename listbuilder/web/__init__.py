@@ -10,6 +10,7 @@ from flask import Flask
 from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
+from listbuilder.schemas.lists import FastSchema
 from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, saved, security
 from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.rest import Api, built_spec
@@ -67,12 +68,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def warm_up(app: Flask) -> Flask:
     """Do once, before gunicorn forks its workers, what the first request would otherwise pay:
     open and migrate the database (a broken DATABASE_URL stops the server here, not at the
-    first save), build the OpenAPI document, run the modules start-up leaves lazy, and import
-    WeasyPrint and print one roster, so no request pays the 1-2 s of a first PDF. ``wsgi.py`` calls it; create_app stays quick
-    for tests and tools."""
+    first save), build the OpenAPI document, run the modules start-up leaves lazy, derive the
+    list format's fast readers, and import WeasyPrint and print one roster, so no request pays
+    the 1-2 s of a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools."""
     saved.open_database(app)
     built_spec(app)
     load_now(saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff)
+    FastSchema.prepare()
     from listbuilder import pdf  # WeasyPrint: never imported by create_app
 
     pdf.warm_up(app.extensions[api.REGISTRY_KEY])

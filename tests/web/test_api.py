@@ -214,3 +214,20 @@ def test_empty_query_is_remembered_only_when_it_loads_plain_defaults():
     assert _empty_query(Needs(), {}) is None  # an error every time: each request reads its query
     assert _empty_query(Listy(), {}) is None  # a fresh list each time: not shared
     assert _empty_query(Plain(), {}) == {"flag": False}
+
+
+def test_a_well_formed_list_body_is_read_by_the_fast_reader_alone(client, registry, monkeypatch):
+    """The validate body goes from bytes to the list in C (listbuilder.schemas.fast_reader):
+    the Python JSON reader and the schema only see what the fast reader leaves to them."""
+    from listbuilder.web import bodies
+
+    book = registry.books_of("grimdark-future")[0]
+    army = {"system": "grimdark-future", "book": book.id, "units": [{"key": "a", "unit": book.units[0].id}]}
+    read_slowly = []
+    slow_reader = bodies.load_json_body
+    monkeypatch.setattr(bodies, "load_json_body", lambda data: read_slowly.append(data) or slow_reader(data))
+    assert client.post("/api/v1/lists/validate", json=army).status_code == 200
+    assert read_slowly == []
+    answer = client.post("/api/v1/lists/validate", json={**army, "units": [{"key": "a", "unit": book.units[0].id, "name": 5}]})
+    assert answer.status_code == 422 and answer.get_json()["errors"] == {"units[0].name": ["Not a valid string."]}
+    assert len(read_slowly) == 1
