@@ -44,23 +44,10 @@ class Deployment(NamedTuple):
 
 def deployment_groups(resolved: Sequence[ResolvedEntry]) -> list[Deployment]:
     """Group resolved entries as they deploy, in list order of each group's first member."""
-    if not _draws_links(resolved):  # most lists: nothing pairs or joins, each entry deploys alone
+    links = _links(resolved)
+    if links is None:  # most lists: nothing pairs or joins, each entry deploys alone
         return [Deployment((r,)) for r in resolved]
-    keyed = {r.key: r for r in resolved}
-    partner: dict[str, str] = {}
-    for r in resolved:
-        other = keyed.get(r.entry.combined_with or "")
-        if other is None or other.key == r.key or other.unit.id != r.unit.id:
-            continue
-        if r.key in partner or other.key in partner:
-            continue
-        partner[r.key], partner[other.key] = other.key, r.key
-    host: dict[str, str] = {}
-    for r in resolved:
-        target = keyed.get(r.entry.joined_to or "")
-        if target is None or target.key == r.key or target.entry.joined_to in keyed or r.key in partner:
-            continue
-        host[r.key] = target.key
+    keyed, partner, host = links
     riders: dict[str, list[ResolvedEntry]] = {}
     for r in resolved:
         if r.key in host:
@@ -82,6 +69,29 @@ def deployment_groups(resolved: Sequence[ResolvedEntry]) -> list[Deployment]:
     return groups
 
 
+def _links(resolved: Sequence[ResolvedEntry]) -> tuple[dict[str, ResolvedEntry], dict[str, str], dict[str, str]] | None:
+    """The links that can be drawn: entries by key, each paired entry's partner (both ways)
+    and each joined entry's host; None when no entry could draw one."""
+    if not _draws_links(resolved):
+        return None
+    keyed = {r.key: r for r in resolved}
+    partner: dict[str, str] = {}
+    for r in resolved:
+        other = keyed.get(r.entry.combined_with or "")
+        if other is None or other.key == r.key or other.unit.id != r.unit.id:
+            continue
+        if r.key in partner or other.key in partner:
+            continue
+        partner[r.key], partner[other.key] = other.key, r.key
+    host: dict[str, str] = {}
+    for r in resolved:
+        target = keyed.get(r.entry.joined_to or "")
+        if target is None or target.key == r.key or target.entry.joined_to in keyed or r.key in partner:
+            continue
+        host[r.key] = target.key
+    return keyed, partner, host
+
+
 def _draws_links(resolved: Sequence[ResolvedEntry]) -> bool:
     """Whether :func:`deployment_groups` could draw any link: only an entry naming a partner or
     a host can (or one with an empty key, which an entry naming neither would find)."""
@@ -97,11 +107,16 @@ def _list_order(entry: ResolvedEntry) -> int:
 
 
 def count_totals(army: ArmyList, resolved: Sequence[ResolvedEntry], groups: Sequence[Deployment] | None = None) -> dict[str, Any]:
-    """``units``, ``activations`` and ``models`` of a list, as every report and sheet labels them."""
-    if groups is None:
-        groups = deployment_groups(resolved)
+    """``units``, ``activations`` and ``models`` of a list, as every report and sheet labels them
+    (*groups*, when the caller has them, are counted; else the links are, without grouping)."""
+    if groups is not None:
+        activations = len(groups)
+    else:
+        links = _links(resolved)
+        # a pair deploys once, a joined entry inside its host: one activation fewer each
+        activations = len(resolved) if links is None else len(resolved) - len(links[1]) // 2 - len(links[2])
     return {
         "units": len(army.units),
-        "activations": len(groups),
+        "activations": activations,
         "models": sum(r.models for r in resolved),
     }

@@ -37,12 +37,12 @@ class TableUnit:
 
     def __init__(self, members: tuple[ResolvedEntry, ...]):
         self.members = members
-        if len(members) == 1:  # most table units: no generator to total one member
-            self.cost: Cost = members[0].cost
-            self.models: int = members[0].models
-        else:
-            self.cost = Cost.total(m.cost for m in members)
-            self.models = sum(m.models for m in members)
+        first = members[0]
+        self.cost: Cost = first.cost
+        self.models: int = first.models
+        for other in members[1:]:  # a combined pair's second copy: no generators for two
+            self.cost += other.cost
+            self.models += other.models
 
     @property
     def unit_id(self) -> str:
