@@ -46,10 +46,13 @@ from listbuilder.gc_pause import paused_gc
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.pdf_cache import PdfCache, RedisCache, RenderCache, cache_from_env, cache_key
+from listbuilder.pdf_fonts import install as install_font_arrays
 from listbuilder.roster_budget import check_entries, check_roster
 from listbuilder.rosters import Roster, build_roster
 
 from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, asset_file_url, check_layout, check_paper, render_html
+
+install_font_arrays()  # no C type parsed per glyph count when fonts are subset
 
 __all__ = ["ASSET_FOLDERS", "LAYOUTS", "PAPERS", "PDF_CACHE", "RedisCache", "RenderCache", "cache_key", "check_paper", "render_html", "render_pdf", "roster_pdf", "warm_up"]
 

@@ -372,6 +372,29 @@ def test_warm_up_loads_weasyprint_which_create_app_does_not(tmp_path):
     assert out.split() == ["False", "True", "True"]
 
 
+def test_a_fresh_worker_parses_no_c_type_for_glyph_counts_the_warm_up_did_not_print(tmp_path):
+    """WeasyPrint asks cffi for ``hb_codepoint_t[n]``, n a font's glyph count; cffi parsed each
+    new n with pycparser (1.5-2 ms, four per sheet), so a worker's first roster paid it."""
+    code = (
+        "import json, sys, cffi.cparser; from listbuilder.web import create_app, warm_up; from listbuilder.lists import parse_list; "
+        "app = warm_up(create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]})); from listbuilder.pdf import roster_pdf; "
+        "parsed = []; parse = cffi.cparser.Parser.parse_type_and_quals; "
+        "cffi.cparser.Parser.parse_type_and_quals = lambda self, cdecl: parsed.append(cdecl) or parse(self, cdecl); "
+        "army = parse_list(json.loads(open(sys.argv[2], encoding='utf-8').read())['list']); "
+        "roster_pdf(app.extensions['listbuilder.registry'], army, heading='Ωμέγα Ψυχή Ζέφυρος', cache=None); print(len(parsed))"
+    )
+    case = GOLDEN / "grimdark-future" / "legal-2000-cinder-covenant.json"
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "warm.sqlite3"), str(case)], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0"]
+
+
+def test_font_arrays_are_sized_and_filled_as_weasyprint_asks():
+    from weasyprint.pdf import fonts
+
+    assert list(fonts.ffi.new("hb_codepoint_t[5]", [7, 8])) == [7, 8, 0, 0, 0]  # the rest zero, as for T[5]
+    assert fonts.ffi.sizeof(fonts.ffi.new("char[4]")) == 4 and fonts.ffi.new("unsigned int *", 100)[0] == 100
+
+
 def test_roster_over_the_entry_budget_is_422_by_its_schema(client):
     from listbuilder.roster_budget import MAX_ENTRIES, RosterTooLarge, check_entries
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,13 @@ def warm_up(app: Flask) -> Flask:
     open and migrate the database (a broken DATABASE_URL stops the server here, not at the
     first save), build the OpenAPI document, run the modules start-up leaves lazy, derive the
     list format's fast readers, and import WeasyPrint and print one roster, so no request pays
-    the 1-2 s of a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools."""
+    the 1-2 s of a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools.
+
+    Last, everything loaded is frozen out of the cyclic collector's walks (``gc.freeze``): a full
+    collection in a worker would otherwise walk the 140,000 objects it inherits and write each
+    one's header, copying their pages from the master (measured: 84-95 ms and 10,500 page
+    faults, against 0.6 ms frozen). No collection runs first: it would add 65 ms to start-up to
+    free the 900 or so objects of garbage that the freeze keeps instead."""
     saved.open_database(app)
     built_spec(app)
     load_now(saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff)
@@ -78,4 +85,5 @@ def warm_up(app: Flask) -> Flask:
     from listbuilder import pdf  # WeasyPrint: never imported by create_app
 
     pdf.warm_up(app.extensions[api.REGISTRY_KEY])
+    gc.freeze()
     return app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import shutil
@@ -445,6 +446,7 @@ def test_warm_up_opens_and_migrates_the_database(tmp_path, registry):
         assert db.revision() is not None
     finally:
         db.dispose()
+        gc.unfreeze()  # warm_up froze this test process's objects, as gunicorn's master's
 
 
 def test_saved_roster_prints_the_code_of_the_api_and_page_and_a_qr_of_the_share_link(saved_client):

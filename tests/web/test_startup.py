@@ -4,6 +4,7 @@ OpenAPI document to its first reader, and schemas are never deep-copied."""
 from __future__ import annotations
 
 import copy
+import gc
 import re
 
 from listbuilder.schemas.fields import Schema
@@ -56,6 +57,21 @@ def test_warm_up_builds_the_document_before_workers_fork(registry, tmp_path):
         assert rest_api(app)._spec is not None and rest_api(app)._spec.to_dict()["paths"]
     finally:
         app.extensions["listbuilder.database"].dispose()
+        gc.unfreeze()  # warm_up froze this test process's objects, as gunicorn's master's
+
+
+def test_warm_up_freezes_what_the_workers_inherit_out_of_the_collectors_walks(tmp_path):
+    """A full collection in a worker then walks only the worker's own objects, instead of the
+    master's 140,000, each of whose pages it would have copied."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc, sys; from listbuilder.web import create_app, warm_up; app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
+        "print(gc.get_freeze_count()); warm_up(app); print(gc.get_freeze_count() > 100_000, len(gc.get_objects(2)) < 1000)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0", "True", "True"]
 
 
 def test_every_schema_of_ours_is_its_own_deep_copy(app):
