@@ -43,6 +43,8 @@ class OpenArrays:
 
 
 def install() -> None:
-    """Route ``weasyprint.pdf.fonts``'s arrays through :class:`OpenArrays` (once)."""
-    if not isinstance(fonts.ffi, OpenArrays):
-        fonts.ffi = OpenArrays(fonts.ffi)
+    """Route ``weasyprint.pdf.fonts``'s arrays through :class:`OpenArrays` (once). A WeasyPrint
+    whose fonts module has no ``ffi`` of its own is left as it is: slower, never broken."""
+    ffi = getattr(fonts, "ffi", None)
+    if ffi is not None and not isinstance(ffi, OpenArrays):
+        fonts.ffi = OpenArrays(ffi)
