@@ -114,3 +114,56 @@ def saved_app(registry, database_url, db):
 @pytest.fixture()
 def saved_client(saved_app):
     return saved_app.test_client()
+
+
+@contextmanager
+def round_trips(db):
+    """What *db* asks the database while the block runs, one entry per round trip, read from the
+    drivers' own traces on every connection the pool hands out (SQLAlchemy's checkout event).
+
+    SQLite: each SQL statement (one call into the library; ``BEGIN`` and ``COMMIT`` count).
+    PostgreSQL: libpq's trace of the protocol, the messages sent before each answer the server
+    ends with ReadyForQuery, e.g. ``Query "BEGIN"`` or ``Bind "" "listbuilder_1" …; Sync``.
+    The list is complete when the block ends.
+    """
+    import re
+    import tempfile
+
+    from sqlalchemy import event
+
+    sent: list[str] = []
+    trace = tempfile.TemporaryFile("w+")
+    if db.backend == "sqlite":
+        def checkout(dbapi_connection, _record, _proxy):
+            dbapi_connection.set_trace_callback(sent.append)
+
+        def checkin(dbapi_connection, _record):
+            dbapi_connection.set_trace_callback(None)
+    else:
+        from psycopg import pq
+
+        def checkout(dbapi_connection, _record, _proxy):
+            dbapi_connection.pgconn.trace(trace.fileno())
+            dbapi_connection.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+
+        def checkin(dbapi_connection, _record):
+            if dbapi_connection is not None:  # None: the connection was invalidated
+                dbapi_connection.pgconn.untrace()
+    event.listen(db.engine, "checkout", checkout)
+    event.listen(db.engine, "checkin", checkin)
+    try:
+        yield sent
+    finally:
+        event.remove(db.engine, "checkout", checkout)
+        event.remove(db.engine, "checkin", checkin)
+        with trace:
+            trace.seek(0)
+            traced = trace.read().rstrip("\n")
+            asked: list[str] = []
+            for line in re.split(r"\n(?=[FB]\t)", traced) if traced else ():  # SQL may span lines
+                direction, _length, message = line.split("\t", 2)
+                if direction == "F":
+                    asked.append(message.strip())
+                elif message.startswith("ReadyForQuery"):
+                    sent.append("; ".join(asked))
+                    asked = []

@@ -20,7 +20,7 @@ import datetime as dt
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Engine, Executable, MetaData, create_engine, event, inspect, text
 from sqlalchemy.engine import Compiled, make_url
@@ -58,8 +58,8 @@ class Database:
         self.url = normalise_url(url)
         parsed = make_url(self.url)
         self.backend = parsed.get_backend_name()
-        if self.backend not in ("sqlite", "postgresql"):
-            raise ValueError(f"DATABASE_URL must be sqlite:///<file> or postgresql://…, not {self.backend}://")
+        if self.backend not in ("sqlite", "postgresql") or (self.backend == "postgresql" and parsed.get_driver_name() != "psycopg"):
+            raise ValueError(f"DATABASE_URL must be sqlite:///<file> or postgresql://… (psycopg 3), not {parsed.drivername}://")
         if self.backend == "sqlite":
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
@@ -68,6 +68,7 @@ class Database:
         else:
             self.engine = create_engine(self.url, pool_size=5, max_overflow=5)
         self._compiled: dict[Executable, Compiled] = {}
+        self._libpq = _LibpqReads(self.engine.dialect) if self.backend == "postgresql" else None
 
     def __repr__(self) -> str:
         return f"Database({make_url(self.url).render_as_string(hide_password=True)!r})"
@@ -86,31 +87,32 @@ class Database:
         with self.engine.connect().execution_options(**options) as conn:
             yield conn
 
-    def first_row(self, statement: Executable, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
-        """The first row of one SELECT, straight through the driver, outside any transaction.
+    def first_row(self, statement: Executable, params: Mapping[str, str | int]) -> tuple[Any, ...] | None:
+        """The first row of one SELECT, outside any transaction, with as little as possible
+        between us and the database: for the hottest read (is my copy of this list current?),
+        where SQLAlchemy's result machinery, and on PostgreSQL psycopg's cursor and autocommit
+        switching, cost more than the query itself.
 
-        For the hottest read (is my copy of this list current?): SQLAlchemy's result machinery
-        costs more than the query itself there. The statement is still built with SQLAlchemy
-        and compiled once for this database; values come back as the driver gives them (no
-        type conversion), so use it for ids, numbers and null checks only.
+        The statement is still built with SQLAlchemy and compiled once for this database.
+        SQLite runs it on the driver's cursor; PostgreSQL straight through libpq (see
+        ``_LibpqReads``). Values are not converted: PostgreSQL's come back as text ("1" for 1),
+        SQLite's as the driver gives them, NULL as None on both, so use it for ids, texts,
+        numbers read with int() and null checks only.
         """
-        compiled = self._compiled.get(statement)
-        if compiled is None:
-            compiled = self._compiled[statement] = statement.compile(dialect=self.engine.dialect)
-        args: Any = tuple(params[name] for name in compiled.positiontup or ()) if compiled.positional else dict(params)
         raw = self.engine.raw_connection()
         try:
-            if self.backend == "postgresql":
-                raw.driver_connection.autocommit = True  # type: ignore[union-attr]
+            if self._libpq is not None:
+                return self._libpq.first_row(raw, statement, params)
+            compiled = self._compiled.get(statement)
+            if compiled is None:
+                compiled = self._compiled[statement] = statement.compile(dialect=self.engine.dialect)
             cursor = raw.cursor()
             try:
-                cursor.execute(str(compiled), args)
+                cursor.execute(str(compiled), tuple(params[name] for name in compiled.positiontup or ()))
                 return cursor.fetchone()
             finally:
                 cursor.close()
         finally:
-            if self.backend == "postgresql":
-                raw.driver_connection.autocommit = False  # type: ignore[union-attr]
             raw.close()  # back to the pool
 
     @contextmanager
@@ -163,6 +165,72 @@ def head_revision() -> str:
     (``0001_saved_lists.py``) and numbered in chain order, so the newest is the greatest name;
     a test holds this to Alembic's own reading of the chain."""
     return max(path.stem for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
+
+
+class _Prepared(NamedTuple):
+    name: bytes              # what it is prepared as on each connection
+    sql: bytes               # with $1, $2 … placeholders
+    params: tuple[str, ...]  # the parameters' names, in placeholder order
+
+
+class _LibpqReads:
+    """``Database.first_row`` on PostgreSQL: one statement straight through libpq.
+
+    psycopg hands out its libpq connection (``Connection.pgconn``, a documented API). Each
+    statement is prepared once per connection under a name of ours, then run with
+    PQexecPrepared: one round trip, and no BEGIN or COMMIT, since outside a transaction the
+    server runs a statement as a transaction of its own, which sees every commit made before
+    it. psycopg's cursor, its own statement cache and the autocommit switch it needs for the
+    same single round trip cost about as much CPU as the server's answer takes.
+    """
+
+    NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
+
+    def __init__(self, dialect: Any):
+        from psycopg import errors, pq
+
+        self._pq, self._errors = pq, errors
+        self._dialect = type(dialect)(paramstyle="numeric_dollar")
+        self._prepared: dict[Executable, _Prepared] = {}
+
+    def first_row(self, raw: Any, statement: Executable, params: Mapping[str, str | int]) -> tuple[str | None, ...] | None:
+        """The first row of *statement* on the pooled connection *raw*, as text (None for NULL)."""
+        prepared = self._prepared.get(statement)
+        if prepared is None:
+            compiled = statement.compile(dialect=self._dialect)
+            name = f"listbuilder_{len(self._prepared) + 1}".encode()
+            prepared = self._prepared[statement] = _Prepared(name, str(compiled).encode(), tuple(compiled.positiontup or ()))
+        pgconn, pq = raw.driver_connection.pgconn, self._pq
+        if pgconn.transaction_status != pq.TransactionStatus.IDLE:  # the pool rolls back what it takes back
+            raise self._errors.ProgrammingError("first_row runs outside transactions, on a connection the pool handed out idle")
+        values = [str(params[name]).encode() for name in prepared.params]
+        try:
+            result = pgconn.exec_prepared(prepared.name, values)
+            if result.status == pq.ExecStatus.FATAL_ERROR and result.error_field(pq.DiagnosticField.SQLSTATE) == self.NO_SUCH_STATEMENT:
+                # Not prepared on this connection yet, or dropped since: psycopg sends
+                # DEALLOCATE ALL after rolling back a transaction in which it had prepared
+                # statements of its own.
+                self._check(pq.ExecStatus.COMMAND_OK, pgconn.prepare(prepared.name, prepared.sql))
+                result = pgconn.exec_prepared(prepared.name, values)
+            self._check(pq.ExecStatus.TUPLES_OK, result)
+        except BaseException:
+            if pgconn.status != pq.ConnStatus.OK:
+                raw.invalidate()  # the server or the network went away: never hand this connection out again
+            raise
+        if not result.ntuples:
+            return None
+        return tuple(None if (value := result.get_value(0, column)) is None else value.decode() for column in range(result.nfields))
+
+    def _check(self, status: int, result: Any) -> None:
+        """Raise psycopg's exception for the SQLSTATE of a result that is not *status*."""
+        if result.status == status:
+            return
+        sqlstate = result.error_field(self._pq.DiagnosticField.SQLSTATE)
+        try:
+            error = self._errors.lookup(sqlstate.decode()) if sqlstate else self._errors.OperationalError
+        except KeyError:
+            error = self._errors.DatabaseError
+        raise error(result.error_message.decode(errors="replace").strip() or f"libpq result status {result.status}")
 
 
 def _recorded_revision(conn: Connection) -> str | None:

@@ -288,7 +288,7 @@ def read_head(db: Database, list_id: str) -> ListHead:
     head, locked_at, deleted_at = row
     if deleted_at is not None:
         raise ListGone(list_id, f"saved list {list_id!r} was deleted")
-    return ListHead(list_id, head, locked_at is not None)
+    return ListHead(list_id, int(head), locked_at is not None)  # PostgreSQL's head comes back as text
 
 
 _HEAD = select(saved_lists.c.head, saved_lists.c.locked_at, saved_lists.c.deleted_at).where(saved_lists.c.id == bindparam("id"))

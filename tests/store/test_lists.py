@@ -16,7 +16,8 @@ from listbuilder.store import lists as store
 from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong, TooManyVersions
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.texts import book_texts
-from tests.conftest import GOLDEN
+from listbuilder.store import Database
+from tests.conftest import GOLDEN, round_trips
 
 
 def golden(system: str = "grimdark-future", index: int = 0) -> dict:
@@ -256,3 +257,60 @@ def test_version_numbers_out_of_range_are_not_found(db, registry, number):
     new = new_list(db, registry)
     with pytest.raises(ListNotFound):
         store.read_version(db, new.saved.id, number)
+
+
+def test_a_read_sees_every_change_another_process_committed(db, database_url, registry):
+    """Whether a rendered copy is current is asked of the database on every read, never kept:
+    a second Database (another worker or machine) saves, locks and deletes, and each read
+    here sees it at once."""
+    other = Database(database_url)
+    try:
+        new = new_list(db, registry)
+        assert store.read_head(db, new.saved.id) == store.ListHead(new.saved.id, 1, False)
+        store.save_version(other, new.saved.id, new.token, 1, *save_args(registry, renamed(golden(), "two")))
+        assert store.read_head(db, new.saved.id) == store.ListHead(new.saved.id, 2, False)
+        store.lock_list(other, new.saved.id, new.token)
+        assert store.read_head(db, new.saved.id) == store.ListHead(new.saved.id, 2, True)
+        gone = new_list(db, registry)
+        store.read_head(db, gone.saved.id)
+        store.delete_list(other, gone.saved.id, gone.token)
+        with pytest.raises(ListGone):
+            store.read_head(db, gone.saved.id)
+    finally:
+        other.dispose()
+
+
+def test_reading_which_version_is_current_is_one_statement_in_one_round_trip(db, registry):
+    """No BEGIN or COMMIT around it: outside a transaction the database runs one statement as
+    its own transaction, which sees every commit made before it."""
+    new = new_list(db, registry)
+    store.read_head(db, new.saved.id)  # a connection's first read may prepare the statement first
+    with round_trips(db) as sent:
+        assert store.read_head(db, new.saved.id).version == 1
+    assert len(sent) == 1, sent
+    assert not re.search(r"\b(BEGIN|COMMIT|ROLLBACK)\b", sent[0], re.IGNORECASE), sent
+
+
+def test_a_read_prepares_its_statement_again_when_the_connection_dropped_it(db, registry):
+    """psycopg sends DEALLOCATE ALL after rolling back a transaction in which it had prepared
+    statements of its own; the next read on that connection prepares ours again."""
+    if db.backend != "postgresql":
+        pytest.skip("prepared statements: PostgreSQL only")
+    new = new_list(db, registry)
+    for _ in range(3):
+        store.read_head(db, new.saved.id)
+        for raw in _every_idle_connection(db):
+            raw.driver_connection.execute("DEALLOCATE ALL")
+    with round_trips(db) as sent:
+        assert store.read_head(db, new.saved.id).version == 1
+    assert [step.split(";")[0].split()[0] for step in sent] == ["Bind", "Parse", "Bind"], sent
+
+
+def _every_idle_connection(db):
+    """Check out every connection the pool holds now, then give them all back."""
+    taken = [db.engine.raw_connection() for _ in range(db.engine.pool.checkedin())]
+    try:
+        yield from taken
+    finally:
+        for raw in taken:
+            raw.close()

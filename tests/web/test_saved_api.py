@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import re
 import shutil
 
 import pytest
@@ -16,7 +17,7 @@ from listbuilder.canonical import rules_version, verification_code
 from listbuilder.lists import parse_list
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.lists import list_versions, saved_lists
-from tests.conftest import BOOKS, GOLDEN
+from tests.conftest import BOOKS, GOLDEN, round_trips
 from tests.store.test_lists import fill_versions
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
@@ -412,6 +413,25 @@ def test_a_worker_never_serves_a_stale_copy_of_a_list_another_worker_changed(sav
     saved_client.get(copy["url"])
     other.delete(copy["url"], headers=auth(copy["edit_token"]))
     assert saved_client.get(copy["url"]).status_code == 410
+
+
+def test_a_read_of_a_rendered_version_asks_the_database_once(saved_client, saved_app):
+    """The one question is which version is current (and whether the list is locked or
+    deleted): one statement, one round trip, no transaction around it."""
+    url = create(saved_client)["url"]
+    saved_client.get(url)
+    saved_client.get(url)  # each pooled connection a read may get has prepared its statement
+    with round_trips(saved_app.extensions["listbuilder.database"]) as sent:
+        assert saved_client.get(url).json["version"] == 1
+    assert len(sent) == 1 and not re.search(r"\b(BEGIN|COMMIT|ROLLBACK)\b", sent[0], re.IGNORECASE), sent
+
+
+def test_a_rendered_body_links_to_the_scheme_host_and_root_it_was_asked_through(saved_client):
+    """Bodies are kept rendered, links included: one asked through another address gets its own."""
+    path = f"/api/v1/lists/{create(saved_client)['id']}"
+    for base in ("http://one.example", "https://two.example:8443", "http://one.example/mounted", "http://one.example"):
+        body = saved_client.get(path, base_url=base).json
+        assert body["url"] == f"{base}{path}" and body["share_url"].startswith(f"{base}/l/"), (base, body["url"])
 
 
 @pytest.mark.parametrize("path", ["/api/v1/lists/a%00b", "/api/v1/lists/" + "x" * 5000, "/api/v1/lists/AAAAAAAAAAAAAAAA/versions/99999999999999999999999"])
