@@ -119,7 +119,8 @@ def saved_client(saved_app):
 @contextmanager
 def round_trips(db):
     """What *db* asks the database while the block runs, one entry per round trip, read from the
-    drivers' own traces on every connection the pool hands out (SQLAlchemy's checkout event).
+    drivers' own traces on every connection the pool hands out (SQLAlchemy's checkout event)
+    and on the one ``first_row`` keeps out of the pool, if it is open when the block starts.
 
     SQLite: each SQL statement (one call into the library; ``BEGIN`` and ``COMMIT`` count).
     PostgreSQL: libpq's trace of the protocol, the messages sent before each answer the server
@@ -149,13 +150,18 @@ def round_trips(db):
         def checkin(dbapi_connection, _record):
             if dbapi_connection is not None:  # None: the connection was invalidated
                 dbapi_connection.pgconn.untrace()
+    held = db._held.connection
     event.listen(db.engine, "checkout", checkout)
     event.listen(db.engine, "checkin", checkin)
+    if held is not None:
+        checkout(held, None, None)
     try:
         yield sent
     finally:
         event.remove(db.engine, "checkout", checkout)
         event.remove(db.engine, "checkin", checkin)
+        if held is not None and db._held.connection is held:
+            checkin(held, None)
         with trace:
             trace.seek(0)
             traced = trace.read().rstrip("\n")

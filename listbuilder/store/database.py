@@ -17,6 +17,9 @@ several gunicorn workers start together one migrates and the others find it done
 from __future__ import annotations
 
 import datetime as dt
+import os
+import threading
+import weakref
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,6 +72,7 @@ class Database:
             self.engine = create_engine(self.url, pool_size=5, max_overflow=5)
         self._compiled: dict[Executable, Compiled] = {}
         self._libpq = _LibpqReads(self.engine.dialect) if self.backend == "postgresql" else None
+        self._held = _HeldConnection(self.engine)
 
     def __repr__(self) -> str:
         return f"Database({make_url(self.url).render_as_string(hide_password=True)!r})"
@@ -90,30 +94,49 @@ class Database:
     def first_row(self, statement: Executable, params: Mapping[str, str | int]) -> tuple[Any, ...] | None:
         """The first row of one SELECT, outside any transaction, with as little as possible
         between us and the database: for the hottest read (is my copy of this list current?),
-        where SQLAlchemy's result machinery, and on PostgreSQL psycopg's cursor and autocommit
-        switching, cost more than the query itself.
+        where SQLAlchemy's result machinery and pool, and on PostgreSQL psycopg's cursor and
+        autocommit switching, cost more than the query itself.
 
-        The statement is still built with SQLAlchemy and compiled once for this database.
-        SQLite runs it on the driver's cursor; PostgreSQL straight through libpq (see
-        ``_LibpqReads``). Values are not converted: PostgreSQL's come back as text ("1" for 1),
-        SQLite's as the driver gives them, NULL as None on both, so use it for ids, texts,
-        numbers read with int() and null checks only.
+        The statement is still built with SQLAlchemy and compiled once for this database. It
+        runs on the connection kept for these reads (``_HeldConnection``), or on a pooled one
+        while another thread uses that; SQLite runs it on the driver's cursor, PostgreSQL
+        straight through libpq (``_LibpqReads``). Values are not converted: PostgreSQL's come
+        back as text ("1" for 1), SQLite's as the driver gives them, NULL as None on both, so
+        use it for ids, texts, numbers read with int() and null checks only.
         """
+        held = self._held
+        if held.lock.acquire(blocking=False):
+            try:
+                connection = held.connection or held.connect()
+                try:
+                    return self._first_row_on(connection, statement, params)
+                except BaseException:
+                    held.close()  # whatever went wrong, the next read starts on a new connection
+                    raise
+            finally:
+                held.lock.release()
         raw = self.engine.raw_connection()
         try:
-            if self._libpq is not None:
-                return self._libpq.first_row(raw, statement, params)
-            compiled = self._compiled.get(statement)
-            if compiled is None:
-                compiled = self._compiled[statement] = statement.compile(dialect=self.engine.dialect)
-            cursor = raw.cursor()
-            try:
-                cursor.execute(str(compiled), tuple(params[name] for name in compiled.positiontup or ()))
-                return cursor.fetchone()
-            finally:
-                cursor.close()
+            return self._first_row_on(raw.dbapi_connection, statement, params)
+        except BaseException:
+            if self._libpq is not None and self._libpq.broken(raw.dbapi_connection):
+                raw.invalidate()  # the server or the network went away: never hand it out again
+            raise
         finally:
             raw.close()  # back to the pool
+
+    def _first_row_on(self, connection: Any, statement: Executable, params: Mapping[str, str | int]) -> tuple[Any, ...] | None:
+        if self._libpq is not None:
+            return self._libpq.first_row(connection.pgconn, statement, params)
+        compiled = self._compiled.get(statement)
+        if compiled is None:
+            compiled = self._compiled[statement] = statement.compile(dialect=self.engine.dialect)
+        cursor = connection.cursor()
+        try:
+            cursor.execute(str(compiled), tuple(params[name] for name in compiled.positiontup or ()))
+            return cursor.fetchone()
+        finally:
+            cursor.close()
 
     @contextmanager
     def writing(self) -> Iterator[Connection]:
@@ -148,6 +171,8 @@ class Database:
 
     def dispose(self) -> None:
         """Close pooled connections (before gunicorn forks workers from a preloaded app)."""
+        with self._held.lock:
+            self._held.close()
         self.engine.dispose()
 
 
@@ -193,33 +218,31 @@ class _LibpqReads:
         self._dialect = type(dialect)(paramstyle="numeric_dollar")
         self._prepared: dict[Executable, _Prepared] = {}
 
-    def first_row(self, raw: Any, statement: Executable, params: Mapping[str, str | int]) -> tuple[str | None, ...] | None:
-        """The first row of *statement* on the pooled connection *raw*, as text (None for NULL)."""
+    def first_row(self, pgconn: Any, statement: Executable, params: Mapping[str, str | int]) -> tuple[str | None, ...] | None:
+        """The first row of *statement* on the libpq connection *pgconn*, as text (None for NULL)."""
         prepared = self._prepared.get(statement)
         if prepared is None:
             compiled = statement.compile(dialect=self._dialect)
             name = f"listbuilder_{len(self._prepared) + 1}".encode()
             prepared = self._prepared[statement] = _Prepared(name, str(compiled).encode(), tuple(compiled.positiontup or ()))
-        pgconn, pq = raw.driver_connection.pgconn, self._pq
+        pq = self._pq
         if pgconn.transaction_status != pq.TransactionStatus.IDLE:  # the pool rolls back what it takes back
-            raise self._errors.ProgrammingError("first_row runs outside transactions, on a connection the pool handed out idle")
+            raise self._errors.ProgrammingError("first_row runs outside transactions, on an idle connection")
         values = [str(params[name]).encode() for name in prepared.params]
-        try:
+        result = pgconn.exec_prepared(prepared.name, values)
+        if result.status == pq.ExecStatus.FATAL_ERROR and result.error_field(pq.DiagnosticField.SQLSTATE) == self.NO_SUCH_STATEMENT:
+            # Not prepared on this connection yet, or dropped since: psycopg sends DEALLOCATE
+            # ALL after rolling back a transaction in which it had prepared statements of its own.
+            self._check(pq.ExecStatus.COMMAND_OK, pgconn.prepare(prepared.name, prepared.sql))
             result = pgconn.exec_prepared(prepared.name, values)
-            if result.status == pq.ExecStatus.FATAL_ERROR and result.error_field(pq.DiagnosticField.SQLSTATE) == self.NO_SUCH_STATEMENT:
-                # Not prepared on this connection yet, or dropped since: psycopg sends
-                # DEALLOCATE ALL after rolling back a transaction in which it had prepared
-                # statements of its own.
-                self._check(pq.ExecStatus.COMMAND_OK, pgconn.prepare(prepared.name, prepared.sql))
-                result = pgconn.exec_prepared(prepared.name, values)
-            self._check(pq.ExecStatus.TUPLES_OK, result)
-        except BaseException:
-            if pgconn.status != pq.ConnStatus.OK:
-                raw.invalidate()  # the server or the network went away: never hand this connection out again
-            raise
+        self._check(pq.ExecStatus.TUPLES_OK, result)
         if not result.ntuples:
             return None
         return tuple(None if (value := result.get_value(0, column)) is None else value.decode() for column in range(result.nfields))
+
+    def broken(self, connection: Any) -> bool:
+        """Whether the server or the network went away under this psycopg connection."""
+        return connection.pgconn.status != self._pq.ConnStatus.OK
 
     def _check(self, status: int, result: Any) -> None:
         """Raise psycopg's exception for the SQLSTATE of a result that is not *status*."""
@@ -231,6 +254,53 @@ class _LibpqReads:
         except KeyError:
             error = self._errors.DatabaseError
         raise error(result.error_message.decode(errors="replace").strip() or f"libpq result status {result.status}")
+
+
+class _HeldConnection:
+    """The connection ``Database.first_row`` runs on, kept out of the pool.
+
+    Checking a connection out of SQLAlchemy's pool and back in (with its reset) costs as much
+    CPU as the read itself on SQLite, and a third of it on PostgreSQL. A gunicorn sync worker
+    has one thread, so one connection, taken from the pool once and detached from it, serves
+    all its reads; a thread that finds it busy uses the pool. It only ever runs single
+    statements outside a transaction, so it holds no snapshot or lock between reads: each
+    read sees every commit made before it, from any process. Closed by ``Database.dispose``,
+    after any error, and before the process forks (a child must never share its socket).
+    """
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.lock = threading.Lock()
+        self.connection: Any = None
+        _HELD.add(self)
+
+    def connect(self) -> Any:
+        """A new connection (set up as the pool's are), detached from the pool."""
+        raw = self.engine.raw_connection()
+        raw.detach()
+        self.connection = raw.dbapi_connection
+        return self.connection
+
+    def close(self) -> None:
+        """Close the connection, if any (the caller holds the lock, or nobody uses it)."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            try:
+                connection.close()
+            except Exception:  # already broken: nothing left to close
+                pass
+
+
+_HELD: weakref.WeakSet[_HeldConnection] = weakref.WeakSet()
+
+
+def _close_held_before_fork() -> None:
+    for held in list(_HELD):
+        with held.lock:
+            held.close()
+
+
+os.register_at_fork(before=_close_held_before_fork)
 
 
 def _recorded_revision(conn: Connection) -> str | None:

@@ -297,20 +297,43 @@ def test_a_read_prepares_its_statement_again_when_the_connection_dropped_it(db, 
     if db.backend != "postgresql":
         pytest.skip("prepared statements: PostgreSQL only")
     new = new_list(db, registry)
-    for _ in range(3):
-        store.read_head(db, new.saved.id)
-        for raw in _every_idle_connection(db):
-            raw.driver_connection.execute("DEALLOCATE ALL")
+    store.read_head(db, new.saved.id)
+    db._held.connection.pgconn.exec_(b"DEALLOCATE ALL")
     with round_trips(db) as sent:
         assert store.read_head(db, new.saved.id).version == 1
     assert [step.split(";")[0].split()[0] for step in sent] == ["Bind", "Parse", "Bind"], sent
 
 
-def _every_idle_connection(db):
-    """Check out every connection the pool holds now, then give them all back."""
-    taken = [db.engine.raw_connection() for _ in range(db.engine.pool.checkedin())]
-    try:
-        yield from taken
-    finally:
-        for raw in taken:
-            raw.close()
+def test_a_read_goes_through_the_pool_while_another_thread_uses_the_reading_connection(db, registry):
+    new = new_list(db, registry)
+    store.read_head(db, new.saved.id)
+    with db._held.lock:  # as while another thread reads
+        assert store.read_head(db, new.saved.id).version == 1
+
+
+def test_after_a_failed_read_the_next_one_starts_on_a_new_connection(db, registry):
+    new = new_list(db, registry)
+    store.read_head(db, new.saved.id)
+    db._held.connection.close()  # as when the server or the network goes away
+    with pytest.raises(Exception):
+        store.read_head(db, new.saved.id)
+    assert store.read_head(db, new.saved.id).version == 1
+
+
+def test_a_forked_child_reads_on_its_own_connection_and_the_parent_goes_on_on_its_own(db, registry):
+    """The reading connection is closed before a fork: a child sharing its socket would
+    interleave its queries with the parent's (gunicorn forks workers from a preloaded app)."""
+    import os
+
+    new = new_list(db, registry)
+    assert store.read_head(db, new.saved.id).version == 1
+    child = os.fork()
+    if child == 0:
+        code = 1
+        try:
+            code = 0 if db._held.connection is None and store.read_head(db, new.saved.id).version == 1 else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert store.read_head(db, new.saved.id).version == 1
