@@ -107,12 +107,7 @@ class Database:
         held = self._held
         if held.lock.acquire(blocking=False):
             try:
-                connection = held.connection or held.connect()
-                try:
-                    return self._first_row_on(connection, statement, params)
-                except BaseException:
-                    held.close()  # whatever went wrong, the next read starts on a new connection
-                    raise
+                return self._first_row_held(held, statement, params)
             finally:
                 held.lock.release()
         raw = self.engine.raw_connection()
@@ -124,6 +119,20 @@ class Database:
             raise
         finally:
             raw.close()  # back to the pool
+
+    def _first_row_held(self, held: _HeldConnection, statement: Executable, params: Mapping[str, str | int]) -> tuple[Any, ...] | None:
+        """On the kept connection. One that fails is closed and the read tried once more on a
+        new connection: a connection the server dropped (a restart, an idle timeout) only
+        shows it when used, and a read changes nothing, so trying it again is safe."""
+        try:
+            return self._first_row_on(held.connection or held.connect(), statement, params)
+        except Exception:
+            held.close()
+        try:
+            return self._first_row_on(held.connect(), statement, params)
+        except BaseException:
+            held.close()
+            raise
 
     def _first_row_on(self, connection: Any, statement: Executable, params: Mapping[str, str | int]) -> tuple[Any, ...] | None:
         if self._libpq is not None:
