@@ -140,7 +140,7 @@ def test_fast_json_path_never_more_lenient_than_the_body_reader_and_schema(data)
 def test_fast_reader_refuses_to_mirror_what_it_cannot():
     """A field kind, validator or hook the derivation does not know fails loudly when the
     reader is built, instead of being skipped (which would let the fast path accept more)."""
-    from marshmallow import fields, pre_load, validate
+    from marshmallow import fields, post_load, pre_load, validate
 
     from listbuilder.schemas.fast_reader import Reader
     from listbuilder.schemas.fields import StrictSchema
@@ -158,6 +158,13 @@ def test_fast_reader_refuses_to_mirror_what_it_cannot():
         def tidy(self, data, **_):
             return data
 
-    for schema in (OneOf, Email, Hooked):
+    class WithOriginal(StrictSchema):
+        name = fields.String(required=True)
+
+        @post_load(pass_original=True)
+        def make(self, data, original, **_):
+            return data
+
+    for schema in (OneOf, Email, Hooked, WithOriginal):
         with pytest.raises(TypeError):
             Reader(schema)

@@ -47,10 +47,12 @@ class Reader:
             f"{schema_cls.__name__}Struct", [self._derive(name, field) for name, field in schema.load_fields.items()],
             kw_only=True, forbid_unknown_fields=True,
         )
-        hooks = {kind: [name for name, many, options in found] for kind, found in schema_cls._hooks.items() if found}
-        unsupported = set(hooks) - {"post_load", "validates_schema"}
-        if unsupported:
-            raise TypeError(f"{schema_cls.__name__}: its {sorted(unsupported)} hooks have no fast reader")
+        hooks: dict[str, list[str]] = {}
+        for kind, found in schema_cls._hooks.items():
+            for name, many, options in found:
+                if kind not in ("post_load", "validates_schema") or many or options.get("pass_original") or options.get("pass_collection"):
+                    raise TypeError(f"{schema_cls.__name__}: its {kind} hook {name!r} has no fast reader")
+                hooks.setdefault(kind, []).append(name)
         self._checks: tuple[Callable[[dict[str, Any]], None], ...] = tuple(getattr(schema, name) for name in hooks.get("validates_schema", ()))
         makers = [getattr(schema, name) for name in hooks.get("post_load", ())]
         self._make: Callable[[dict[str, Any]], Made] | None = makers[0] if makers else None
