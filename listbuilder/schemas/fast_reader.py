@@ -71,6 +71,9 @@ class Reader:
         if field.data_key not in (None, name) or field.attribute not in (None, name):
             raise TypeError(f"field {name!r}: renamed fields have no fast reader")
         kind = self._kind(name, field)
+        item = field.inner if isinstance(field, fields.List) else field
+        if isinstance(item, fields.Nested):  # built by its own reader (see built)
+            self._nested.append(_Nested(name, reader_for(type(item.schema)), item is not field))
         if field.allow_none:
             kind = kind | None
         if field.required:
@@ -80,21 +83,17 @@ class Reader:
             raise TypeError(f"field {name!r}: neither required nor with a default")
         return (name, kind, msgspec.field(default_factory=default) if callable(default) else default)
 
-    def _kind(self, name: str, field: fields.Field, inner: bool = False) -> Any:
+    @staticmethod
+    def _kind(name: str, field: fields.Field) -> Any:
         """The msgspec type of *field*, its validators as constraints."""
         if isinstance(field, fields.Nested):
             if field.many or field.only or field.exclude:
                 raise TypeError(f"field {name!r}: a Nested with many, only or exclude has no fast reader")
-            reader = reader_for(type(field.schema))
-            if not inner:
-                self._nested.append(_Nested(name, reader, False))
-            base: Any = reader.struct
+            base: Any = reader_for(type(field.schema)).struct
         elif isinstance(field, fields.List):
             if not isinstance(field.inner, (fields.Nested, fields.String, fields.Integer, fields.Boolean)):
                 raise TypeError(f"field {name!r}: a list of {type(field.inner).__name__} has no fast reader")
-            if isinstance(field.inner, fields.Nested):
-                self._nested.append(_Nested(name, reader_for(type(field.inner.schema)), True))
-            base = list[self._kind(name, field.inner, inner=True)]  # type: ignore[misc]
+            base = list[Reader._kind(name, field.inner)]  # type: ignore[misc]
         elif isinstance(field, fields.Boolean):
             base = bool
         elif isinstance(field, fields.Integer):

@@ -78,7 +78,6 @@ class ChosenUpgradeSchema(FastSchema):
         return ChosenUpgrade(row.section, row.option, row.count)
 
 
-
 class ListEntrySchema(FastSchema):
     key = fields.String(required=True, validate=validate.Length(min=1, max=64))
     unit = fields.String(required=True, validate=validate.Length(min=1, max=100))
@@ -100,7 +99,6 @@ class ListEntrySchema(FastSchema):
         """What ``make`` builds, from the fast reader's struct (tests compare the two)."""
         rows = tuple([ChosenUpgradeSchema.from_struct(row) for row in entry.upgrades])
         return ListEntry(entry.key, entry.unit, entry.name, entry.notes, rows, entry.combined_with, entry.joined_to, tuple(entry.spells))
-
 
 
 class BudgetSchema(StrictSchema):
@@ -141,7 +139,7 @@ class ArmyListSchema(FastSchema):
             raise ValidationError({"units": errors})
 
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: str | None = None) -> Any:  # type: ignore[override]
-        """Try the fast path first (see FastNested); anything doubtful goes through the schema."""
+        """Try the fast path first (see FastSchema); anything doubtful goes through the schema."""
         if many is None and partial is None and unknown is None:
             made = self.fast(data)
             if made is not None:
