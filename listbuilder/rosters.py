@@ -24,7 +24,7 @@ from listbuilder.deployment import count_totals, deployment_groups
 from listbuilder.lists import book_for
 from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
-from listbuilder.systems.armour_hex import is_elite
+from listbuilder.systems.armour_hex_loadout import is_elite
 from listbuilder.validation import ERROR
 
 # --------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ Where things land (so the core model keeps one shape):
 
 The schemas check shape only (types, forms, four facings). Everything that cites a clause of
 the rulebook (allowed currencies, known orders and speeds, ability parameters, elite sections)
-lives in ``listbuilder/systems/armour_hex.py`` so each rule has one place and one test.
+lives in ``listbuilder/systems/armour_hex*.py`` so each rule has one place and one test.
 Upgrade sections get their own subclasses because the shared section schema reads gains
 with the plain weapon schema, which would refuse AP, damage dice and hand slots.
 """

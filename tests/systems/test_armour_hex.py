@@ -245,7 +245,7 @@ def test_build_your_army_infantry_weapon_is_two_handed_unless_stated(registry):
     book = registry.books[DWARF]
     musket = book.unit("hold-guard").weapons[0]
     assert musket.extra["hands"] is None
-    assert rules_of(registry)._slot(musket) == "two_handed"
+    assert rules_of(registry).loadouts.slot(musket) == "two_handed"
     # the unstated Long Musket plus a war pick is one hand too many
     assert errors(validate(registry, DWARF, [unit("g", "hold-guard", ("hold-guard-sidearm", "war-pick", 1))])) == Counter({"loadout.hands": 1})
 
@@ -273,7 +273,7 @@ def test_build_your_army_hand_limit_is_for_infantry_only(registry):
     rules = rules_of(registry)
     riders = registry.books[DWARF].unit("ram-riders")
     assert riders.stat("unit_type") == "cavalry"
-    assert rules._base_overload(riders) is None  # riders' gear is never counted in hands
+    assert rules.loadouts.base_overload(riders) is None  # riders' gear is never counted in hands
 
 
 def test_build_your_army_at_most_one_shared_weapon_per_unit(registry):
@@ -444,8 +444,8 @@ def test_orders_each_speed_allows_known_orders(registry):
 def test_orders_compound_and_bracketed_orders(registry):
     rules = rules_of(registry)
     known = list(registry.systems[SYSTEM].composition["movement_orders"])
-    assert rules._known_order("360+A", known) and rules._known_order("B[still]", known)
-    assert not rules._known_order("F+Warp", known)
+    assert rules.book_checks._known_order("360+A", known) and rules.book_checks._known_order("B[still]", known)
+    assert not rules.book_checks._known_order("F+Warp", known)
 
 
 def test_orders_nation_is_one_of_the_six(registry):
