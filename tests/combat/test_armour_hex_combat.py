@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from listbuilder.combat.armour_hex import armour_outcome, engine, hit_chance
+from listbuilder.combat.armour_hex import engine, hit_chance
+from listbuilder.combat.armour_hex_damage import armour_outcome
 from listbuilder.combat.service import Combatant, PreviewError
 from listbuilder.dice import open_ended_at_least, open_ended_d6
 from listbuilder.model import RuleRef, Unit, Weapon
