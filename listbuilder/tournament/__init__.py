@@ -1,0 +1,7 @@
+"""The tournament day's rules: pairing players round by round, scoring games, ranking players.
+
+A pure core (the standard library and networkx's matching, nothing of Flask, SQL or the army
+books): ``pairing`` makes a round's tables, ``scoring`` turns what happened at a table into
+points, ``standings`` ranks players from every game played. The store keeps the rounds and
+results; the web layer hands them here and answers with what comes back.
+"""
