@@ -16,6 +16,11 @@ Errors::
       EventNotFound            no event has this id                                 -> 404
       DeadlinePassed           the event's submission deadline has passed           -> 409
       SubmissionConflict       the player name or the list is another player's      -> 409
+      EventGone                the organiser deleted the event                      -> 410
+      RoundNotFound            the event has no round (or table) of this number     -> 404
+      DayConflict              the tournament day is not in a state that allows it  -> 409
+                               (a table of the last round has no result, a result
+                               is confirmed already, round 1 has started …)
 
 Each carries the HTTP status the API answers with, so the web layer maps them in one place.
 """
@@ -91,5 +96,23 @@ class SubmissionConflict(StoreError):
     status = 409
 
     def __init__(self, event_id: str, message: str, field: str = "player"):
+        super().__init__(event_id, message)
+        self.field = field
+
+
+class EventGone(StoreError):
+    status = 410
+    field = "event_id"
+
+
+class RoundNotFound(StoreError):
+    status = 404
+    field = "round"
+
+
+class DayConflict(StoreError):
+    status = 409
+
+    def __init__(self, event_id: str, message: str, field: str = "round"):
         super().__init__(event_id, message)
         self.field = field

@@ -5,7 +5,8 @@ Tables::
     events              id, token_hash (the organiser token's SHA-256), name, system_id,
                         settings (JSON: points_limit, force_org, game_mode, budget),
                         books (JSON: one RulesRecord per allowed book, pinned at creation),
-                        deadline, allow_illegal, created_at
+                        deadline, allow_illegal, created_at, deleted_at (set once, by
+                        the organiser: the event then answers 410; see store/rounds.py)
     event_submissions   (event_id, number) -> player (as typed) and player_key (folded, to
                         match resubmissions), player_token_hash, list_id + list_version,
                         valid, report (JSON, as checked on submission), verification_code,
@@ -32,7 +33,7 @@ from typing import Any
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
-from listbuilder.store.errors import DeadlinePassed, EventNotFound, SubmissionConflict, TokenMissing, TokenWrong
+from listbuilder.store.errors import DeadlinePassed, EventGone, EventNotFound, SubmissionConflict, TokenMissing, TokenWrong
 from listbuilder.store.lists import RulesRecord, lock_in
 from listbuilder.store.texts import keep_texts
 from listbuilder.store.tokens import hash_token, new_id, new_token, token_matches
@@ -48,6 +49,7 @@ events = Table(
     Column("deadline", DateTime(timezone=True), nullable=False),
     Column("allow_illegal", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
 )
 
 event_submissions = Table(
@@ -182,9 +184,7 @@ def submit(
     """
     key = player_key(player)
     with db.writing() as conn:
-        row = conn.execute(select(events).where(events.c.id == event_id).with_for_update()).first()
-        if row is None:
-            raise _event_not_found(event_id)
+        row = live_row(conn.execute(select(events).where(events.c.id == event_id).with_for_update()).first(), event_id)
         deadline, now = as_utc(row.deadline), utcnow()
         if now > deadline:
             raise DeadlinePassed(event_id, deadline)
@@ -203,7 +203,7 @@ def submit(
         if taken is not None:
             raise SubmissionConflict(event_id, "this list was submitted to this event by another player; make a copy of it to submit your own", field="list_id")
         if earlier is not None and earlier.list_id == list_id and earlier.list_version == checked.list_version:
-            return Submitted(_submission(earlier), None, created=False)
+            return Submitted(submission_from_row(earlier), None, created=False)
         number = (conn.scalar(select(func.max(event_submissions.c.number)).where(event_submissions.c.event_id == event_id)) or 0) + 1
         token = None
         if earlier is None:
@@ -226,36 +226,41 @@ def submit(
 
 def read_event(db: Database, event_id: str) -> Event:
     """The event, for anyone with its id (players need its settings to submit). Raises EventNotFound."""
-    _known_shape(event_id)
+    known_shape(event_id)
     with db.reading() as conn:
-        row = conn.execute(select(events).where(events.c.id == event_id)).first()
-    if row is None:
-        raise _event_not_found(event_id)
-    return _event(row)
+        row = live_row(conn.execute(select(events).where(events.c.id == event_id)).first(), event_id)
+    return event_from_row(row)
 
 
 def read_as_organiser(db: Database, event_id: str, token: str | None) -> tuple[Event, list[Submission]]:
     """The event and every submission, oldest first, for the holder of the organiser token.
     Raises EventNotFound, TokenMissing, TokenWrong."""
-    _known_shape(event_id)
+    known_shape(event_id)
     with db.reading() as conn:
-        row = conn.execute(select(events).where(events.c.id == event_id)).first()
-        if row is None:
-            raise _event_not_found(event_id)
+        row = live_row(conn.execute(select(events).where(events.c.id == event_id)).first(), event_id)
         if not token:
             raise TokenMissing(event_id, "the organiser's view needs the organiser token (Authorization: Bearer <token>)")
         if not token_matches(token, row.token_hash):
             raise TokenWrong(event_id, f"that is not the organiser token of event {event_id!r}")
         rows = conn.execute(select(event_submissions).where(event_submissions.c.event_id == event_id).order_by(event_submissions.c.number)).all()
-    return _event(row), [_submission(r) for r in rows]
+    return event_from_row(row), [submission_from_row(r) for r in rows]
 
 
-def _event(row: Any) -> Event:
+def live_row(row: Any, event_id: str) -> Any:
+    """The event's row, unless there is none (EventNotFound) or it was deleted (EventGone)."""
+    if row is None:
+        raise _event_not_found(event_id)
+    if row.deleted_at is not None:
+        raise EventGone(event_id, f"the organiser deleted event {event_id!r}")
+    return row
+
+
+def event_from_row(row: Any) -> Event:
     books = tuple(RulesRecord(**pin) for pin in json.loads(row.books))
     return Event(row.id, row.name, row.system_id, json.loads(row.settings), books, as_utc(row.deadline), bool(row.allow_illegal), as_utc(row.created_at))
 
 
-def _submission(row: Any) -> Submission:
+def submission_from_row(row: Any) -> Submission:
     return Submission(row.event_id, row.number, row.player, row.list_id, row.list_version, bool(row.valid), row.report, row.verification_code, as_utc(row.submitted_at))
 
 
@@ -273,7 +278,7 @@ def _event_not_found(event_id: str) -> EventNotFound:
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-def _known_shape(event_id: str) -> None:
+def known_shape(event_id: str) -> None:
     """Ids no event can have are not found before they reach the database."""
     if not _ID.fullmatch(event_id):
         raise _event_not_found(event_id)

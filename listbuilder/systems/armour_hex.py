@@ -42,6 +42,8 @@ HUGE = "huge"
 
 class ArmourHexRules(SystemRules):
     family = "armour-hex"
+    # 004 "Victory Condition", "Tournament style: FIXED TIME": match and tournament victory points.
+    tournament_scoring = "victory-points"
     ISSUE_CODES: Mapping[str, str] = {
         "game_mode.unknown": "The list names a game mode the system does not have.",
         "game_mode.budget_mismatch": "The list names a game mode and gives a budget that is not the mode's.",

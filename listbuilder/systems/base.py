@@ -37,6 +37,9 @@ class SystemRules:
     """Base class of every rules family; one instance per game system."""
 
     family: ClassVar[str] = ""
+    # How a tournament game is scored (listbuilder/tournament/scoring.py): "outcome" is win /
+    # draw / loss plus the event's own secondary score.
+    tournament_scoring: ClassVar[str] = "outcome"
     ISSUE_CODES: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, system: GameSystem):

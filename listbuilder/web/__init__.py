@@ -12,7 +12,7 @@ from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
 from listbuilder.schemas.lists import FastSchema
-from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, saved, security
+from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, rounds, saved, security
 from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.rest import Api, built_spec
 from listbuilder.web.routing import LazyBuilderRule
@@ -55,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     saved.register_security(rest)
     rest.register_blueprint(imports.blp)
     events.register(app, rest)
+    rounds.register(rest)
     api.init_app(app)
     bodies.init_app(app)
     docs.init_app(app)

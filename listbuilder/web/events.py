@@ -61,8 +61,9 @@ def _errors(*codes: int) -> Any:
         401: "no token (Authorization: Bearer <token>)", 403: "wrong token",
         404: "no event with this id, or a book, system or list we do not have",
         409: "submissions closed (the message names the deadline), a book version other than the pinned one, or a player name or list another player holds",
-        410: "the list was deleted", 412: "the list was saved again while it was being checked: submit again",
-        422: "invalid fields, a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
+        412: "the list was saved again while it was being checked: submit again",
+        410: "the organiser deleted the event, or the list was deleted",
+        422: "invalid fields (a deadline already past), a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
     }
     return blp.errors(*codes, descriptions=described)
 
@@ -85,6 +86,9 @@ class Events(MethodView):
     @_errors(400, 404, 409, 413, 415, 422)
     def post(self, data: dict[str, Any]) -> Any:
         """Create an event: its list settings, allowed books (pinned now) and deadline; an organiser token shown only now."""
+        from listbuilder.event_admin import check_deadline
+
+        check_deadline(data["deadline"], dt.datetime.now(dt.timezone.utc))  # a deadline already past: 422
         books = registry()
         pins, texts = core.pin_books(books, data["system"], data["books"])
         settings = core.check_settings(books, data["system"], data)

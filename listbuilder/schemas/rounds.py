@@ -1,0 +1,143 @@
+"""Schemas of the tournament day's API: organiser controls, the pre-check, rounds, results, standings."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from typing import Any
+
+from listbuilder.schemas.api import ReportOut
+from listbuilder.schemas.events import NOT_BLANK, EventOut
+from listbuilder.schemas.fields import StrictSchema, positive_int
+from listbuilder.schemas.lists import BudgetSchema
+from listbuilder.schemas.saved import PaperQuery
+from listbuilder.tournament.standings import TIEBREAKERS
+
+MAX_PLAYERS = 2000
+OUTCOMES = ("win", "draw", "loss")
+
+
+def _name(high: int, **kw: Any) -> fields.String:
+    return fields.String(validate=[validate.Length(min=1, max=high), NOT_BLANK], **kw)
+
+
+class EventEditIn(StrictSchema):
+    """What the organiser may change before round 1 (every field optional)."""
+
+    name = _name(200, load_default=None)
+    deadline = fields.AwareDateTime(load_default=None, format="iso", metadata={"description": "a new deadline, in the future (else 422)"})
+    allow_illegal = fields.Boolean(load_default=None)
+    points_limit = positive_int(load_default=None, validate=validate.Range(min=1, max=100000), metadata={"description": "only while no list is submitted"})
+    force_org = fields.Boolean(load_default=None, metadata={"description": "only while no list is submitted"})
+    game_mode = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={"description": "armour-hex; only while no list is submitted"})
+    budget = fields.Nested(BudgetSchema, load_default=None, metadata={"description": "armour-hex; only while no list is submitted"})
+    tiebreakers = fields.List(
+        fields.String(validate=validate.OneOf(TIEBREAKERS)), load_default=None, validate=validate.Length(max=len(TIEBREAKERS)),
+        metadata={"description": "the tiebreakers after the score, in the organiser's order"},
+    )
+    avoid_same_club = fields.Boolean(load_default=None, metadata={"description": "pair players of one club apart when the scores allow"})
+    avoid_same_faction_first_round = fields.Boolean(load_default=None, metadata={"description": "round 1: pair players of one army book apart"})
+    clubs = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=100)), values=fields.String(validate=validate.Length(min=1, max=100)),
+        load_default=None, metadata={"description": "player name -> club", "maxProperties": MAX_PLAYERS},
+    )
+
+
+class ReopenIn(StrictSchema):
+    deadline = fields.AwareDateTime(required=True, format="iso", metadata={"description": "submissions close again at this time (in the future)"})
+
+
+class PrecheckIn(StrictSchema):
+    list_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$"), metadata={"description": "a saved list's id (its current version is checked)"})
+
+
+class PrecheckOut(StrictSchema):
+    legal = fields.Boolean(metadata={"description": "whether the event would accept the list as it is now"})
+    reasons = fields.List(fields.String(), metadata={"description": "why not, one line per problem"})
+    report = fields.Nested(ReportOut, allow_none=True, metadata={"description": "the validation under the event's rules (null when the list cannot be checked for it)"})
+    verification_code = fields.String(allow_none=True)
+
+
+class RoundIn(StrictSchema):
+    seed = positive_int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=2**31 - 1), metadata={"description": "round 1: the random draw's seed (the same seed, the same round)"})
+    seed_order = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=None, allow_none=True, validate=validate.Length(max=MAX_PLAYERS), metadata={"description": "round 1: every player still in, best seed first"})
+
+
+class PairingOut(StrictSchema):
+    table = fields.Integer()
+    players = fields.List(fields.String(allow_none=True), metadata={"description": "the two players; the second is null for a bye"})
+    status = fields.String(metadata={"description": "open, waiting (entered, not confirmed), confirmed, decided (by the organiser) or bye"})
+    result = fields.Dict(allow_none=True, metadata={"description": "the result that counts, or the one waiting for confirmation"})
+    entered_by = fields.String(allow_none=True, metadata={"description": "who entered the waiting result"})
+    scores = fields.Dict(allow_none=True, metadata={"description": "player -> points, secondary, outcome (once the result counts)"})
+
+
+class RoundOut(StrictSchema):
+    number = fields.Integer()
+    pairings = fields.List(fields.Nested(PairingOut))
+    complete = fields.Boolean(metadata={"description": "every table has a result that counts"})
+    seed = fields.Integer(allow_none=True)
+    started_at = fields.DateTime()
+
+
+class RoundsOut(StrictSchema):
+    rounds = fields.List(fields.Nested(RoundOut))
+
+
+class SideIn(StrictSchema):
+    destroyed = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=list, validate=validate.Length(max=500), metadata={"description": "unit keys of the enemy's list this side destroyed"})
+    crippled = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=list, validate=validate.Length(max=500), metadata={"description": "unit keys of the enemy's list this side crippled"})
+
+
+class ResultIn(StrictSchema):
+    table = positive_int(required=True)
+    outcome = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(OUTCOMES)), load_default=None, metadata={"description": "OPR family and others: player -> win, draw or loss"})
+    secondary = fields.Dict(keys=fields.String(), values=fields.Float(allow_nan=False, validate=validate.Range(min=-1e6, max=1e6)), load_default=None, metadata={"description": "player -> the event's secondary score"})
+    sides = fields.Dict(keys=fields.String(), values=fields.Nested(SideIn), load_default=None, metadata={"description": "armour-hex: player -> the enemy units they destroyed and crippled"})
+
+
+class TableIn(StrictSchema):
+    table = positive_int(required=True)
+
+
+class ResultOut(PairingOut):
+    recorded = fields.String(metadata={"description": "what this request recorded: entry, confirmation or override"})
+
+
+class SwapIn(StrictSchema):
+    players = fields.List(_name(100), required=True, validate=validate.Length(equal=2), metadata={"description": "two players of the current round"})
+
+
+class PlayerIn(StrictSchema):
+    player = _name(100, required=True)
+
+
+class StandingOut(StrictSchema):
+    rank = fields.Integer()
+    player = fields.String()
+    faction = fields.String()
+    score = fields.Float()
+    played = fields.Integer()
+    wins = fields.Integer()
+    draws = fields.Integer()
+    losses = fields.Integer()
+    byes = fields.Integer()
+    withdrawn = fields.Boolean()
+    tiebreakers = fields.Dict(metadata={"description": "each tiebreaker's value, in the organiser's order"})
+
+
+class StandingsOut(StrictSchema):
+    event = fields.Nested(EventOut)
+    rounds = fields.Integer(metadata={"description": "rounds started"})
+    tiebreakers = fields.List(fields.String())
+    standings = fields.List(fields.Nested(StandingOut))
+
+
+class LogOut(StrictSchema):
+    log = fields.List(fields.Dict(), metadata={"description": "the organiser's actions, oldest first: settings, close, reopen, withdraw, reinstate, swap, delete"})
+    rounds = fields.List(fields.Dict(), metadata={"description": "each round as paired (before any swap), with its seed"})
+    results = fields.List(fields.Dict(), metadata={"description": "every result step: entry, confirmation, override"})
+
+
+class SheetQuery(PaperQuery):
+    """The paper of a printed pairings or standings sheet."""

@@ -1,0 +1,268 @@
+"""The tournament day's records: rounds and their tables, results as entered, the organiser's log.
+
+Tables::
+
+    event_rounds    (event_id, number) -> seed (round 1 drawn at random), started_at
+    event_tables    (event_id, round, number) -> player_a, player_b (NULL: a bye), as paired
+    event_results   (event_id, round, seq) -> table_number, kind (entry | confirmation |
+                    override), entered_by (a player's name, or "organiser"), result (JSON,
+                    as given), entered_at
+    event_log       (event_id, seq) -> kind (settings | withdraw | reinstate | swap | delete),
+                    data (JSON), logged_at
+
+Rows are only ever added: a changed result is a new row, a swap is a log row applied to the
+tables as paired, and the standings are recomputed from all of it (``listbuilder/rounds.py``).
+The one thing written in place is the ``events`` row itself (name, deadline, settings before
+round 1; ``deleted_at``), and each such change is logged with the values before and after.
+
+Every write is one transaction that locks the event's row (``FOR UPDATE`` on PostgreSQL; on
+SQLite the write lock), reads the day as it stands, asks the caller's *plan* what to write
+(the plan raises to refuse) and writes it. Two writers of one event take turns, so each sees
+the other's rows: two players entering a table's result at once, or a confirmation racing the
+organiser's override, end in one consistent order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, ForeignKeyConstraint, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select, update
+from sqlalchemy.engine import Connection
+
+from listbuilder.store.database import Database, as_utc, metadata, utcnow
+from listbuilder.store.errors import TokenMissing, TokenWrong
+from listbuilder.store.events import Event, Submission, event_from_row, event_submissions, events, known_shape, live_row, submission_from_row
+from listbuilder.store.lists import list_versions
+from listbuilder.store.tokens import token_matches
+
+ORGANISER = "organiser"
+
+event_rounds = Table(
+    "event_rounds", metadata,
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=True),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("event_id", "number"),
+)
+
+event_tables = Table(
+    "event_tables", metadata,
+    Column("event_id", String(32), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("player_a", String(100), nullable=False),
+    Column("player_b", String(100), nullable=True),
+    ForeignKeyConstraint(["event_id", "round"], ["event_rounds.event_id", "event_rounds.number"]),
+    PrimaryKeyConstraint("event_id", "round", "number"),
+)
+
+event_results = Table(
+    "event_results", metadata,
+    Column("event_id", String(32), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("table_number", Integer, nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("entered_by", String(100), nullable=False),
+    Column("result", Text, nullable=False),
+    Column("entered_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(["event_id", "round"], ["event_rounds.event_id", "event_rounds.number"]),
+    PrimaryKeyConstraint("event_id", "round", "seq"),
+)
+
+event_log = Table(
+    "event_log", metadata,
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("logged_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("event_id", "seq"),
+)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent the request: the organiser, a player (their name as submitted), or nobody."""
+
+    organiser: bool = False
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    kind: str
+    data: Mapping[str, Any]
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class PairedRound:
+    """A round as it was paired: (table, player, opponent or None) in table order."""
+
+    number: int
+    seed: int | None
+    started_at: dt.datetime
+    tables: tuple[tuple[int, str, str | None], ...]
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    round: int
+    seq: int
+    table: int
+    kind: str
+    by: str
+    result: Mapping[str, Any]
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class Day:
+    """Everything recorded about an event's day, read in one transaction."""
+
+    event: Event
+    submissions: tuple[Submission, ...]
+    rounds: tuple[PairedRound, ...]
+    results: tuple[ResultEntry, ...]
+    log: tuple[LogEntry, ...]
+    caller: Caller = field(default_factory=Caller)
+    books: Mapping[int, str] = field(default_factory=dict)   # submission number -> its list's army book
+
+    def book_of(self, submission: Submission) -> str:
+        return self.books.get(submission.number, "")
+
+
+# What a plan asks to write.
+
+@dataclass(frozen=True)
+class AddLog:
+    kind: str
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class AddRound:
+    number: int
+    seed: int | None
+    tables: Sequence[tuple[int, str, str | None]]
+
+
+@dataclass(frozen=True)
+class AddResult:
+    round: int
+    table: int
+    kind: str
+    by: str
+    result: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class UpdateEvent:
+    """New values for the event's own row (name, deadline, settings, allow_illegal, deleted_at)."""
+
+    values: Mapping[str, Any]
+
+
+Change = AddLog | AddRound | AddResult | UpdateEvent
+Plan = Callable[[Day], Sequence[Change]]
+
+
+def read_day(db: Database, event_id: str, token: str | None = None) -> Day:
+    """The day as it stands; with a *token*, who holds it (a wrong token is TokenWrong).
+    Raises EventNotFound, EventGone."""
+    known_shape(event_id)
+    with db.reading() as conn:
+        return _load(conn, event_id, token, lock=False)
+
+
+def change_day(db: Database, event_id: str, token: str | None, plan: Plan) -> Sequence[Change]:
+    """Run *plan* on the day, with the event locked, and write what it returns; returns that.
+
+    The plan sees the caller (organiser or player, from *token*) and refuses by raising.
+    Raises EventNotFound, EventGone, TokenMissing, TokenWrong and what the plan raises.
+    """
+    known_shape(event_id)
+    if not token:
+        raise TokenMissing(event_id, "this needs the organiser's or a player's token (Authorization: Bearer <token>)")
+    with db.writing() as conn:
+        day = _load(conn, event_id, token, lock=True)
+        changes = plan(day)
+        now = utcnow()
+        for change in changes:
+            _write(conn, event_id, change, now)
+    return changes
+
+
+def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> Day:
+    query = select(events).where(events.c.id == event_id)
+    row = live_row(conn.execute(query.with_for_update() if lock else query).first(), event_id)
+    where_event = lambda table: table.c.event_id == event_id  # noqa: E731 - one filter, five tables
+    submissions = tuple(submission_from_row(r) for r in conn.execute(select(event_submissions).where(where_event(event_submissions)).order_by(event_submissions.c.number)))
+    caller = Caller()
+    if token:
+        caller = _caller(event_id, token, row.token_hash, conn)
+    tables: dict[int, list[tuple[int, str, str | None]]] = {}
+    for t in conn.execute(select(event_tables).where(where_event(event_tables)).order_by(event_tables.c.round, event_tables.c.number)):
+        tables.setdefault(t.round, []).append((t.number, t.player_a, t.player_b))
+    rounds = tuple(
+        PairedRound(r.number, r.seed, as_utc(r.started_at), tuple(tables.get(r.number, ())))
+        for r in conn.execute(select(event_rounds).where(where_event(event_rounds)).order_by(event_rounds.c.number))
+    )
+    results = tuple(
+        ResultEntry(r.round, r.seq, r.table_number, r.kind, r.entered_by, json.loads(r.result), as_utc(r.entered_at))
+        for r in conn.execute(select(event_results).where(where_event(event_results)).order_by(event_results.c.round, event_results.c.seq))
+    )
+    log = tuple(
+        LogEntry(r.seq, r.kind, json.loads(r.data), as_utc(r.logged_at))
+        for r in conn.execute(select(event_log).where(where_event(event_log)).order_by(event_log.c.seq))
+    )
+    books = dict(conn.execute(
+        select(event_submissions.c.number, list_versions.c.book_id)
+        .join(list_versions, (list_versions.c.list_id == event_submissions.c.list_id) & (list_versions.c.number == event_submissions.c.list_version))
+        .where(where_event(event_submissions))
+    ).all())
+    return Day(event_from_row(row), submissions, rounds, results, log, caller, books)
+
+
+def _caller(event_id: str, token: str, organiser_hash: str, conn: Connection) -> Caller:
+    if token_matches(token, organiser_hash):
+        return Caller(organiser=True)
+    found = conn.execute(
+        select(event_submissions.c.player, event_submissions.c.player_token_hash)
+        .where(event_submissions.c.event_id == event_id).order_by(event_submissions.c.number.desc())
+    ).all()
+    for player, token_hash in found:
+        if token_matches(token, token_hash):
+            return Caller(player=player)
+    raise TokenWrong(event_id, f"that is neither the organiser's token nor a player's token of event {event_id!r}")
+
+
+def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) -> None:
+    if isinstance(change, AddLog):
+        seq = (conn.scalar(select(func.max(event_log.c.seq)).where(event_log.c.event_id == event_id)) or 0) + 1
+        conn.execute(insert(event_log).values(event_id=event_id, seq=seq, kind=change.kind, data=json.dumps(change.data, sort_keys=True, default=str), logged_at=now))
+    elif isinstance(change, AddRound):
+        conn.execute(insert(event_rounds).values(event_id=event_id, number=change.number, seed=change.seed, started_at=now))
+        if change.tables:
+            conn.execute(insert(event_tables), [
+                {"event_id": event_id, "round": change.number, "number": n, "player_a": a, "player_b": b} for n, a, b in change.tables
+            ])
+    elif isinstance(change, AddResult):
+        where = (event_results.c.event_id == event_id) & (event_results.c.round == change.round)
+        seq = (conn.scalar(select(func.max(event_results.c.seq)).where(where)) or 0) + 1
+        conn.execute(insert(event_results).values(
+            event_id=event_id, round=change.round, seq=seq, table_number=change.table, kind=change.kind,
+            entered_by=change.by, result=json.dumps(change.result, sort_keys=True), entered_at=now,
+        ))
+    else:
+        values = dict(change.values)
+        if "settings" in values:
+            values["settings"] = json.dumps(values["settings"], sort_keys=True)
+        conn.execute(update(events).where(events.c.id == event_id).values(**values))

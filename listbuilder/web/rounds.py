@@ -1,0 +1,344 @@
+"""The tournament day under /api/v1/events/<id>: organiser controls, pre-check, rounds, results, standings.
+
+Reads (a round, the standings) are public, like the event itself. Everything that changes the
+day needs a token in ``Authorization: Bearer``: the organiser's for the controls, starting
+rounds, swaps and withdrawals; the organiser's or a player's (the ``player_token`` of their
+first submission) for results. Each change is one locked transaction of ``store/rounds.py``;
+what it answers is read back afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+
+from listbuilder.lazy import lazy_module
+from listbuilder.lists import ListError
+from listbuilder.store.errors import StoreError
+from listbuilder.web.api import registry
+from listbuilder.web.events import event_body
+from listbuilder.web.rest import Blueprint
+from listbuilder.web.rosters import content_disposition, file_name
+from listbuilder.web.saved import bearer_token, database, store_error_response
+from listbuilder.schemas.rounds import (
+    EventEditIn, LogOut, PlayerIn, PrecheckIn, PrecheckOut, ReopenIn, ResultIn, ResultOut, RoundIn, RoundOut, RoundsOut, SheetQuery,
+    StandingsOut, SwapIn, TableIn,
+)
+from listbuilder.schemas.events import EventOut
+
+day = lazy_module("listbuilder.rounds")
+admin = lazy_module("listbuilder.event_admin")
+store = lazy_module("listbuilder.store.rounds")
+events_core = lazy_module("listbuilder.events")
+
+blp = Blueprint(
+    "rounds", __name__, url_prefix="/api/v1/events",
+    description="The tournament day: organiser controls, a list's pre-check, rounds and pairings, results, standings and printed sheets.",
+)
+blp.errorhandler(StoreError)(store_error_response)
+
+ORGANISER_TOKEN = [{"organiserToken": []}]
+ANY_TOKEN = [{"organiserToken": []}, {"playerToken": []}]
+
+
+def register(rest: Any) -> None:
+    rest.security_scheme("playerToken", {"type": "http", "scheme": "bearer", "description": "the player_token returned with a player's first submission"})
+    rest.register_blueprint(blp)
+
+
+def _errors(*codes: int) -> Any:
+    described = {
+        401: "no token (Authorization: Bearer <token>)", 403: "a wrong token, or one that may not do this (a player's for an organiser's action, or for another table)",
+        404: "no event, round or table with this number", 409: "not now: a table of the last round has no result, round 1 has started, a result is confirmed already, the opponent entered another result …",
+        410: "the organiser deleted the event", 422: "invalid fields: the errors name each one",
+    }
+    return blp.errors(*codes, descriptions=described)
+
+
+def _scoring(event: Any) -> str:
+    return str(registry().rules[event.system_id].tournament_scoring)
+
+
+def _change(event_id: str, plan: Any) -> Any:
+    """Run *plan* with the event locked, then read the day back for the answer."""
+    db = database()
+    store.change_day(db, event_id, bearer_token(), plan)
+    return store.read_day(db, event_id)
+
+
+# --------------------------------------------------------------------------------------------
+# Organiser controls
+
+
+@blp.route("/<event_id:event_id>")
+class EventControls(MethodView):
+    @blp.arguments(EventEditIn)
+    @blp.response(200, EventOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410, 422)
+    def patch(self, data: dict[str, Any], event_id: str) -> Any:
+        """Edit the event before round 1: name, deadline (in the future), illegal lists, day settings; list settings while nothing is submitted."""
+        event = store.read_day(database(), event_id).event
+        list_settings = None
+        if any(data.get(k) is not None for k in events_core.SETTINGS):
+            list_settings = events_core.check_settings(registry(), event.system_id, {**event.settings, **{k: v for k, v in data.items() if v is not None}})
+        return event_body(_change(event_id, admin.plan_edit(data, list_settings, day.now())).event)
+
+    @blp.response(204)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410)
+    def delete(self, event_id: str) -> Any:
+        """Delete the event: it answers 410 from now on; its records are kept and its lists stay locked."""
+        store.change_day(database(), event_id, bearer_token(), admin.plan_delete(day.now()))
+        return "", 204
+
+
+@blp.route("/<event_id:event_id>/close")
+class Close(MethodView):
+    @blp.response(200, EventOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410)
+    def post(self, event_id: str) -> Any:
+        """Close submissions now (before the deadline)."""
+        return event_body(_change(event_id, admin.plan_close(day.now())).event)
+
+
+@blp.route("/<event_id:event_id>/reopen")
+class Reopen(MethodView):
+    @blp.arguments(ReopenIn)
+    @blp.response(200, EventOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Open submissions again until a new deadline (in the future)."""
+        return event_body(_change(event_id, admin.plan_reopen(data["deadline"], day.now())).event)
+
+
+@blp.route("/<event_id:event_id>/withdrawals")
+class Withdrawals(MethodView):
+    @blp.arguments(PlayerIn)
+    @blp.response(201, PlayerIn)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Withdraw a player from the rounds still to come (their games so far stay in the standings)."""
+        _change(event_id, day.plan_withdrawal(data["player"], withdraw=True))
+        return data, 201
+
+
+@blp.route("/<event_id:event_id>/reinstatements")
+class Reinstatements(MethodView):
+    @blp.arguments(PlayerIn)
+    @blp.response(201, PlayerIn)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Bring a withdrawn player back: they are paired again from the next round."""
+        _change(event_id, day.plan_withdrawal(data["player"], withdraw=False))
+        return data, 201
+
+
+@blp.route("/<event_id:event_id>/precheck")
+class Precheck(MethodView):
+    @blp.arguments(PrecheckIn)
+    @blp.response(200, PrecheckOut)
+    @_errors(404, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Would the event take this saved list now? Legal or not, and why, under the event's pinned rules: nothing is locked or recorded."""
+        from listbuilder import saved
+
+        db = database()
+        event = store.read_day(db, event_id).event
+        version = saved.stored_lists.read_list(db, data["list_id"]).current
+        try:
+            check = events_core.check_for_event(db, registry(), event, version)
+        except ListError as refused:
+            if refused.status == 404:
+                raise
+            return {"legal": False, "reasons": [refused.message], "report": None, "verification_code": None}
+        reasons = [f"{i.code}: {i.message}" + (f" ({i.path})" if i.path else "") for i in check.report.issues if i.severity == "error"]
+        return {"legal": check.report.valid, "reasons": reasons, "report": check.report.as_dict(), "verification_code": check.verification_code}
+
+
+# --------------------------------------------------------------------------------------------
+# Rounds and results
+
+
+@blp.route("/<event_id:event_id>/rounds")
+class Rounds(MethodView):
+    @blp.arguments(RoundIn)
+    @blp.response(201, RoundOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Start the next round: Swiss pairing of the players still in (409 while a table of the last round has no result)."""
+        event = store.read_day(database(), event_id).event
+        scoring = _scoring(event)
+        factions = _factions(store.read_day(database(), event_id))
+        after = _change(event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"], factions=factions))
+        return day.round_body(after, len(after.rounds), scoring)
+
+    @blp.response(200, RoundsOut)
+    @_errors(404, 410)
+    def get(self, event_id: str) -> Any:
+        """Every round so far, with its tables and where their results stand."""
+        found = store.read_day(database(), event_id)
+        scoring = _scoring(found.event)
+        return {"rounds": [day.round_body(found, r.number, scoring) for r in found.rounds]}
+
+
+def _factions(found: Any) -> dict[str, str]:
+    from listbuilder.store.events import player_key
+
+    return {player_key(p.name): found.book_of(p.submission) for p in day.players(found)}
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>")
+class Round(MethodView):
+    @blp.response(200, RoundOut)
+    @_errors(404, 410)
+    def get(self, event_id: str, number: int) -> Any:
+        """A round's pairings ({"table", "players": [a, b or null for a bye]}) and each table's result."""
+        found = store.read_day(database(), event_id)
+        return day.round_body(found, number, _scoring(found.event))
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>/results")
+class Results(MethodView):
+    @blp.arguments(ResultIn)
+    @blp.response(201, ResultOut)
+    @blp.doc(security=ANY_TOKEN)
+    @_errors(401, 403, 404, 409, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
+        """Enter a table's result: a player enters it, the opponent confirms (or enters the same); the organiser's overrides."""
+        body = {k: v for k, v in data.items() if k != "table" and v is not None}
+        return _recorded(event_id, number, data["table"], body)
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>/confirmations")
+class Confirmations(MethodView):
+    @blp.arguments(TableIn)
+    @blp.response(201, ResultOut)
+    @blp.doc(security=ANY_TOKEN)
+    @_errors(401, 403, 404, 409, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
+        """Confirm the result the opponent entered at this table (the organiser's confirmation decides it)."""
+        return _recorded(event_id, number, data["table"], None)
+
+
+def _recorded(event_id: str, number: int, table: int, body: dict[str, Any] | None) -> Any:
+    db = database()
+    event = store.read_day(db, event_id).event
+    scoring = _scoring(event)
+    written = store.change_day(db, event_id, bearer_token(), day.plan_result(scoring, number, table, body))
+    after = store.read_day(db, event_id)
+    item = next(p for p in day.round_body(after, number, scoring)["pairings"] if p["table"] == table)
+    return {**item, "recorded": written[0].kind}, 201
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>/swaps")
+class Swaps(MethodView):
+    @blp.arguments(SwapIn)
+    @blp.response(201, RoundOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410, 422)
+    def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
+        """Swap two players of the current round between their tables, before either game has a result (logged)."""
+        after = _change(event_id, day.plan_swap(number, *data["players"]))
+        return day.round_body(after, number, _scoring(after.event))
+
+
+# --------------------------------------------------------------------------------------------
+# Standings, the record, printed sheets
+
+
+def standings_body(found: Any) -> dict[str, Any]:
+    books = registry().books
+    by_name = {p.name: p for p in day.players(found)}
+    rows = []
+    for s in day.current_standings(found, _scoring(found.event)):
+        player = by_name[s.player]
+        book = found.book_of(player.submission)
+        rows.append({
+            "rank": s.rank, "player": s.player, "faction": books[book].name if book in books else book, "score": s.score,
+            "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes, "withdrawn": player.withdrawn,
+            "tiebreakers": dict(s.tiebreakers),
+        })
+    return {"event": event_body(found.event), "rounds": len(found.rounds), "tiebreakers": list(day.day_settings(found)["tiebreakers"]), "standings": rows}
+
+
+@blp.route("/<event_id:event_id>/standings")
+class Standings(MethodView):
+    @blp.response(200, StandingsOut)
+    @_errors(404, 410)
+    def get(self, event_id: str) -> Any:
+        """The standings now: score, then the organiser's tiebreakers in order; recomputed from every result."""
+        return standings_body(store.read_day(database(), event_id))
+
+
+@blp.route("/<event_id:event_id>/standings.csv")
+class StandingsCsv(MethodView):
+    @blp.response(200, content_type="text/csv", description="One row per player, in rank order.")
+    @_errors(404, 410)
+    def get(self, event_id: str) -> Any:
+        """The standings as CSV."""
+        from listbuilder.round_sheets import standings_csv
+
+        body = standings_body(store.read_day(database(), event_id))
+        response = Response(standings_csv(body), mimetype="text/csv")
+        response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{body['event']['name']} standings", "csv", "standings"))
+        return response
+
+
+@blp.route("/<event_id:event_id>/log")
+class Log(MethodView):
+    @blp.response(200, LogOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410)
+    def get(self, event_id: str) -> Any:
+        """The day's whole record: the organiser's actions, each round as paired, every result step."""
+        found = store.read_day(database(), event_id, bearer_token())
+        if not found.caller.organiser:
+            from listbuilder.store.errors import TokenMissing, TokenWrong
+
+            raise (TokenWrong if bearer_token() else TokenMissing)(event_id, "the record needs the organiser token")
+        return {
+            "log": [{"seq": e.seq, "kind": e.kind, "data": dict(e.data), "at": e.at.isoformat()} for e in found.log],
+            "rounds": [{"number": r.number, "seed": r.seed, "started_at": r.started_at.isoformat(), "tables": [list(t) for t in r.tables]} for r in found.rounds],
+            "results": [{"round": r.round, "seq": r.seq, "table": r.table, "kind": r.kind, "entered_by": r.by, "result": dict(r.result), "at": r.at.isoformat()} for r in found.results],
+        }
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>/pairings.pdf")
+class PairingsPdf(MethodView):
+    @blp.arguments(SheetQuery, location="query")
+    @blp.response(200, content_type="application/pdf", description="The round's tables, 40 to a page.")
+    @_errors(404, 410, 422)
+    def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
+        """The round's pairings to print and pin up (A4 or Letter)."""
+        from listbuilder.round_sheets import pairings_pdf
+
+        found = store.read_day(database(), event_id)
+        body = day.round_body(found, number, _scoring(found.event))
+        return _pdf(pairings_pdf(found.event.name, body, paper=query["paper"]), f"{found.event.name} round {number}")
+
+
+@blp.route("/<event_id:event_id>/standings.pdf")
+class StandingsPdf(MethodView):
+    @blp.arguments(SheetQuery, location="query")
+    @blp.response(200, content_type="application/pdf", description="The standings, 40 rows to a page.")
+    @_errors(404, 410, 422)
+    def get(self, query: dict[str, Any], event_id: str) -> Any:
+        """The standings to print (A4 or Letter)."""
+        from listbuilder.round_sheets import standings_pdf
+
+        body = standings_body(store.read_day(database(), event_id))
+        return _pdf(standings_pdf(body, paper=query["paper"]), f"{body['event']['name']} standings")
+
+
+def _pdf(pdf: bytes, title: str) -> Response:
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = content_disposition("attachment", file_name(title, "pdf", "sheet"))
+    return response
