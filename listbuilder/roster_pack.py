@@ -1,17 +1,28 @@
 """An event's roster pack: every player's roster, one after another, in one PDF.
 
-Each entry is printed by the one roster renderer (``pdf.roster_pdf``, so its cache serves a
-pack asked for twice) with the player's name leading the title of the sheet and of every page
-header, from the book as the event pinned it and with the event's list settings. The rosters
-are then joined page by page, with a bookmark per player, so an organiser can print the pack
-or jump to a table's lists.
+Each entry is printed by the one roster renderer (``pdf.roster_pdf``) with the player's name
+leading the title of the sheet and of every page header, from the book as the event pinned it
+and with the event's list settings. The rosters are joined page by page, with a bookmark per
+player, so an organiser can print the pack or jump to a table's lists.
+
+Why rosters are rendered once and kept (``listbuilder.store.rendered``): a submitted list is
+locked and a submission never changes, so its roster is fixed the moment it is submitted.
+Rendering every roster inside the pack request cost about 110 ms a player: a 100-player pack
+outlived the worker timeout and a 500-player one took 55 s. So the A4 roster is rendered when
+the list is submitted (:func:`keep_submitted`, one roster's time added to a submission), and
+a pack that still lacks rosters (the other paper size, events older than this, templates
+changed since) renders them in slices of a few seconds per request (:func:`render_missing`),
+each slice reporting how far it got, until the pack is a plain join of kept PDFs.
 """
 
 from __future__ import annotations
 
 import io
+import logging
+import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pypdf import PdfWriter
 
@@ -19,27 +30,97 @@ from listbuilder import events, saved
 from listbuilder.books import BookRegistry
 from listbuilder.lists import ListError
 from listbuilder.pdf import roster_pdf
+from listbuilder.pdf_cache import KEY_DOMAIN as RENDERER
+from listbuilder.roster_budget import RosterTooLarge
+from listbuilder.store import rendered
 
 if TYPE_CHECKING:
     from listbuilder.store.database import Database
     from listbuilder.store.events import Event, Submission
 
+log = logging.getLogger(__name__)
 
-def event_pack(db: Database, registry: BookRegistry, event: Event, submissions: Sequence[Submission], *, paper: str = "a4") -> bytes:
-    """The pack of each player's newest submission, in the order players first submitted.
-    Raises ListError (409) when nothing was submitted yet, and what checking a list against
-    the event raises (``events.check_for_event``)."""
+SUBMISSION_PAPER = "a4"  # the paper rendered when a list is submitted (the pack's default)
+
+
+@dataclass(frozen=True)
+class PackProgress:
+    """How much of a pack is rendered: ``rendered`` of ``players`` rosters on ``paper``."""
+
+    paper: str
+    players: int
+    rendered: int
+
+    @property
+    def ready(self) -> bool:
+        return self.rendered == self.players
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"paper": self.paper, "players": self.players, "rendered": self.rendered, "ready": self.ready}
+
+
+def keep_submitted(db: Database, check: events.EventCheck, submission: Submission) -> None:
+    """Render and keep the roster of a submission just recorded. The submission stands
+    whatever happens here: a roster that cannot be rendered now is rendered (or refused) when
+    a pack asks for it."""
+    try:
+        _keep(db, check, submission, SUBMISSION_PAPER)
+    except (RosterTooLarge, ListError, OSError) as error:
+        log.warning("roster of submission %s/%d not rendered at submission: %s", submission.event_id, submission.number, error)
+
+
+def progress(db: Database, event: Event, submissions: Sequence[Submission], paper: str) -> PackProgress:
+    """How many of the entries' rosters on *paper* are kept (no rendering)."""
+    numbers = _entry_numbers(submissions)
+    kept = rendered.rendered_numbers(db, event.id, paper, RENDERER)
+    return PackProgress(paper, len(numbers), sum(1 for n in numbers if n in kept))
+
+
+def render_missing(db: Database, registry: BookRegistry, event: Event, submissions: Sequence[Submission], paper: str, *, seconds: float) -> PackProgress:
+    """Render and keep the entries' missing rosters on *paper*, oldest entry first, until
+    *seconds* have been spent (at least one is rendered when any is missing).
+    Raises what printing an entry raises (RosterTooLarge, ListError: see ``roster_pdf``)."""
+    _check_not_empty(submissions)
     latest = events.latest_submissions(submissions)
-    if not latest:
-        raise ListError("empty_event", "nothing to print: no list has been submitted to this event yet", {"event_id": ["no submissions"]}, status=409)
-    writer = PdfWriter()
+    kept = rendered.rendered_numbers(db, event.id, paper, RENDERER)
+    done = sum(1 for s, _ in latest if s.number in kept)
+    stop, now_rendered = time.monotonic() + seconds, 0
     for submission, _earlier in latest:
+        if submission.number in kept:
+            continue
+        if now_rendered and time.monotonic() >= stop:
+            break
         version = saved.stored_lists.read_version(db, submission.list_id, submission.list_version)
-        check = events.check_for_event(db, registry, event, version)
-        pdf = roster_pdf(saved.registry_of(check.rules), check.army, paper=paper, heading=submission.player)
+        _keep(db, events.check_for_event(db, registry, event, version), submission, paper)
+        done, now_rendered = done + 1, now_rendered + 1
+    return PackProgress(paper, len(latest), done)
+
+
+def event_pack(db: Database, event: Event, submissions: Sequence[Submission], *, paper: str = "a4") -> bytes:
+    """The pack of each player's newest submission, in the order players first submitted,
+    joined from the kept rosters (:func:`render_missing` first). Raises ListError (409) when
+    nothing was submitted yet, KeyError when a roster is not kept."""
+    _check_not_empty(submissions)
+    players = {s.number: s.player for s, _ in events.latest_submissions(submissions)}
+    writer = PdfWriter()
+    for number, pdf in rendered.kept_pdfs(db, event.id, list(players), paper, RENDERER):
         first = len(writer.pages)
         writer.append(io.BytesIO(pdf), import_outline=False)
-        writer.add_outline_item(title=submission.player, page_number=first)
+        writer.add_outline_item(title=players[number], page_number=first)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _keep(db: Database, check: events.EventCheck, submission: Submission, paper: str) -> None:
+    pdf = roster_pdf(saved.registry_of(check.rules), check.army, paper=paper, heading=submission.player, cache=None)
+    rendered.keep(db, rendered.RosterRef(submission.event_id, submission.number, paper, RENDERER), pdf)
+
+
+def _entry_numbers(submissions: Sequence[Submission]) -> list[int]:
+    return [s.number for s, _ in events.latest_submissions(submissions)]
+
+
+def _check_not_empty(submissions: Sequence[Submission]) -> None:
+    if not submissions:
+        raise ListError("empty_event", "nothing to print: no list has been submitted to this event yet", {"event_id": ["no submissions"]}, status=409)

@@ -128,6 +128,14 @@ class PackQuery(PaperQuery):
     """The paper of an event's roster pack (the same choice as a saved list's roster)."""
 
 
+class PackProgressOut(StrictSchema):
+    paper = fields.String(required=True, metadata={"description": "a4 or letter"})
+    players = fields.Integer(required=True, metadata={"description": "entries in the pack: one per player"})
+    rendered = fields.Integer(required=True, metadata={"description": "entries whose roster is rendered and kept"})
+    ready = fields.Boolean(required=True, metadata={"description": "every roster is rendered: the PDF answers 200"})
+    pdf_url = fields.String(required=True, metadata={"description": "the roster pack's URL (GET with the organiser token)"})
+
+
 class BatchIn(StrictSchema):
     lists = fields.List(
         fields.Dict(metadata={"description": "a list, as the body of POST /lists/validate (checked on its own: see `error`)"}), required=True,

@@ -34,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         DATABASE_URL=None,  # see saved.init_app: else $DATABASE_URL, else SQLite in the instance folder
+        PACK_RENDER_SECONDS=2.0,  # rendering a roster pack may spend per request before answering 202 (roster_pack)
     )
     app.config.from_prefixed_env("LISTBUILDER")
     if test_config:

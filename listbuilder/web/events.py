@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Flask, Response, url_for
+from flask import Flask, Response, current_app, url_for
 from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
@@ -24,7 +24,7 @@ from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 from listbuilder.web.rosters import content_disposition, file_name
 from listbuilder.web.saved import store_error_response, bearer_token, database
-from listbuilder.schemas.events import EventCreatedOut, EventIn, EventOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
+from listbuilder.schemas.events import EventCreatedOut, EventIn, EventOut, PackProgressOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
 
 core = lazy_module("listbuilder.events")  # the tournament rules: loaded by the first event request
 store = lazy_module("listbuilder.store.events")
@@ -131,6 +131,8 @@ class Submissions(MethodView):
         checked = store.Checked(version.number, check.report.valid, check.report_json, check.verification_code)
         done = store.submit(db, event_id, player=data["player"].strip(), player_token=data["player_token"], list_id=data["list_id"], list_token=token, checked=checked)
         s = done.submission
+        if done.created:
+            roster_pack().keep_submitted(db, check, s)
         body = {
             "event_id": event_id, "number": s.number, "player": s.player, "player_token": done.player_token, "list_id": s.list_id,
             "list_version": s.list_version, "valid": s.valid, "verification_code": s.verification_code, "report": s.report, "submitted_at": s.submitted_at,
@@ -182,20 +184,49 @@ class ReportCsv(MethodView):
         return response
 
 
+def _pack_progress_body(event_id: str, progress: Any) -> dict[str, Any]:
+    query = {} if progress.paper == "a4" else {"paper": progress.paper}
+    return {**progress.as_dict(), "pdf_url": url_for("events.RosterPack", event_id=event_id, _external=True, **query)}
+
+
+@blp.route("/<event_id:event_id>/roster-pack")
+class RosterPackProgress(MethodView):
+    @blp.arguments(PackQuery, location="query")
+    @blp.response(200, PackProgressOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 422)
+    def get(self, query: dict[str, Any], event_id: str) -> Any:
+        """How far the roster pack is: rosters rendered so far of the players' entries (renders nothing)."""
+        db = database()
+        event, submissions = store.read_as_organiser(db, event_id, bearer_token())
+        return _pack_progress_body(event_id, roster_pack().progress(db, event, submissions, query["paper"]))
+
+
 @blp.route("/<event_id:event_id>/roster-pack.pdf")
 class RosterPack(MethodView):
     @blp.arguments(PackQuery, location="query")
     @blp.response(200, content_type="application/pdf", description="Every entry's roster, one after another.")
+    @blp.alt_response(202, schema=PackProgressOut, description="rosters are still being rendered: this request rendered some; ask again (Retry-After)")
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 422)
+    @_errors(401, 403, 404, 409, 413, 422)
     def get(self, query: dict[str, Any], event_id: str) -> Any:
-        """The roster pack: each player's roster in turn, every page header naming the player."""
-        from listbuilder import roster_pack  # WeasyPrint loads on the first PDF, not at start-up
+        """The roster pack: each player's roster in turn, every page header naming the player.
 
-        db = database()
+        Rosters are rendered when lists are submitted (A4); any still missing are rendered
+        here a few seconds' worth at a time: until the last one is, the answer is 202 with the
+        progress, and the same request again goes on."""
+        db, pack = database(), roster_pack()
         event, submissions = store.read_as_organiser(db, event_id, bearer_token())
-        pdf = roster_pack.event_pack(db, registry(), event, submissions, paper=query["paper"])
-        response = Response(pdf, mimetype="application/pdf")
+        progress = pack.render_missing(db, registry(), event, submissions, query["paper"], seconds=current_app.config["PACK_RENDER_SECONDS"])
+        if not progress.ready:
+            return _pack_progress_body(event_id, progress), 202, {"Retry-After": "1"}
+        response = Response(pack.event_pack(db, event, submissions, paper=query["paper"]), mimetype="application/pdf")
         response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
         return response
 
+
+def roster_pack() -> Any:
+    """``listbuilder.roster_pack``, imported on first use: WeasyPrint loads with the first PDF, not at start-up."""
+    from listbuilder import roster_pack as module
+
+    return module

@@ -1,0 +1,92 @@
+"""The roster pack of an event as a join of rosters rendered once (issue 25): at submission, or
+a slice per request with the progress reported, on SQLite and on PostgreSQL when set."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+from sqlalchemy import func, select
+
+from listbuilder import roster_pack
+from listbuilder.store.rendered import event_rosters
+from tests.web.test_events_api import ILLEGAL, make_event, organiser, submit
+from tests.web.test_saved_api import create
+
+
+def pack(client, event, paper="a4"):
+    return client.get(f"/api/v1/events/{event['id']}/roster-pack.pdf?paper={paper}", headers=organiser(event))
+
+
+def kept(db, event, paper):
+    with db.reading() as conn:
+        return conn.scalar(select(func.count()).select_from(event_rosters).where(event_rosters.c.event_id == event["id"], event_rosters.c.paper == paper))
+
+
+def refuse_to_render(monkeypatch):
+    def no_render(*args, **kwargs):
+        raise AssertionError("the pack rendered a roster that was kept at submission")
+    monkeypatch.setattr(roster_pack, "roster_pdf", no_render)
+
+
+def test_a_submission_keeps_its_roster_so_the_a4_pack_renders_nothing(saved_client, db, monkeypatch):
+    event = make_event(saved_client, allow_illegal=True)
+    submit(saved_client, event, create(saved_client), player="Ann Arbor")
+    submit(saved_client, event, create(saved_client, ILLEGAL), player="Bo Brandt")
+    assert kept(db, event, "a4") == 2
+    refuse_to_render(monkeypatch)
+    response = pack(saved_client, event)
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    pdf = PdfReader(io.BytesIO(response.data))
+    assert [item.title for item in pdf.outline] == ["Ann Arbor", "Bo Brandt"]
+    assert "Ann Arbor" in pdf.pages[0].extract_text() and "NOT A LEGAL LIST" in pdf.pages[-1].extract_text()
+
+
+def test_missing_rosters_are_rendered_a_slice_per_request_with_the_progress_in_a_202(saved_client, db, monkeypatch):
+    monkeypatch.setitem(saved_client.application.config, "PACK_RENDER_SECONDS", 0)  # one roster per request
+    event = make_event(saved_client)
+    for player in ("Ann", "Bo", "Cy"):
+        submit(saved_client, event, create(saved_client), player=player)
+    progress_url = f"/api/v1/events/{event['id']}/roster-pack?paper=letter"
+    before = saved_client.get(progress_url, headers=organiser(event))
+    assert before.status_code == 200 and before.json["rendered"] == 0 and before.json["players"] == 3 and before.json["ready"] is False
+    seen = []
+    for _ in range(3):
+        answer = pack(saved_client, event, "letter")
+        seen.append(answer.status_code)
+        if answer.status_code == 202:
+            assert answer.headers["Retry-After"] == "1" and answer.json["pdf_url"].endswith(f"/events/{event['id']}/roster-pack.pdf?paper=letter")
+            assert answer.json["rendered"] == len(seen) and answer.json["ready"] is False
+    assert seen == [202, 202, 200]
+    assert saved_client.get(progress_url, headers=organiser(event)).json == {**before.json, "rendered": 3, "ready": True}
+    assert kept(db, event, "letter") == 3 and round(float(PdfReader(io.BytesIO(answer.data)).pages[0].mediabox.width)) == 612
+
+
+def test_rosters_rendered_by_older_templates_are_rendered_again(saved_client, db, monkeypatch):
+    event = make_event(saved_client)
+    submit(saved_client, event, create(saved_client), player="Ann")
+    monkeypatch.setattr(roster_pack, "RENDERER", "roster-pdf/next")  # the templates changed since
+    progress = saved_client.get(f"/api/v1/events/{event['id']}/roster-pack", headers=organiser(event)).json
+    assert (progress["rendered"], progress["players"]) == (0, 1)
+    assert pack(saved_client, event).status_code == 200
+    assert kept(db, event, "a4") == 1  # replaced, not kept beside the old one
+
+
+def test_a_roster_too_large_to_render_at_submission_still_submits(saved_client, monkeypatch):
+    from listbuilder.roster_budget import RosterTooLarge
+
+    def too_large(*args, **kwargs):
+        raise RosterTooLarge("units", "over the budget")
+    monkeypatch.setattr(roster_pack, "roster_pdf", too_large)
+    event = make_event(saved_client)
+    assert submit(saved_client, event, create(saved_client), player="Ann").status_code == 201
+
+
+@pytest.mark.parametrize("path", ["roster-pack", "roster-pack.pdf"])
+def test_the_pack_and_its_progress_need_the_organiser_token(saved_client, path):
+    event = make_event(saved_client)
+    made = create(saved_client)
+    submit(saved_client, event, made)
+    assert saved_client.get(f"/api/v1/events/{event['id']}/{path}").status_code == 401
+    assert saved_client.get(f"/api/v1/events/{event['id']}/{path}", headers={"Authorization": f"Bearer {made['edit_token']}"}).status_code == 403
