@@ -2,24 +2,46 @@
 
     gunicorn --config python:listbuilder.web.serving --bind 127.0.0.1:8000 wsgi:app
 
+Threaded workers (``gthread``): each worker process serves ``threads`` requests at once, so a
+heavy request (a 1000-list batch, a 1 MiB import, a PDF, a big preview, a roster pack) holds one
+thread and never a whole process, and ``/health`` or a list read goes to a free thread at once.
+With two sync workers, two heavy requests held every worker and ``/health`` waited 1-4 s behind
+them; measured with threads in docs/deploy.md. Python switches threads every
+``switch_interval`` seconds when one of them computes: 5 ms by default, which a light request
+paid several times over behind a heavy one, so workers switch every millisecond.
+
 Work budgets (``listbuilder.combat.budget``, ``listbuilder.schemas.lists``) keep every request
-well under a second, so the worker timeout only catches the unexpected: a worker silent for
-``timeout`` seconds is killed and replaced. ``max_requests`` with jitter recycles workers one at
+well under a second; the worker timeout catches a worker whose main loop stops (a thread
+stuck in C): a worker silent for ``timeout`` seconds is killed and replaced. ``max_requests`` with jitter recycles workers one at
 a time, so a slow leak can never take the service down and the workers never restart together.
 Request-line and header limits are gunicorn's own; the errors gunicorn answers itself (414, 431, 400 for broken
-HTTP) use the API's JSON error shape instead of gunicorn's HTML page.
+HTTP) use the API's JSON error shape instead of gunicorn's HTML page, and no answer names the
+server software (no ``Server: gunicorn``).
+
+gunicorn's control socket (``gunicornc``) is off: its default is one fixed path per user, so a
+second instance on the same machine took the first one's socket. Set
+``LISTBUILDER_CONTROL_SOCKET`` to a path of this instance's own to turn it on.
+
+Environment: ``WEB_CONCURRENCY`` (worker processes, default 2), ``LISTBUILDER_THREADS``
+(threads per worker, default 4), ``LISTBUILDER_CONTROL_SOCKET`` (see above).
 """
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 
 from gunicorn import util
+from gunicorn.http import wsgi
 
 from listbuilder.web.errors import gunicorn_error_response
 
 preload_app = True          # books are loaded once in the master and shared by the workers
-workers = 2
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("LISTBUILDER_THREADS", "4"))
+switch_interval = 0.001     # seconds a computing thread runs before another may take the GIL
 timeout = 10                # seconds a worker may stay silent before it is killed and replaced
 graceful_timeout = 10       # seconds a worker has to finish its request on reload or shutdown
 max_requests = 50_000      # recycle a worker after this many requests (a slow leak stays small) ...
@@ -27,6 +49,9 @@ max_requests_jitter = 5000  # ... plus up to this many, so workers do not recycl
 limit_request_line = 4094   # bytes in the request line (method, path, query): 414 beyond
 limit_request_fields = 100  # header fields: 431 beyond
 limit_request_field_size = 8190  # bytes in one header field: 431 beyond
+control_socket_disable = not os.environ.get("LISTBUILDER_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["LISTBUILDER_CONTROL_SOCKET"]
 
 
 def _write_json_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
@@ -35,3 +60,18 @@ def _write_json_error(sock: socket.socket, status_int: int, reason: str, mesg: s
 
 # gunicorn writes its own HTML error page through this one function; answer in our shape.
 util.write_error = _write_json_error
+
+
+_default_headers = wsgi.Response.default_headers
+
+
+def _anonymous_headers(response: wsgi.Response) -> list[str]:
+    """gunicorn's own response headers without ``Server``: what software answers is nobody's business."""
+    return [line for line in _default_headers(response) if not line.startswith("Server:")]
+
+
+wsgi.Response.default_headers = _anonymous_headers  # type: ignore[method-assign]
+
+
+def post_worker_init(worker: object) -> None:
+    sys.setswitchinterval(switch_interval)
