@@ -229,10 +229,11 @@ def entries(db: Database, registry: BookRegistry, event: Event, submissions: Seq
     validation code may have been corrected since); ``changed_since_submission`` says
     whether the verdict or the issues moved. Stored submissions are never rewritten.
     """
-    read_version = saved.stored_lists.read_version
+    latest = latest_submissions(submissions)
+    versions = read_submitted(db, [s for pair in latest for s in pair if s is not None])
     found = []
-    for s, earlier in latest_submissions(submissions):
-        version = read_version(db, s.list_id, s.list_version)
+    for s, earlier in latest:
+        version = versions[s.list_id, s.list_version]
         report: Mapping[str, Any] = s.report
         changed = False
         if revalidate:
@@ -241,10 +242,20 @@ def entries(db: Database, registry: BookRegistry, event: Event, submissions: Seq
             report = now
         changes = None
         if earlier is not None:
-            older = read_version(db, earlier.list_id, earlier.list_version)
+            older = versions[earlier.list_id, earlier.list_version]
             changes = tuple(saved.diff_versions(db, registry, older, version).summary())
         found.append(Entry(s, _faction(registry, event, version.rules.book_id), report, earlier, changes, revalidate, changed))
     return found
+
+
+def read_submitted(db: Database, submitted: Sequence[Submission]) -> dict[tuple[str, int], SavedVersion]:
+    """The list versions *submitted* names, read together (one statement per few hundred).
+    Raises what reading a version raises (ListGone, ListNotFound) for one that is missing."""
+    versions = saved.stored_lists.read_versions(db, [(s.list_id, s.list_version) for s in submitted])
+    for s in submitted:
+        if (s.list_id, s.list_version) not in versions:
+            versions[s.list_id, s.list_version] = saved.stored_lists.read_version(db, s.list_id, s.list_version)
+    return versions
 
 
 def latest_submissions(submissions: Sequence[Submission]) -> list[tuple[Submission, Submission | None]]:

@@ -129,16 +129,40 @@ async function loadReport() {
   }
 }
 
+function save(file, name) {
+  const link = h("a", { href: URL.createObjectURL(file), download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+}
+
 /** Fetch a download with the organiser token (a plain link could not carry it) and save it. */
 async function download(path, name, as) {
   organiserStatus.replaceChildren(h("p", {}, "Preparing the download…"));
   try {
     const blob = await api(`${eventUrl}/${path}`, { headers: bearer(known().organiser), as });
-    const file = blob instanceof Blob ? blob : new Blob([JSON.stringify(blob, null, 2)], { type: "application/json" });
-    const link = h("a", { href: URL.createObjectURL(file), download: name, hidden: true });
-    document.body.append(link);
-    link.click();
-    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+    save(blob instanceof Blob ? blob : new Blob([JSON.stringify(blob, null, 2)], { type: "application/json" }), name);
+    organiserStatus.replaceChildren();
+  } catch (err) {
+    organiserStatus.replaceChildren(errorBox(err, "Download failed"));
+  }
+}
+
+/** The roster pack: while rosters are still being rendered the server answers 202 with how
+ * many are done (each request renders a few seconds' worth); ask again until the PDF comes. */
+async function downloadPack() {
+  const progress = h("progress", { max: "1", value: "0" });
+  const words = h("span", {}, "Preparing the roster pack…");
+  organiserStatus.replaceChildren(h("p", {}, words, " ", progress));
+  try {
+    for (;;) {
+      const blob = await api(`${eventUrl}/roster-pack.pdf`, { headers: bearer(known().organiser), as: "blob" });
+      if (!blob.type.includes("json")) { save(blob, `${slug} rosters.pdf`); break; }
+      const done = JSON.parse(await blob.text());
+      progress.max = done.players;
+      progress.value = done.rendered;
+      words.textContent = `Rendering rosters: ${done.rendered} of ${done.players}`;
+    }
     organiserStatus.replaceChildren();
   } catch (err) {
     organiserStatus.replaceChildren(errorBox(err, "Download failed"));
@@ -164,7 +188,7 @@ document.getElementById("revalidate").addEventListener("click", async () => {
 const slug = (root.querySelector("h1").textContent || "event").trim();
 document.getElementById("download-csv").addEventListener("click", () => download("report.csv", `${slug} lists.csv`, "blob"));
 document.getElementById("download-json").addEventListener("click", () => download("report", `${slug} lists.json`, "json"));
-document.getElementById("download-pack").addEventListener("click", () => download("roster-pack.pdf", `${slug} rosters.pdf`, "blob"));
+document.getElementById("download-pack").addEventListener("click", downloadPack);
 
 if (form) fillLists();
 takeOrganiserLink();

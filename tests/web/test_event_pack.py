@@ -90,3 +90,28 @@ def test_the_pack_and_its_progress_need_the_organiser_token(saved_client, path):
     submit(saved_client, event, made)
     assert saved_client.get(f"/api/v1/events/{event['id']}/{path}").status_code == 401
     assert saved_client.get(f"/api/v1/events/{event['id']}/{path}", headers={"Authorization": f"Bearer {made['edit_token']}"}).status_code == 403
+
+
+def test_the_report_reads_its_entries_lists_in_round_trips_that_do_not_grow_with_players(saved_client, saved_app):
+    """Issue 25: one transaction per entry made a 500-player report take seconds."""
+    from tests.conftest import round_trips
+
+    counts = []
+    for players in (2, 8):
+        event = make_event(saved_client, allow_illegal=True)
+        for n in range(players):
+            submit(saved_client, event, create(saved_client), player=f"Player {n}")
+        with round_trips(saved_app.extensions["listbuilder.database"]) as sent:
+            assert len(saved_client.get(f"/api/v1/events/{event['id']}/report", headers=organiser(event)).json["entries"]) == players
+        counts.append(len(sent))
+    assert counts[0] == counts[1], counts
+
+
+def test_reading_versions_together_leaves_out_deleted_and_unknown_ones(db, registry):
+    from listbuilder.store import lists as store
+    from tests.store.test_lists import new_list
+
+    kept, gone = new_list(db, registry), new_list(db, registry)
+    store.delete_list(db, gone.saved.id, gone.token)
+    found = store.read_versions(db, [(kept.saved.id, 1), (gone.saved.id, 1), (kept.saved.id, 2), ("nope", 1)])
+    assert list(found) == [(kept.saved.id, 1)] and found[kept.saved.id, 1].document == store.read_version(db, kept.saved.id, 1).document
