@@ -1,7 +1,7 @@
 """Event rosters rendered once and kept (``listbuilder.store.rendered``): the roster pack joins them.
 
-Revision ID: 0004_event_rosters
-Revises: 0003_imported_books
+Revision ID: 0005_event_rosters
+Revises: 0004_rounds
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_event_rosters"
-down_revision = "0003_imported_books"
+revision = "0005_event_rosters"
+down_revision = "0004_rounds"
 branch_labels = None
 depends_on = None
 
