@@ -1,23 +1,24 @@
 // The list builder page: state, list panel, totals and issues from the API, export, storage.
-import { actOnChoice, api, ApiError, CHOICE_HINT, debounce, DRAFT_PREFIX, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
+import { actOnChoice, api, ApiError, CHOICE_HINT, debounce, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
 import { ListStore } from "./store.js";
 import { deploymentGroups, groupOf } from "./groups.js";
 import { Glossary, RuleTips, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
 import { Editor, joinersOf, optionCost, sectionKind, setRowOrder, takeOption } from "./editor.js";
 import { Preview } from "./preview.js";
-import { initSaved } from "./saved.js";
+import { initSaved, listIdInAddress } from "./saved.js";
+import { describeWork, draftKey, readDraft, writeDraft } from "./drafts.js";
 
 const $ = (id) => document.getElementById(id);
 const app = $("app");
 const SYSTEM_ID = app.dataset.system;
 const BOOK_ID = app.dataset.book;
 const FAMILY = app.dataset.family;
-const STORAGE_KEY = DRAFT_PREFIX + BOOK_ID;
 
 let system, book, glossary;
 const units = new Map();
 const sections = new Map();
 let store = null;         // the list and its undo history (store.js)
+let saved = null;         // Save, Share and where the list is kept in this browser (saved.js)
 let list = null;          // store.list: the list in progress, in the API's list format
 let selected = null;      // key of the entry open in the editor
 let report = null;        // last validation report
@@ -60,7 +61,8 @@ async function start() {
   buildSettings();
   renderBook();
   wireExport();
-  initSaved({ container: $("saved-controls"), bookId: BOOK_ID, getList: payload, setList: replaceList });
+  saved = initSaved({ container: $("saved-controls"), bookId: BOOK_ID, bookName: book.name, getList: payload, setList: replaceList,
+    canonical: (raw) => payloadOf(normalise(raw)) });
   preview = new Preview({ system, family: FAMILY, book, list: () => list, nameOf, labelOf, payload, bookCache: loadBook });
   renderAll();
   validateNow();
@@ -101,12 +103,10 @@ function freshList() {
   return out;
 }
 
+/** The list kept in this browser for this address: the book's new list, or a saved list's changes. */
 function restore() {
-  try {
-    const draft = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
-    if (draft && draft.list && draft.list.book === BOOK_ID && Array.isArray(draft.list.units)) return normalise(draft.list);
-  } catch { /* a corrupt draft is dropped */ }
-  return null;
+  const draft = readDraft(draftKey(BOOK_ID, listIdInAddress()));
+  return draft && draft.list.book === BOOK_ID ? normalise(draft.list) : null;
 }
 
 function normalise(raw) {
@@ -124,13 +124,14 @@ function replaceList(data, label = "Open a saved list") {
 }
 
 function persist() {
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ list, savedAt: Date.now(), bookName: book.name }));
-  } catch { /* storage full or disabled: the list still works in this tab */ }
+  if (saved) saved.keepDraft();
 }
 
-/** The list as the API takes it: empty optional fields left out. */
-function payload() {
+/** The list in progress as the API takes it. */
+const payload = () => payloadOf(list);
+
+/** A list as the API takes it: empty optional fields left out. */
+function payloadOf(list) {
   const out = { system: list.system, book: list.book, name: list.name || "" };
   if (isBudgetSystem()) {
     if (list.game_mode) out.game_mode = list.game_mode;
@@ -918,23 +919,44 @@ function wireExport() {
       return;
     }
     if (data.book !== BOOK_ID) {
+      let other;
       try {
-        const other = await loadBook(data.book);
-        localStorage.setItem(DRAFT_PREFIX + other.id, JSON.stringify({ list: data, savedAt: Date.now(), bookName: other.name }));
-        window.location.assign(`/build/${encodeURIComponent(other.id)}`);
+        other = await loadBook(data.book);
       } catch (err) {
         status.replaceChildren(errorBox(err, `${file.name} is for a book this server does not have`));
+        return;
       }
+      const kept = readDraft(draftKey(other.id));
+      if (kept && kept.list.units.length && !window.confirm(`${file.name} is a ${other.name} list. This browser keeps an unsaved `
+        + `${other.name} list, ${describeWork(kept.list)}, which it would replace. Replace it?`)) {
+        status.textContent = `Not loaded: the ${other.name} list kept in this browser is unchanged.`;
+        return;
+      }
+      writeDraft(draftKey(other.id), { list: data, bookName: other.name });
+      window.location.assign(`/build/${encodeURIComponent(other.id)}`);
       return;
     }
-    replaceList(data, `Load ${file.name}`);
-    status.textContent = `Loaded ${file.name}.`;
+    startNewList(data, `Load ${file.name}`, `Loaded ${file.name} as a new list.`);
   });
-  $("clear-list").addEventListener("click", () => {
-    if (list.units.length && !window.confirm("Remove every unit and start a new list?")) return;
-    replaceList(freshList(), "Start over");
-    status.textContent = "New list started.";
-  });
+  $("clear-list").addEventListener("click", () => startNewList(freshList(), "New list", "New list started."));
+}
+
+/**
+ * Start a new list (empty, or from a file) in the book's new-list slot: the saved list being
+ * edited is left as it is (its unsaved changes stay kept as its draft), so the next Save makes
+ * another list. Asks first when that would replace a list not saved anywhere else.
+ */
+function startNewList(next, label, done) {
+  const status = $("export-status");
+  const unsaved = saved.listId ? readDraft(draftKey(BOOK_ID))?.list : list;
+  if (unsaved && unsaved.units.length && !window.confirm(`${label} replaces ${describeWork(unsaved)}, `
+    + `${saved.listId ? "the new list kept in this browser, " : ""}which is not saved on the server. Continue?`)) {
+    status.textContent = "Nothing replaced.";
+    return;
+  }
+  const left = saved.detach();
+  replaceList(next, label);
+  status.textContent = done + (left === null ? "" : ` Your unsaved changes to ${left ? `“${left}”` : "the saved list"} stay kept in this browser: open it again to save or discard them.`);
 }
 
 /** Escape closes the unit editor (a rule's tooltip first, when one is open). */

@@ -1,16 +1,19 @@
-// Home page: offer to continue the lists kept in this browser.
-import { h, readDrafts } from "./util.js";
+// Home page: offer to continue the lists kept in this browser (drafts.js).
+import { h } from "./util.js";
+import { readDrafts } from "./drafts.js";
 
 const section = document.getElementById("drafts");
 const drafts = readDrafts();
 if (section && drafts.length) {
   const list = section.querySelector("ul");
-  for (const { list: army, savedAt, bookName } of drafts) {
+  for (const { list: army, savedAt, bookName, listId } of drafts) {
     const when = savedAt ? new Date(savedAt).toLocaleString() : "";
     const units = (army.units || []).length;
+    const href = `/build/${encodeURIComponent(army.book)}${listId ? `?list=${encodeURIComponent(listId)}` : ""}`;
     list.append(h("li", {},
-      h("a", { href: `/build/${encodeURIComponent(army.book)}` }, army.name || "Unnamed list"),
-      h("span", { class: "meta" }, ` ${bookName || army.book} · ${units} unit${units === 1 ? "" : "s"}${when ? ` · saved ${when}` : ""}`)));
+      h("a", { href }, army.name || "Unnamed list"),
+      h("span", { class: "meta" }, ` ${bookName || army.book} · ${units} unit${units === 1 ? "" : "s"}`
+        + `${listId ? " · changes not saved yet" : " · not saved on the server"}${when ? ` · kept ${when}` : ""}`)));
   }
   section.hidden = false;
 }

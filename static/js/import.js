@@ -2,7 +2,8 @@
 // A book comes back with its new id and warnings, and is remembered in this browser so the
 // list form can offer it; a list comes back in our format and opens in the builder as its
 // draft (the builder restores drafts from localStorage, see builder.js).
-import { api, DRAFT_PREFIX, errorBox, formatCost, h } from "./util.js";
+import { api, errorBox, formatCost, h } from "./util.js";
+import { describeWork, draftKey, readDraft, writeDraft } from "./drafts.js";
 
 const $ = (id) => document.getElementById(id);
 const BOOKS_KEY = "listbuilder.imported-books";
@@ -95,13 +96,12 @@ async function importList(ev) {
     const data = await readSource($("list-file"), $("list-text"), "list");
     const made = await api("/api/v1/lists/import", { method: "POST", body: { book: bookId, list: data } });
     const book = await api(`/api/v1/books/${encodeURIComponent(made.list.book)}`);
-    const draftKey = DRAFT_PREFIX + book.id;
-    const kept = JSON.parse(localStorage.getItem(draftKey) || "null");
-    if (kept && kept.list && (kept.list.units || []).length && !window.confirm(`Replace the ${book.name} list in progress in this browser with the imported one?`)) {
+    const kept = readDraft(draftKey(book.id));
+    if (kept && kept.list.units.length && !window.confirm(`This browser keeps an unsaved ${book.name} list, ${describeWork(kept.list)}. Replace it with the imported one?`)) {
       out.replaceChildren(h("p", {}, "Kept the list in progress; nothing was replaced."));
       return;
     }
-    localStorage.setItem(draftKey, JSON.stringify({ list: made.list, savedAt: Date.now(), bookName: book.name }));
+    writeDraft(draftKey(book.id), { list: made.list, bookName: book.name });
     const href = `/build/${encodeURIComponent(book.id)}`;
     if (made.points_match !== false && !made.notes.length) {
       window.location.assign(href);

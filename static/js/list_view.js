@@ -2,7 +2,9 @@
 //
 // An edit link is this page with the token in the fragment (#edit=<token>). Browsers never
 // send a fragment to the server, so the token reaches no log; this script keeps it in the
-// browser (with the list in "My lists") and removes it from the address bar at once.
+// browser (with the list in "My lists") and removes it from the address bar at once. An edit
+// link pasted into a tab already showing this page changes only the fragment (no reload), so
+// it is taken in on hashchange too.
 import { api, errorBox, h } from "./util.js";
 import { builderLink, copyList, copyText, editLink, listUrl, rememberAnswer, savedList, shareLink } from "./saved_store.js";
 
@@ -18,7 +20,7 @@ async function takeEditLink() {
   const token = decodeURIComponent(match[1]);
   try {
     rememberAnswer(await api(listUrl(id)), token);
-    say(h("p", { class: "notice ok" }, "This browser can now edit this list: it is in “My lists”."));
+    say(h("p", { class: "notice ok", id: "can-edit" }, "You can now edit this list in this browser: it is in “My lists”."));
   } catch (err) {
     say(errorBox(err, "Could not open the edit link"));
   }
@@ -59,5 +61,9 @@ document.getElementById("make-copy").addEventListener("click", async (ev) => {
 
 await takeEditLink();
 showEditing();
+window.addEventListener("hashchange", async () => {
+  await takeEditLink();
+  showEditing();
+});
 // Offline, this page is the copy the service worker kept when it was last opened (sw.js).
 if (!navigator.onLine) say(h("p", { class: "notice", id: "kept-copy" }, "Offline: this is the copy of the list kept in this browser when you last opened it."));

@@ -1,29 +1,40 @@
 // Save and Share in the builder: the list in progress as a saved list on the server.
 //
-// The builder calls initSaved({container, bookId, getList, setList}) once its book is loaded:
-//   getList()     -> the list in the API's format (what POST /lists/validate takes)
-//   setList(data) -> replace the list in progress (a saved list opened with ?list=<id>)
-// Everything else lives here, so the builder's own code knows nothing about saving.
+// The builder calls initSaved({container, bookId, bookName, getList, setList, canonical}) once
+// its book is loaded:
+//   getList()       -> the list in the API's format (what POST /lists/validate takes)
+//   setList(data)   -> replace the list in progress (a saved list opened with ?list=<id>)
+//   canonical(data) -> a list in the API's format as getList() would give it once set
+// Everything else lives here, so the builder's own code knows nothing about saving. The builder
+// calls keepDraft() after every change: this module knows which slot of drafts.js the list
+// belongs in (the book's new list, or unsaved changes to the saved list being edited).
 //
 // Save creates the list (POST) the first time and a new version (PUT, with the edit token and
 // If-Match) after that. If the list was saved elsewhere in the meantime the server answers 412;
 // the player is told so in words and chooses: load the saved version, save theirs over it, or
 // save theirs as a new list. Nothing they built is thrown away without them asking.
+//
+// Unsaved changes to a saved list are a draft of their own (drafts.js): a reload, a closed tab
+// or the next visit restores them and offers Save or Discard, and they never overwrite the
+// book's new list or another saved list's changes.
 import { api, ApiError, errorBox, h } from "./util.js";
 import { bearer, builderLink, editLink, etag, listUrl, rememberAnswer, savedList, shareLink, copyText } from "./saved_store.js";
+import { draftKey, dropDraft, readDraft, writeDraft } from "./drafts.js";
 
-const PENDING = "listbuilder.pending-save.";
+/** The saved list the builder's address names (?list=<id>), or null for the book's new list. */
+export const listIdInAddress = () => new URLSearchParams(location.search).get("list");
 
-export function initSaved({ container, bookId, getList, setList }) {
-  if (!container) return null;
-  const saved = new SavedControls(container, bookId, getList, setList);
+export function initSaved(options) {
+  if (!options.container) return null;
+  const saved = new SavedControls(options);
   saved.start();
   return saved;
 }
 
 class SavedControls {
-  constructor(container, bookId, getList, setList) {
-    Object.assign(this, { container, bookId, getList, setList });
+  constructor({ container, bookId, bookName, getList, setList, canonical }) {
+    Object.assign(this, { container, bookId, bookName, getList, setList, canonical });
+    this.listId = listIdInAddress();  // the saved list this builder edits (or is opening)
     this.current = null;   // {id, version, token, locked} of the saved list being edited
     this.snapshot = null;  // the list as last saved or loaded, to tell unsaved changes
     this.saveButton = h("button", { type: "button", id: "save-list", class: "primary", onclick: () => this.save() }, "Save");
@@ -44,8 +55,8 @@ class SavedControls {
    * that it owes the server a save and send it as soon as the browser is back online.
    */
   queue() {
-    try { localStorage.setItem(PENDING + this.bookId, "1"); } catch { /* storage off: this tab still retries */ }
     this.pending = true;
+    this.keepDraft();
     this.say(h("p", { class: "notice", id: "save-queued" }, "Offline: saved in this browser. It goes to the server when the connection is back."));
   }
 
@@ -53,24 +64,40 @@ class SavedControls {
     if (!this.pending || !navigator.onLine) return;
     this.pending = false;
     if (await this.save()) {
-      try { localStorage.removeItem(PENDING + this.bookId); } catch { /* nothing to clear */ }
       this.say(h("p", { id: "save-synced" }, `Back online: the list saved offline is on the server (version ${this.current.version}).`));
     }
   }
 
+  /** The drafts.js slot the list in progress belongs in. */
+  slot() { return draftKey(this.bookId, this.listId); }
+
+  /**
+   * Keep the list in progress in this browser (called after every change). Changes to a saved
+   * list are kept while they differ from the server's version, and dropped once saved.
+   */
+  keepDraft() {
+    const key = this.slot();
+    const opened = this.listId && this.snapshot !== null;
+    if (opened && !this.dirty && !this.pending) { dropDraft(key); return; }
+    const before = readDraft(key);
+    writeDraft(key, { list: this.getList(), bookName: this.bookName, listId: this.listId,
+      baseVersion: this.current ? this.current.version : before && before.baseVersion, pending: Boolean(this.pending) });
+  }
+
   async start() {
     window.addEventListener("online", () => this.flush());
-    try { this.pending = localStorage.getItem(PENDING + this.bookId) === "1"; } catch { this.pending = false; }
-    const id = new URLSearchParams(location.search).get("list");
+    const draft = readDraft(this.slot());
+    this.pending = Boolean(draft && draft.pending);
+    const id = this.listId;
     if (!id) { this.showState(); this.flush(); return; }
     try {
-      await this.open(id, { keepLocal: this.pending });
+      await this.open(id, { restore: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 0) {
         // Offline, and this browser never opened the list (the service worker keeps the ones
         // it did): keep its address and open it when the connection is back.
         this.say(h("p", { class: "notice", id: "saved-offline" }, "Offline: this saved list has not been opened in this browser before, so it is not kept here. It opens when the connection is back; meanwhile this is your draft."));
-        window.addEventListener("online", () => this.open(id, { keepLocal: this.pending }).catch((again) => this.say(errorBox(again, "Could not open the saved list"))), { once: true });
+        window.addEventListener("online", () => this.open(id, { restore: true }).catch((again) => this.say(errorBox(again, "Could not open the saved list"))), { once: true });
         return;
       }
       this.say(errorBox(err, err instanceof ApiError && (err.status === 404 || err.status === 410)
@@ -79,23 +106,33 @@ class SavedControls {
     }
   }
 
-  /** Open a saved list; keepLocal: a save made offline is waiting, so the list here wins. */
-  async open(id, { keepLocal = false } = {}) {
+  /**
+   * Open a saved list. restore: changes to it kept in this browser (its draft, which the
+   * builder started from) win over the server's version, and the player is asked what to do.
+   */
+  async open(id, { restore = false } = {}) {
     const body = await api(listUrl(id));
     if (body.list.book !== this.bookId) {
       location.replace(builderLink(body.list.book, id));
       return;
     }
     const known = savedList(id);
-    this.current = { id, version: body.version, token: known && known.token, locked: body.locked };
-    if (keepLocal) {
-      this.snapshot = null;
+    const draft = restore ? readDraft(draftKey(this.bookId, id)) : null;
+    const theirs = JSON.stringify(this.canonical(body.list));
+    this.listId = id;
+    this.snapshot = theirs;
+    if (draft && JSON.stringify(this.canonical(draft.list)) !== theirs) {
+      // The changes are made to the version they started from: a save of them sends that
+      // version as If-Match, so one saved elsewhere since is a conflict, never overwritten.
+      this.current = { id, version: draft.baseVersion || body.version, token: known && known.token, locked: body.locked };
+      if (this.pending && navigator.onLine) await this.flush();
+      else this.offerDraft(draft, body);
       this.showState();
-      await this.flush();
       return;
     }
+    this.current = { id, version: body.version, token: known && known.token, locked: body.locked };
     this.setList(body.list);
-    this.snapshot = this.text();
+    this.keepDraft();
     if (this.current.token) rememberAnswer(body);
     const name = body.list.name ? `“${body.list.name}”` : "the saved list";
     const kept = navigator.onLine ? "" : " Offline: this is the copy kept in this browser when you last opened it.";
@@ -103,6 +140,41 @@ class SavedControls {
       ? `Opened ${name}, version ${body.version}.`
       : `Opened ${name} to read. This browser has no edit link for it, so saving makes a new list of your own.`) + kept));
     this.showState();
+  }
+
+  /** Changes kept in this browser differ from the saved list: say so, and offer Save or Discard. */
+  offerDraft(draft, body) {
+    const name = draft.list.name ? `“${draft.list.name}”` : "this list";
+    const when = draft.savedAt ? ` (${new Date(draft.savedAt).toLocaleString()})` : "";
+    const since = body.version > this.current.version ? ` Version ${body.version} was saved since, elsewhere.` : "";
+    this.say(h("div", { class: "notice draft-restored", id: "draft-restored" },
+      h("p", {}, `Restored your unsaved changes to ${name}${when}: they are kept in this browser and differ from `
+        + `the saved version ${this.current.version}.${since}`),
+      h("div", { class: "button-row" },
+        h("button", { type: "button", class: "primary", id: "draft-save", onclick: () => this.choose(() => this.save()) }, "Save them"),
+        h("button", { type: "button", id: "draft-discard", onclick: () => this.choose(() => this.discard()) }, `Discard them (back to version ${body.version})`))));
+  }
+
+  async discard() {
+    await this.open(this.listId);
+    this.say(h("p", { id: "draft-discarded" }, `Changes discarded: this is version ${this.current.version} as saved.`));
+  }
+
+  /**
+   * Stop editing the saved list (the builder starts a new list next): its unsaved changes, if
+   * any, stay kept as its draft. Returns the name of a list left with unsaved changes ("" when
+   * it has none), or null when nothing unsaved was left.
+   */
+  detach() {
+    const left = this.listId && this.dirty ? (JSON.parse(this.snapshot || "{}").name || "") : null;
+    this.listId = null;
+    this.current = null;
+    this.snapshot = null;
+    this.pending = false;
+    this.forgetUrl();
+    this.say();
+    this.showState();
+    return left;
   }
 
   text() { return JSON.stringify(this.getList()); }
@@ -146,6 +218,10 @@ class SavedControls {
   async saveAsNew() {
     const made = await api("/api/v1/lists", { method: "POST", body: this.getList() });
     const body = await api(listUrl(made.id));
+    // What was kept here as a draft (the book's new list, or changes the player chose to save
+    // as a list of their own) is on the server now, under the new id.
+    dropDraft(this.slot());
+    this.listId = made.id;
     this.saved(body, made.edit_token);
     history.replaceState(null, "", builderLink(this.bookId, made.id));
     this.say(h("p", {}, "Saved. ", h("a", { href: shareLink(made.id) }, "Its page"),
@@ -155,6 +231,8 @@ class SavedControls {
   saved(body, token) {
     this.current = { id: body.id, version: body.version, token, locked: body.locked };
     this.snapshot = this.text();
+    this.pending = false;
+    this.keepDraft();
     rememberAnswer(body, token);
   }
 

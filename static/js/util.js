@@ -119,21 +119,6 @@ export function saveBlob(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-export const DRAFT_PREFIX = "listbuilder.draft.";
-
-export function readDrafts() {
-  const drafts = [];
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i);
-      if (!key || !key.startsWith(DRAFT_PREFIX)) continue;
-      const draft = JSON.parse(localStorage.getItem(key));
-      if (draft && draft.list && draft.list.book) drafts.push(draft);
-    }
-  } catch { /* storage disabled or corrupt: no drafts */ }
-  return drafts.sort((a, b) => (b.savedAt || 0) - (a.savedAt || 0));
-}
-
 /**
  * Run fn (which redraws part of the page), then put the focus back on the control that had it:
  * same id, same caret. Redrawing from the list keeps the page simple; this keeps it usable.

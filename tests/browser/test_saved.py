@@ -159,7 +159,7 @@ def test_the_edit_link_opens_the_list_for_editing_on_another_device(page: Page, 
     phone = new_page(browser, live_server, viewport=PHONE)
     try:
         phone.goto(edit_link)
-        expect(phone.locator("#saved-status")).to_contain_text("This browser can now edit this list")
+        expect(phone.locator("#saved-status")).to_contain_text("You can now edit this list")
         expect(phone).to_have_url(f"{live_server}/l/{list_id}")  # the token left the address bar
         phone.locator("#edit-list").click()
         expect(entries(phone)).to_have_count(2)
