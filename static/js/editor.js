@@ -302,7 +302,7 @@ export class Editor {
           entry.joined_to && !hosts.includes(current) ? h("option", { value: entry.joined_to, selected: true }, current ? `${label(current)} (not eligible)` : "a unit no longer in the list") : null)),
         hosts.length ? null : h("p", { class: "hint" }, "No unit in the list can take it yet."));
     }
-    return out;
+    return out.filter(Boolean);  // the caller appends these: a null would print as "null"
   }
 
   /** Can entry e take a joining hero (heroes) or an attachment? */

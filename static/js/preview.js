@@ -188,7 +188,8 @@ export class Preview {
     const draw = (id) => {
       this.chosen = id;
       const chart = charts.find((x) => x.id === id);
-      chartBox.replaceChildren(barChart(chart.label, chart.dist), atLeastTable(chart.label, chart.dist));
+      // replaceChildren would print a missing table as the word "null": only what exists goes in.
+      chartBox.replaceChildren(...[barChart(chart.label, chart.dist), atLeastTable(chart.label, chart.dist)].filter(Boolean));
     };
     const picker = charts.length > 1 ? h("div", { class: "dist-picker", role: "radiogroup", "aria-label": "Result to chart" },
       charts.map((x) => {
@@ -203,10 +204,10 @@ export class Preview {
     const expected = h("table", { class: "expected" }, h("caption", {}, `Expected results of ${att}'s attack (averages)`),
       h("tbody", {}, Object.entries(answer.expected || {}).map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, humanize(k)), h("td", {}, fmt(v))))));
     const notes = (answer.notes || []).length ? h("details", { class: "notes" }, h("summary", {}, "How the engine read it"), h("ul", {}, answer.notes.map((n) => h("li", {}, n)))) : null;
-    this.result.replaceChildren(
+    this.result.replaceChildren(...[
       h("p", { class: "matchup" }, `${att} (${answer.attacker.models} model${answer.attacker.models === 1 ? "" : "s"}) attack ${dfn} (${answer.defender.models})`),
       headline, h("ul", { class: "summary", id: "pv-summary" }, sentences(answer).map((t) => h("li", {}, t))),
-      picker, chartBox, expected, otherFigures(c), notes);
+      picker, chartBox, expected, otherFigures(c), notes].filter(Boolean));
     if (first) draw(first);
   }
 }
