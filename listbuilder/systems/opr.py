@@ -27,6 +27,16 @@ from listbuilder.validation import WARNING, Issue, ValidationReport
 POINTS = "pts"
 
 
+def _pairs_once(table_units: list[TableUnit]) -> str:
+    """Why a force-org count is below the list's own count of units (the totals bar's "units",
+    every entry): the words to add after the count, or nothing when no pair is among them."""
+    pairs = sum(1 for t in table_units if len(t.members) > 1)
+    if not pairs:
+        return ""
+    entries = len(table_units) + pairs
+    return f" ({entries} in the list, each combined pair counted once)"
+
+
 class TableUnit:
     """What is deployed as one unit: a single entry or a combined pair (joined heroes apart).
 
@@ -313,7 +323,7 @@ class OprRules(SystemRules):
         for unit_id, group in copies.items():
             if len(group) > maxima["copies"]:
                 extra = group[maxima["copies"]]
-                yield Issue("force_org.copies", f"{len(group)} copies of {extra.members[0].unit.name}, at most {maxima['copies']} at {limit} pts", extra.path, clause, data={"unit": unit_id, "max": maxima["copies"], "count": len(group)})
+                yield Issue("force_org.copies", f"{len(group)} copies of {extra.members[0].unit.name}{_pairs_once(group)}, at most {maxima['copies']} at {limit} pts", extra.path, clause, data={"unit": unit_id, "max": maxima["copies"], "count": len(group)})
         # No single unit worth over 35% of the points limit; a combined pair is one unit.
         for t in table_units:
             if t.cost[POINTS] > maxima["unit_points"]:
@@ -321,4 +331,4 @@ class OprRules(SystemRules):
         # 1 unit per 200 pts (150 in 002); joined heroes count as units of their own.
         if len(table_units) > maxima["units"]:
             extra = table_units[maxima["units"]]
-            yield Issue("force_org.units", f"{len(table_units)} units, at most {maxima['units']} at {limit} pts", extra.path, clause, data={"max": maxima["units"], "count": len(table_units)})
+            yield Issue("force_org.units", f"{len(table_units)} units{_pairs_once(table_units)}, at most {maxima['units']} at {limit} pts", extra.path, clause, data={"max": maxima["units"], "count": len(table_units)})

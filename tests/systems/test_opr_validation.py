@@ -387,6 +387,26 @@ def test_force_organisation_combined_units_count_as_one_copy(books):
     assert check(books, "grimdark-future", four).valid
 
 
+def test_force_organisation_copies_message_counts_in_the_totals_words(books):
+    """001 Force Organisation: a pair is one copy; the message says so against the list's units."""
+    five = [unit("s0", "squad", combined_with="s1"), unit("s1", "squad")] + [unit(f"s{i}", "squad") for i in range(2, 5)]
+    report = check(books, "grimdark-future", five)
+    assert codes(report) == {"force_org.copies": 1}
+    assert report.issues[0].message == "4 copies of Small Squad (5 in the list, each combined pair counted once), at most 3 at 2000 pts"
+    assert report.totals["units"] == 5
+
+
+def test_force_organisation_units_message_counts_in_the_totals_words(books):
+    """001 Force Organisation, 1 unit per 200 pts: the count is the bar's units, a pair once."""
+    army = [unit("a", "infantry", combined_with="b"), unit("b", "infantry")] + [unit(f"u{i}", ("squad", "beast", "elite")[i % 3]) for i in range(5)]
+    report = check(books, "grimdark-future", army, limit=1000)
+    found = [i for i in report.issues if i.code == "force_org.units"]
+    assert [i.message for i in found] == ["6 units (7 in the list, each combined pair counted once), at most 5 at 1000 pts"]
+    assert report.totals["units"] == 7
+    plain = check(books, "grimdark-future", [unit(f"u{i}", ("squad", "beast", "infantry")[i % 3]) for i in range(6)], limit=1000)
+    assert [i.message for i in plain.issues if i.code == "force_org.units"] == ["6 units, at most 5 at 1000 pts"]
+
+
 def test_force_organisation_no_unit_over_35_percent(books):
     # elite costs 350: exactly 35% of 1000 is allowed, over it is not.
     assert check(books, "grimdark-future", [unit("e", "elite")], limit=1000).valid
