@@ -7,14 +7,16 @@ Tables::
     list_versions   (list_id, number) -> the canonical list document, the book and system it
                     was checked against (ids, digests, rules_version), saved_at
 
-A version row is written once and never changed. ``head`` moves forward by compare-and-set
-(``UPDATE … WHERE head = :expected``) in the same transaction that inserts the new version,
-so of two saves made from the same version exactly one wins and the other is told it is
-stale; the primary key on ``(list_id, number)`` would refuse a second version N even if that
-check were bypassed. A list keeps at most ``MAX_VERSIONS_PER_LIST`` versions, so one list
-cannot grow the database without bound (see docs/saved-lists.md). Locking and deleting go
-through the same row, so a save cannot slip in after a lock. Deleting removes the versions
-and keeps a tombstone, so the id answers "gone".
+A version row is written once and never changed. Every write (save, lock, delete, and the
+lock an event submission takes) first reads the list's row ``FOR UPDATE`` and checks
+``head``, ``locked_at`` and ``deleted_at`` while holding it, so a second writer waits for
+the first to commit and then checks what it left: of two saves made from the same version
+exactly one wins and the other is told it is stale, a save or delete after a lock is
+refused, and a submission records the version it locked. The primary key on ``(list_id,
+number)`` would refuse a second version N even if that check were bypassed. A list keeps at
+most ``MAX_VERSIONS_PER_LIST`` versions, so one list cannot grow the database without bound
+(see docs/saved-lists.md). Deleting removes the versions and keeps a tombstone, so the id
+answers "gone"; a locked list cannot be deleted, so an event's entries stay readable.
 """
 
 from __future__ import annotations
@@ -158,28 +160,15 @@ def save_version(
     _known_shape(list_id)
     now = utcnow()
     with db.writing() as conn:
-        for _ in range(_RETRIES):
-            row = _editable(conn, list_id, token)
-            if row.head >= MAX_VERSIONS_PER_LIST:  # versions are never removed one by one: head counts them
-                raise TooManyVersions(list_id, MAX_VERSIONS_PER_LIST)
-            if expected is not None and row.head != expected:
-                raise _stale(list_id, row.head, expected)
-            moved = conn.execute(
-                update(saved_lists)
-                .where(saved_lists.c.id == list_id, saved_lists.c.head == row.head, saved_lists.c.locked_at.is_(None), saved_lists.c.deleted_at.is_(None))
-                .values(head=row.head + 1)
-            )
-            if moved.rowcount == 1:
-                keep_texts(conn, texts)
-                version = _insert_version(conn, list_id, row.head + 1, document_json, rules, now)
-                return SavedList(list_id, as_utc(row.created_at), None, version)
-            # PostgreSQL: another save, lock or delete committed meanwhile. Read again: a
-            # caller who named a version is now stale; one who did not (If-Match: *) goes on.
-        row = _editable(conn, list_id, token)
-        raise _stale(list_id, row.head, row.head - 1)
-
-
-_RETRIES = 5  # saves over "whatever is current" that lose a race go again, this many times
+        row = _editable(conn, list_id, token, hold=True)
+        if row.head >= MAX_VERSIONS_PER_LIST:  # versions are never removed one by one: head counts them
+            raise TooManyVersions(list_id, MAX_VERSIONS_PER_LIST)
+        if expected is not None and row.head != expected:
+            raise _stale(list_id, row.head, expected)
+        conn.execute(update(saved_lists).where(saved_lists.c.id == list_id).values(head=row.head + 1))
+        keep_texts(conn, texts)
+        version = _insert_version(conn, list_id, row.head + 1, document_json, rules, now)
+    return SavedList(list_id, as_utc(row.created_at), None, version)
 
 
 def check_editable(db: Database, list_id: str, token: str | None) -> None:
@@ -205,11 +194,11 @@ def lock_in(conn: Connection, list_id: str, token: str | None, expected: int | N
     and records the submission together); returns the locked version's number.
     Raises ListNotFound, ListGone, TokenMissing, TokenWrong, StaleVersion."""
     _known_shape(list_id)
-    row = _owned(conn, list_id, token)
+    row = _owned(conn, list_id, token, hold=True)
     if expected is not None and row.head != expected:
         raise _stale(list_id, row.head, expected)
     if row.locked_at is None:
-        conn.execute(update(saved_lists).where(saved_lists.c.id == list_id, saved_lists.c.locked_at.is_(None)).values(locked_at=utcnow()))
+        conn.execute(update(saved_lists).where(saved_lists.c.id == list_id).values(locked_at=utcnow()))
     return int(row.head)
 
 
@@ -225,7 +214,7 @@ def delete_list(db: Database, list_id: str, token: str | None) -> None:
     Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked."""
     _known_shape(list_id)
     with db.writing() as conn:
-        _editable(conn, list_id, token)
+        _editable(conn, list_id, token, hold=True)
         conn.execute(delete(list_versions).where(list_versions.c.list_id == list_id))
         conn.execute(update(saved_lists).where(saved_lists.c.id == list_id).values(deleted_at=utcnow()))
 
@@ -342,8 +331,18 @@ def _version(row: Mapping[str, Any]) -> SavedVersion:
     return SavedVersion(row["list_id"], row["number"], row["document_json"], rules, as_utc(row["saved_at"]))
 
 
-def _existing(conn: Connection, list_id: str) -> Row[Any]:
-    row = conn.execute(select(saved_lists).where(saved_lists.c.id == list_id)).first()
+def _existing(conn: Connection, list_id: str, *, hold: bool = False) -> Row[Any]:
+    """The list's row; with *hold*, locked until the transaction ends (``FOR UPDATE``).
+
+    A writer must hold the row it checks: under PostgreSQL's READ COMMITTED a plain SELECT
+    lets another transaction save, lock or delete the list between the check and the write
+    (a submission then recorded version 1 of a list a save had just moved to version 2, and
+    a delete went through beside the submission that locked the list). Holding it, the
+    second writer waits and then reads what the first committed. SQLite's one write lock
+    (``BEGIN IMMEDIATE``) already orders writers; SQLAlchemy leaves ``FOR UPDATE`` out there.
+    """
+    query = select(saved_lists).where(saved_lists.c.id == list_id)
+    row = conn.execute(query.with_for_update() if hold else query).first()
     if row is None:
         raise _not_found(list_id)
     if row.deleted_at is not None:
@@ -351,8 +350,8 @@ def _existing(conn: Connection, list_id: str) -> Row[Any]:
     return row
 
 
-def _owned(conn: Connection, list_id: str, token: str | None) -> Row[Any]:
-    row = _existing(conn, list_id)
+def _owned(conn: Connection, list_id: str, token: str | None, *, hold: bool = False) -> Row[Any]:
+    row = _existing(conn, list_id, hold=hold)
     if not token:
         raise TokenMissing(list_id, "changing a saved list needs its edit token (Authorization: Bearer <token>)")
     if not token_matches(token, row.token_hash):
@@ -360,8 +359,8 @@ def _owned(conn: Connection, list_id: str, token: str | None) -> Row[Any]:
     return row
 
 
-def _editable(conn: Connection, list_id: str, token: str | None) -> Row[Any]:
-    row = _owned(conn, list_id, token)
+def _editable(conn: Connection, list_id: str, token: str | None, *, hold: bool = False) -> Row[Any]:
+    row = _owned(conn, list_id, token, hold=hold)
     if row.locked_at is not None:
         raise ListLocked(list_id, f"saved list {list_id!r} is locked; make a copy to change it")
     return row
