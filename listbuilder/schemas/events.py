@@ -97,7 +97,7 @@ class SubmittedOut(StrictSchema):
 class SubmissionOut(SubmittedOut):
     event_id = fields.String()
     player = fields.String()
-    player_token = fields.String(allow_none=True, metadata={"description": "only with a player's first submission: keep it to submit again"})
+    player_token = fields.String(allow_none=True, metadata={"description": "with a player's first submission, and again when that same submission is repeated (see docs/events.md): keep it to submit again"})
     valid = fields.Boolean(metadata={"description": "false: an illegal list the organiser accepts, flagged"})
     report = fields.Nested(ReportOut)
     submitted_at = fields.DateTime()

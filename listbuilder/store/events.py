@@ -36,7 +36,7 @@ from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.errors import DeadlinePassed, EventGone, EventNotFound, SubmissionConflict, TokenMissing, TokenWrong
 from listbuilder.store.lists import RulesRecord, lock_in
 from listbuilder.store.texts import keep_texts
-from listbuilder.store.tokens import hash_token, new_id, new_token, token_matches
+from listbuilder.store.tokens import derived_token, hash_token, new_id, new_token, token_matches
 
 events = Table(
     "events", metadata,
@@ -175,12 +175,13 @@ def submit(
     """Record *checked* (a version of *list_id*) as *player*'s entry and lock the list.
 
     In one transaction: the deadline has not passed; the list's token is right and the
-    version checked is still its current one (else StaleVersion: check again); the player name is new, or *player_token*
-    is the one handed out with that player's first submission; the list is not another
-    player's entry. Submitting the version a player already has as
-    their entry changes nothing (a retried request gets the same answer).
-    Raises EventNotFound, DeadlinePassed, SubmissionConflict, TokenMissing, TokenWrong and
-    what locking the list raises (ListNotFound, ListGone, StaleVersion).
+    version checked is still its current one (else StaleVersion: check again); the player name
+    is new, or *player_token* is the one handed out with that player's first submission; the
+    list is not another player's entry. Submitting the version a player already has as their
+    entry changes nothing and answers that submission again with the player's token (a retried
+    request, even a first one whose answer was lost, gets the same answer; see
+    ``_player_token``). Raises EventNotFound, DeadlinePassed, SubmissionConflict, TokenMissing,
+    TokenWrong and what locking the list raises (ListNotFound, ListGone, StaleVersion).
     """
     key = player_key(player)
     with db.writing() as conn:
@@ -189,11 +190,13 @@ def submit(
         if now > deadline:
             raise DeadlinePassed(event_id, deadline)
         lock_in(conn, list_id, list_token, checked.list_version)  # rolled back with the rest if refused below
+        assert list_token is not None  # lock_in refuses a missing token
         earlier = conn.execute(
             select(event_submissions).where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
             .order_by(event_submissions.c.number.desc())
         ).first()
-        if earlier is not None and not (player_token and token_matches(player_token, earlier.player_token_hash)):
+        repeat = earlier is not None and earlier.list_id == list_id and earlier.list_version == checked.list_version
+        if earlier is not None and not _entitled(earlier.player_token_hash, player_token, repeat):
             raise SubmissionConflict(event_id, f"a list was already submitted as {earlier.player!r}: send the player_token given with that first submission")
         taken = conn.execute(
             select(event_submissions.c.player).where(
@@ -202,12 +205,12 @@ def submit(
         ).first()
         if taken is not None:
             raise SubmissionConflict(event_id, "this list was submitted to this event by another player; make a copy of it to submit your own", field="list_id")
-        if earlier is not None and earlier.list_id == list_id and earlier.list_version == checked.list_version:
-            return Submitted(submission_from_row(earlier), None, created=False)
+        if earlier is not None and repeat:
+            return Submitted(submission_from_row(earlier), player_token or _player_token(list_token, event_id, key, earlier.player_token_hash), created=False)
         number = (conn.scalar(select(func.max(event_submissions.c.number)).where(event_submissions.c.event_id == event_id)) or 0) + 1
         token = None
         if earlier is None:
-            token = new_token()
+            token = derived_token(list_token, "player", event_id, key)
             token_hash = hash_token(token)
         else:
             token_hash = earlier.player_token_hash
@@ -218,6 +221,28 @@ def submit(
         }
         conn.execute(insert(event_submissions).values(**values))
     return Submitted(Submission(event_id, number, player, list_id, checked.list_version, checked.valid, checked.report_json, checked.verification_code, now), token, created=True)
+
+
+def _entitled(token_hash: str, player_token: str | None, repeat: bool) -> bool:
+    """Whether a request may submit under a name already taken: with that player's token, or,
+    without one, as a repeat of their current entry (the list's edit token, which locking
+    checked, is then the proof: only the entry's owner holds it)."""
+    if player_token:
+        return token_matches(player_token, token_hash)
+    return repeat
+
+
+def _player_token(list_token: str, event_id: str, key: str, token_hash: str) -> str | None:
+    """The player's token again, for a repeat of their first submission sent without it.
+
+    The token is stored only as a hash, so it cannot be read back; it is instead computed from
+    the edit token of the list first submitted under the name (``derived_token``), which a
+    repeat of that request presents again. Whoever holds that edit token submitted as this
+    player in the first place, so they learn nothing they could not have had. Tokens made
+    before this scheme (random) are not found again: None.
+    """
+    token = derived_token(list_token, "player", event_id, key)
+    return token if token_matches(token, token_hash) else None
 
 
 # --------------------------------------------------------------------------------------------

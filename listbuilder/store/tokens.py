@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from base64 import b32encode
+from base64 import b32encode, urlsafe_b64encode
 
 ID_BYTES = 12      # 96 bits -> 16 URL-safe characters
 TOKEN_BYTES = 32   # 256 bits -> 43 URL-safe characters
@@ -39,6 +39,15 @@ def is_book_id(book_id: str) -> bool:
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def derived_token(secret: str, *context: str) -> str:
+    """A token only the holder of *secret* (another token, 256 random bits) can compute
+    again: HMAC-SHA256 of *context* keyed by it, as long and as unguessable as a new token.
+    The store keeps only its hash, like any token's, yet can hand it out again to whoever
+    presents *secret* (a player's token, to the owner of the list they submitted)."""
+    message = "\0".join(context).encode("utf-8")
+    return urlsafe_b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).rstrip(b"=").decode("ascii")
 
 
 def hash_token(token: str) -> str:

@@ -249,6 +249,34 @@ def test_submitting_the_same_version_again_changes_nothing(saved_client, db):
     assert again.status_code == 200 and again.json["number"] == 1 and count_rows(db, event_submissions) == before
 
 
+def test_a_first_submission_sent_again_answers_the_same_submission_with_its_player_token(saved_client, db):
+    # A lost 201 must not lock the player out: the same request again is the same submission.
+    event = make_event(saved_client)
+    made = create(saved_client)
+    first = submit(saved_client, event, made, player="Ann")
+    assert first.status_code == 201
+    before = count_rows(db, event_submissions)
+    again = submit(saved_client, event, made, player=" ann ")
+    assert again.status_code == 200, again.json
+    assert {k: again.json[k] for k in ("number", "list_id", "list_version", "player_token", "verification_code")} == \
+        {k: first.json[k] for k in ("number", "list_id", "list_version", "player_token", "verification_code")}
+    assert count_rows(db, event_submissions) == before
+    # The token handed out again works: Ann submits a copy under her name with it.
+    copy = saved_client.post(f"/api/v1/lists/{made['id']}/copy").json
+    assert submit(saved_client, event, copy, player="Ann", player_token=again.json["player_token"]).status_code == 201
+
+
+def test_a_repeat_needs_the_lists_edit_token_and_never_takes_over_another_entry(saved_client):
+    event = make_event(saved_client)
+    made, other = create(saved_client), create(saved_client)
+    token = submit(saved_client, event, made, player="Ann").json["player_token"]
+    stranger = saved_client.post(f"/api/v1/events/{event['id']}/submissions", json={"list_id": made["id"], "player": "Ann"}, headers=auth(other["edit_token"]))
+    assert stranger.status_code == 403  # not the list's edit token: no token handed out
+    assert submit(saved_client, event, other, player="Ann").status_code == 409  # another list under Ann's name needs her token
+    assert submit(saved_client, event, made, player="Ann", player_token="x" * 43).status_code == 409  # a wrong token is refused, repeat or not
+    assert submit(saved_client, event, made, player="Ann", player_token=token).json["player_token"] == token
+
+
 def test_a_list_another_player_submitted_is_refused(saved_client):
     event = make_event(saved_client)
     made = create(saved_client)
