@@ -158,27 +158,35 @@ class Sim:
                 else:
                     copies = w.count if id(member) in hero_alive else 0
                 out.append({"member": member, "weapon": w, "copies": copies, "hero": idx is not None})
-        # 000 Furious: +1 attack per charging model with the most-AP weapon
+        # 000 Furious: each charging model makes one more attack with one of its weapons (the
+        # most-AP one every model carries), thrown with that weapon's other attacks
         if code == "000" and melee and not striking_back and self.charged():
             for member, idx in members:
                 if not _h(member.rules, "Furious"):
                     continue
                 mine = [g for g in out if g["member"] is member]
+                everyone = [g for g in mine if g["weapon"].count >= member.models]
                 if mine:
-                    best = max(mine, key=lambda g: (_r(g["weapon"].rules, "AP"), _r(g["weapon"].rules, "Deadly")))
-                    n = len(side.regulars()) if idx is None else (1 if id(member) in hero_alive else 0)
-                    out.append({**best, "copies": n, "per": 1, "furious": True})
+                    best = max(everyone or mine, key=lambda g: (_r(g["weapon"].rules, "AP"), _r(g["weapon"].rules, "Deadly")))
+                    carriers = (regular_alive if best["weapon"].count >= member.models else best["copies"]) if idx is None else (1 if id(member) in hero_alive else 0)
+                    best["extra"] = carriers
         # Sergeant: one copy of the unit's first weapon fights with a bonus (000 +1 to hit, 002 6s +1 hit)
         if code in ("000", "002") and _h(side.f.rules, "Sergeant"):
-            firsts = [g for g in out if not g["hero"] and not g.get("furious") and g["weapon"].count <= side.f.models]
+            firsts = [g for g in out if not g["hero"] and g["weapon"].count <= side.f.models]
             if firsts and firsts[0]["copies"] > 0:
                 g0 = firsts[0]
                 alive = len(side.regulars()) if not (code == "002" and melee) else min(len(side.regulars()), 2 * self.row(side.f.models))
                 g0["copies"] = min(g0["weapon"].count - 1, max(0, alive - 1))
-                out.append({**g0, "copies": 1 if alive >= 1 else 0, "sergeant": True})
+                sergeant = {**g0, "copies": 1 if alive >= 1 else 0, "sergeant": True}
+                if g0.get("extra"):
+                    # the sergeant's own Furious attack is thrown with its bonus
+                    sergeant["extra"], g0["extra"] = 1 if alive >= 1 else 0, max(0, alive - 1)
+                out.append(sergeant)
         return out
 
     def group_order(self, g: dict[str, Any]) -> int:
+        if g.get("impact"):
+            return 2
         rules = g["weapon"].rules
         if (self.code in ("000", "001") and _h(rules, "Sniper") and not self.sit.melee) or (self.code == "002" and _h(rules, "Takedown")):
             return 0
@@ -186,15 +194,20 @@ class Sim:
             return 1
         return 3
 
-    def fire(self, g: dict[str, Any], shooter: Unit, target: Unit, striking_back: bool) -> tuple[int, int]:
-        """Roll one group; returns (hits, wounds absorbed)."""
+    def fire(self, g: dict[str, Any], shooter: Unit, target: Unit, striking_back: bool, view: tuple[Any, int]) -> tuple[int, int]:
+        """Roll one group of a sequence; returns (hits, wounds absorbed).
+
+        ``view`` is the target as it stood when the sequence's dice were thrown: whose Defense
+        blocks (the unit's while any non-hero model stands, 000/001/002 Hero) and how many
+        models Blast may hit. Every block of a sequence is rolled before any casualty.
+        """
         code, sit, rng = self.code, self.sit, self.rng
         w = g["weapon"]
         rules = w.rules
         member = g["member"]
         melee = sit.melee
         charged = self.charged() and not striking_back
-        n = g["copies"] * g.get("per", w.attacks)
+        n = g["copies"] * w.attacks + g.get("extra", 0)
         if n <= 0:
             return 0, 0
         q = member.quality
@@ -261,7 +274,7 @@ class Sim:
         if code == "002" and g.get("sergeant"):
             extra += 1
         blast = max(1, _r(rules, "Blast"))
-        blast = min(blast, 1 if single else len(target.alive()))
+        blast = min(blast, 1 if single else view[1])
         six_hits = six_count * per_six * blast
         plain_hits = (plain + six_count * extra) * blast
         hits = six_hits + plain_hits
@@ -287,11 +300,7 @@ class Sim:
             picked = chosen if chosen is not None and not chosen.dead else target.next_target()
         # which Defense: a picked model alone is a unit of 1 and uses its own; otherwise the
         # unit's while any regular model stands (Hero)
-        regs = target.regulars()
-        if picked is not None:
-            defender_profile = picked.member
-        else:
-            defender_profile = target.f if regs or not target.heroes() else target.heroes()[0].member
+        defender_profile = picked.member if picked is not None else view[0]
         defense = defender_profile.defense
         if code == "000" and not melee and _h(defender_profile.rules, "Artillery"):
             defense = 2
@@ -325,7 +334,7 @@ class Sim:
             return bool(members) and all(_h(m.rules, "Regeneration") for m in members)
         return _h(model.member.rules, "Regeneration")
 
-    def impact(self, side: Unit, enemy: Unit) -> tuple[int, int]:
+    def impact(self, side: Unit, enemy: Unit, view: tuple[Any, int]) -> tuple[int, int]:
         code, rng = self.code, self.rng
         if not self.charged():
             return 0, 0
@@ -354,7 +363,7 @@ class Sim:
                         hits += 1
         before = enemy.hp()
         for _ in range(hits):
-            ok, _f = test_roll(rng, enemy.f.defense if enemy.regulars() or not enemy.heroes() else enemy.heroes()[0].member.defense, 0)
+            ok, _f = test_roll(rng, view[0].defense, 0)
             if ok:
                 continue
             model = enemy.next_target()
@@ -372,18 +381,46 @@ class Sim:
             self.chosen = self.choose(enemy)
         groups.sort(key=self.group_order)
         hits = wounds = 0
-        deadly_and_snipers = [g for g in groups if self.group_order(g) < 3]
-        for g in deadly_and_snipers:
-            h, w = self.fire(g, side, enemy, striking_back)
-            hits, wounds = hits + h, wounds + w
-        if self.sit.melee and not striking_back:
-            h, w = self.impact(side, enemy)
-            hits, wounds = hits + h, wounds + w
-        for g in groups:
-            if self.group_order(g) >= 3:
-                h, w = self.fire(g, side, enemy, striking_back)
+        for sequence in self.sequences(groups, striking_back):
+            view = self.view(enemy)
+            for g in sorted(sequence, key=self.group_order):
+                if g.get("impact"):
+                    h, w = self.impact(side, enemy, view)
+                else:
+                    h, w = self.fire(g, side, enemy, striking_back, view)
                 hits, wounds = hits + h, wounds + w
         return hits, wounds
+
+    def sequences(self, groups: list[dict[str, Any]], striking_back: bool) -> list[list[dict[str, Any]]]:
+        """The passes of roll to hit / roll to block / remove casualties one attack makes.
+
+        Sniper (000/001) and Takedown (002) shots each go alone, first, at one model. Melee:
+        every model's attacks are summed and rolled as one (000/001 Melee Sequence; 002 melee
+        "works like shooting"), Impact included. Shooting: 000/001 follow the sequence once per
+        weapon group, a weapon type (the unit's and a joined hero's copies alike); 002 rolls
+        every shot together.
+        """
+        singles = [[g] for g in groups if self.group_order(g) == 0]
+        rest = [g for g in groups if self.group_order(g) > 0]
+        if self.sit.melee:
+            if not striking_back:
+                rest.append({"impact": True, "weapon": None})
+            return singles + [rest]
+        if self.code == "002":
+            return singles + ([rest] if rest else [])
+        by_type: dict[Any, list[dict[str, Any]]] = {}
+        for g in rest:
+            w = g["weapon"]
+            by_type.setdefault((w.name, w.attacks, w.range, tuple(sorted(r.label for r in w.rules))), []).append(g)
+        return singles + sorted(by_type.values(), key=lambda seq: min(self.group_order(g) for g in seq))
+
+    @staticmethod
+    def view(target: Unit) -> tuple[Any, int]:
+        """Whose Defense blocks (000/001/002 Hero: the unit's until its non-hero models are dead)
+        and how many models stand, when a sequence's dice are thrown."""
+        regs = target.regulars()
+        profile = target.f if regs or not target.heroes() else target.heroes()[0].member
+        return profile, len(target.alive())
 
     def morale_fails(self, unit: Unit, state: Any, flank: str = "front") -> bool:
         code, rng = self.code, self.rng

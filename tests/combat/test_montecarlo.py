@@ -23,6 +23,9 @@ HERO = unit("Captain", 1, 3, 3, "Hero", "Tough(3)", "Fearless", weapons=(weapon(
 ESCORT = unit("Guards", 5, 4, 5, "Regeneration", weapons=(weapon("Spear", 1, 0, count=5),), heroes=(HERO,))
 BEARER = unit("Bearer", 1, 4, 4, "Hero", "Tough(2)", "Regeneration", weapons=(weapon("Staff", 1, 0),))
 RETINUE = unit("Retinue", 4, 4, 5, "Tough(2)", weapons=(weapon("Halberd", 1, 0, count=4),), heroes=(HERO, BEARER))
+# The issue-26 charge: 10 Furious Reavers into Swordsmen (5+) led by a Marchlord (4+)
+REAVERS = unit("Reavers", 10, 4, 5, "Furious", weapons=(weapon("Reaver Axe", 2, 0, "Rending", "Deadly(2)", count=10),))
+MARCHLORD = unit("Marchlord", 1, 3, 4, "Hero", "Tough(3)", "Fearless", weapons=(weapon("Hand Weapon", 3, 0),))
 SNIPERS = unit("Mix", 5, 4, 4, weapons=(weapon("Long Rifle", 2, 30, "Sniper", count=2), weapon("Rifle", 2, 24, "AP(1)", count=5)))
 
 
@@ -100,6 +103,22 @@ CASES = [
     ("melee-hero-joined", "001", brawlers("AP(2)", attacks=2), ESCORT, {"charging": True}),
     ("melee-deadly-regen", "000", brawlers("Deadly(2)", attacks=2, models=5), REGEN, {"charging": True}),
     ("melee-no-strike-back", "002", brawlers(), INF10, {"charging": True, "strike_back": False}),
+    # One pass of the attack sequence blocks at one Defense (000/001/002 Hero: the unit's until
+    # its non-hero models are killed), though its attacks come from several weapons or rules:
+    # each case gives the joined hero a Defense better or worse than the unit's and enough
+    # attacks that the early ones often kill every non-hero model.
+    ("melee-000-furious-reavers-hero-better", "000", REAVERS, unit("Swordsmen", 10, 4, 5, weapons=(weapon("Hand Weapon", 1, 0, count=10),), heroes=(MARCHLORD,)), {"charging": True}),
+    ("melee-000-furious-hero-better", "000", brawlers(unit_rules=("Furious",), models=12), unit("Guards", 3, 4, 6, heroes=(unit("Champion", 1, 4, 2, "Hero", "Tough(3)"),)), {"charging": True}),
+    ("melee-000-furious-sergeant-hero-worse", "000", brawlers("AP(1)", unit_rules=("Furious", "Sergeant"), models=10), unit("Wardens", 3, 4, 2, heroes=(unit("Seer", 1, 4, 6, "Hero", "Tough(3)"),)), {"charging": True}),
+    ("melee-000-impact-deadly-hero-worse", "000", unit("Riders", 5, 4, 4, "Impact(2)", weapons=(weapon("Lance", 1, 0, "Deadly(2)", count=5), weapon("Hooves", 2, 0, count=5))),
+     unit("Shields", 2, 4, 2, heroes=(unit("Priest", 1, 4, 6, "Hero", "Tough(3)"),)), {"charging": True}),
+    ("melee-001-impact-hero-better", "001", brawlers(unit_rules=("Impact(2)",), models=6), unit("Guards", 3, 4, 6, heroes=(unit("Champion", 1, 4, 2, "Hero", "Tough(3)"),)), {"charging": True}),
+    ("melee-002-deadly-and-plain-hero-worse", "002", unit("Guard", 5, 4, 4, weapons=(weapon("Halberd", 3, 0, "Deadly(2)", count=5), weapon("Sword", 2, 0, count=5))),
+     unit("Shields", 2, 4, 4, heroes=(unit("Priest", 1, 4, 6, "Hero", "Tough(3)"),)), {"charging": True}),
+    ("000-rifles-joined-hero-same-weapon-hero-better", "000", unit("Squad", 8, 4, 4, weapons=(weapon("Rifle", 2, 24, count=8),), heroes=(unit("Leader", 1, 3, 4, "Hero", "Tough(3)", weapons=(weapon("Rifle", 2, 24),)),)),
+     unit("Guards", 2, 4, 6, heroes=(unit("Champion", 1, 4, 2, "Hero", "Tough(3)"),)), {}),
+    ("002-two-weapon-types-hero-worse", "002", unit("Archers", 5, 4, 4, weapons=(weapon("Bow", 2, 24, count=5), weapon("Crossbow", 2, 24, "AP(1)", count=5))),
+     unit("Shields", 2, 4, 2, heroes=(unit("Priest", 1, 4, 6, "Hero", "Tough(3)"),)), {}),
 ]
 
 

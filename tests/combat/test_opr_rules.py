@@ -199,6 +199,57 @@ def test_000_furious_one_extra_attack_per_model():
     assert approx(r["expected"]["hits"], 20 * 0.5)
 
 
+
+def _at_least(n: int, p: float, k: int) -> float:
+    return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+def test_000_furious_extra_attack_is_rolled_with_its_weapon_and_blocked_at_unit_defense():
+    # 000 Furious (+1 attack with a weapon) / Melee (all attacks rolled together) / Hero (blocks
+    # at the unit's Defense until all non-hero models are killed): the issue-26 charge is one
+    # roll of 30 Reaver Axe attacks at the Swordsmen's 5+. A wound chance of 1/6 * 5/6 (Rending
+    # 6s at AP(4)) + 2/6 * 4/6, and Deadly(2) kills a Swordsman per wound and the Tough(3)
+    # Marchlord with two: destroyed on 12 wounds or more.
+    reavers = unit("Reavers", 10, 4, 5, "Furious", weapons=(weapon("Reaver Axe", 2, 0, "Rending", "Deadly(2)", count=10),))
+    lord = unit("Marchlord", 1, 3, 4, "Hero", "Tough(3)", "Fearless", weapons=(weapon("Hand Weapon", 3, 0),))
+    swordsmen = unit("Swordsmen", 10, 4, 5, weapons=(weapon("Hand Weapon", 1, 0, count=10),), heroes=(lord,))
+    r = run("000", reavers, swordsmen, attack="melee", charging=True)
+    assert approx(r["p_destroyed"], _at_least(30, 13 / 36, 12))
+    assert round(r["p_destroyed"], 6) == 0.393813
+    assert r["notes"][-1].startswith("groups: Reavers: Reaver Axe, Swordsmen")  # one group, no "(Furious)" apart
+
+
+@pytest.mark.parametrize("code", ["000", "001", "002"])
+def test_hero_melee_attack_blocks_at_unit_defense_for_every_weapon(code):
+    # 000/001/002 Hero and Melee: a Deadly weapon (resolved first) and a plain one are one
+    # attack; when the first kills both Guards, the second still blocks at their 6+, not the
+    # Champion's 2+. Exact: every hit wounds on 5/6, one roll of all 12 attacks.
+    champion = unit("Champion", 1, 4, 2, "Hero", "Tough(3)")
+    guards = unit("Guards", 2, 4, 6, heroes=(champion,))
+    att = unit("Mixed", 1, 4, 5, weapons=(weapon("Pick", 6, 0, "Deadly(2)"), weapon("Sword", 6, 0)))
+    r = run(code, att, guards, attack="melee", strike_back=False)
+    assert approx(r["expected"]["hits"], 6.0)
+    # a Pick wounds and b Sword wounds, each Binomial(6, 5/12): Pick wounds go first (Deadly),
+    # killing a Guard each, then 2 apiece on the Champion; Sword wounds finish the Guards first.
+    def pmf(k: int) -> float:
+        return math.comb(6, k) * (5 / 12) ** k * (7 / 12) ** (6 - k)
+
+    expected = sum(pmf(a) * pmf(b) for a in range(7) for b in range(7) if 2 * max(0, a - 2) + max(0, b - max(0, 2 - a)) >= 3)
+    assert approx(r["p_destroyed"], expected)
+
+
+def test_000_shooting_joined_hero_same_weapon_is_one_group():
+    # 000 Multiple Weapon Types: a weapon type is one weapon group, so the Leader's Rifle
+    # shoots with the squad's and all its hits block at the Guards' 6+ (Hero).
+    leader = unit("Leader", 1, 4, 4, "Hero", "Tough(3)", weapons=(weapon("Rifle", 2, 24),))
+    squad = unit("Squad", 4, 4, 4, weapons=(weapon("Rifle", 2, 24, count=4),), heroes=(leader,))
+    champion = unit("Champion", 1, 4, 2, "Hero", "Tough(3)")
+    guards = unit("Guards", 1, 4, 6, heroes=(champion,))
+    r = run("000", squad, guards)
+    # 10 shots at 4+, each hit wounds on 5/6 whatever fell first: destroyed on 4+ wounds
+    assert approx(r["p_destroyed"], _at_least(10, 0.5 * 5 / 6, 4))
+
+
 # -- Quality 2+ and single-model rules ------------------------------------------------------
 
 def test_reliable_quality_2plus():

@@ -3,6 +3,12 @@
 A :class:`Group` holds all its dice need (Quality and modifiers, extra hits on 6s, Blast, AP,
 Regeneration-beaters, Deadly, Sniper/Takedown, order). :class:`AttackGroups` builds them for one
 fight: a side's weapons, 000 Furious's extra attack, the Sergeant's copy and Impact.
+
+Groups that share a ``volley`` are one pass of the rulebooks' sequence (roll to hit, roll to
+block, remove casualties): their hits are all blocked before any of them removes a model, so
+they block at the Defense (and Blast counts the models) of the moment the volley starts. A
+side's melee attack is one volley in all three texts, and so is 002 shooting; 000/001 shooting
+makes one volley per weapon type (the unit's and its joined heroes' copies together).
 """
 
 from __future__ import annotations
@@ -44,22 +50,27 @@ class Group:
     sergeant_split: bool = False  # one copy fights separately as the sergeant
     sergeant_only: bool = False  # this group is the sergeant's copy
     order: int = 2
+    volley: str = ""  # groups with the same non-empty volley are rolled and blocked together
+    bonus: int = 0  # extra attacks per model carrying the group (000 Furious, when charging)
 
     def attacks(self, unit_alive: int, heroes_alive: tuple[int, ...]) -> int:
         """Attacks this group makes with the models still standing."""
         if self.owner >= 0:
             copies = self.copies if self.owner in heroes_alive else 0
+            carriers = self.owner_models if self.owner in heroes_alive else 0
         elif self.sergeant_only:
-            copies = 1 if unit_alive >= 1 else 0
+            copies = carriers = 1 if unit_alive >= 1 else 0
         elif self.sergeant_split:
             copies = min(self.copies - 1, max(0, unit_alive - 1))
+            carriers = max(0, unit_alive - 1)
         elif self.copies >= self.owner_models:
             # Interpretation: gear carried by every model (or several per model) is lost with
             # the models; casualties are taken from plain models before special weapons.
             copies = self.copies * unit_alive // self.owner_models
+            carriers = unit_alive
         else:
-            copies = min(self.copies, unit_alive)
-        return max(0, copies * self.per_copy - self.minus)
+            copies = carriers = min(self.copies, unit_alive)
+        return max(0, copies * self.per_copy + carriers * self.bonus - self.minus)
 
 
 
@@ -157,6 +168,7 @@ class AttackGroups:
         order = 0 if (sniper or takedown) else (1 if (d.deadly_first and _rating(rules, "Deadly") > 1) else 3)
         return Group(
             label=f"{fighter.name}: {weapon.name}", owner=owner, per_copy=weapon.attacks,
+            volley=self.volley(weapon, sniper or takedown),
             copies=weapon.count, owner_models=fighter.models, quality=quality, hit_mod=mod,
             six_only=fatigued,  # 000/001/002 Fatigue & Wavering/Shaken: only unmodified 6s hit in melee
             six_hits=six_hits, six_extra=six_extra, blast=max(1, _rating(rules, "Blast")), ap=ap,
@@ -182,29 +194,44 @@ class AttackGroups:
                 groups.append(self.group(member, owner, weapon, striking_back=striking_back))
         groups = self._furious_000(attacker, groups, striking_back)
         groups = self._sergeant(attacker, groups, striking_back)
-        groups.sort(key=lambda g: g.order)
-        return groups
+        return in_resolution_order(groups)
+
+    def volley(self, weapon: Weapon, single_model: bool) -> str:
+        """Which pass of the attack sequence a weapon's attacks belong to (see the module doc)."""
+        if single_model:
+            return ""  # 000/001 Sniper, 002 Takedown: resolved as if the target were a unit of 1
+        if self.f.sit.melee:
+            return "melee"  # 000/001 Melee: the Attack values of all models are summed and rolled together; 002 Melee works like shooting
+        if self.f.d.rows:
+            return "shooting"  # 002 Shooting: one quality test per attack, then one die per hit to block
+        # 000/001 Multiple Weapon Types: each weapon type may be its own weapon group, and the
+        # sequence is followed separately for each group. Interpretation: every type is its own
+        # group, and a joined hero's copy of the unit's weapon is the same type.
+        return repr((weapon.name, weapon.attacks, weapon.range, sorted(r.label for r in weapon.rules)))
 
     def _furious_000(self, attacker: Fighter, groups: list[Group], striking_back: bool) -> list[Group]:
         if self.f.d.furious != "extra_attack" or striking_back or not self.f.sit.melee or not self.f.charged():
             return groups
-        # 000 Furious: charging, each model gets +1 attack with a weapon of its choice.
-        # Interpretation: the extra attack goes to the model's melee weapon with the most AP.
+        # 000 Furious: charging, each model gets +1 attack with a weapon of its choice - one
+        # more attack of that weapon, rolled with the rest of its attacks.
+        # Interpretation: the extra attack goes to the melee weapon with the most AP among
+        # those every model of the unit carries (any weapon, if none is carried by all).
         out = list(groups)
         for owner, member in ((-1, attacker), *enumerate(attacker.heroes)):
             if not member.has("Furious"):
                 continue
-            mine = [g for g in out if g.owner == owner]
+            mine = [g for g in out if g.owner == owner and not g.single_model]
+            everyone = [g for g in mine if g.copies >= g.owner_models]
             if not mine:
                 continue
-            best = max(mine, key=lambda g: (g.ap, g.deadly, g.six_ap))
-            out.append(replace(best, label=f"{best.label} (Furious)", per_copy=1, copies=member.models, sergeant_split=False, sergeant_only=False))
+            best = max(everyone or mine, key=lambda g: (g.ap, g.deadly, g.six_ap))
+            out[out.index(best)] = replace(best, bonus=best.bonus + 1)
         return out
 
     def _sergeant(self, attacker: Fighter, groups: list[Group], striking_back: bool) -> list[Group]:
         if not self.f.d.sergeant or not attacker.has("Sergeant"):
             return groups
-        unit_groups = [g for g in groups if g.owner == -1 and not g.label.endswith("(Furious)") and g.copies <= g.owner_models]
+        unit_groups = [g for g in groups if g.owner == -1 and g.copies <= g.owner_models]
         if not unit_groups:
             return groups
         # Interpretation: the sergeant carries one copy of the unit's first weapon in this attack.
@@ -235,12 +262,34 @@ class AttackGroups:
             if x <= 0:
                 continue
             label = f"{member.name}: Impact"
+            # Impact is part of the charge's melee attack, blocked with the weapons' hits
             if self.f.d.impact == "auto":
-                # 000 Impact(X): X automatic hits per charging model
-                groups.append(Group(label, owner, x, member.models, member.models, 2, auto=True, order=2))
+                # 000 Impact(X): X automatic melee hits per charging model
+                groups.append(Group(label, owner, x, member.models, member.models, 2, auto=True, order=2, volley="melee"))
             else:
                 six_only = self.f.d.impact == "q2" and self.f.sit.attacker.fatigued
                 # 001 Impact(X): X attacks hitting on 2+ / 002 Impact(X): X dice, each 2+ is a hit
-                groups.append(Group(label, owner, x, member.models, member.models, 2, six_only=six_only, minus=minus, order=2))
+                groups.append(Group(label, owner, x, member.models, member.models, 2, six_only=six_only, minus=minus, order=2, volley="melee"))
                 minus = 0  # the Counter reduction comes off the unit's total once
         return groups
+
+
+def in_resolution_order(groups: list[Group]) -> list[Group]:
+    """Groups in the order they are resolved: by ``order`` (Sniper/Takedown, Deadly, Impact,
+    the rest), each volley's groups side by side where the order allows it."""
+    first_seen: dict[str, int] = {}
+    for i, g in enumerate(groups):
+        first_seen.setdefault(g.volley or f"#{i}", i)
+    keyed = [(g.order, first_seen[g.volley or f"#{i}"], i, g) for i, g in enumerate(groups)]
+    return [g for *_, g in sorted(keyed, key=lambda t: t[:3])]
+
+
+def volleys(groups: list[Group]) -> list[list[Group]]:
+    """Consecutive groups of one volley, together; a group without a volley is alone."""
+    out: list[list[Group]] = []
+    for g in groups:
+        if out and g.volley and out[-1][-1].volley == g.volley:
+            out[-1].append(g)
+        else:
+            out.append([g])
+    return out

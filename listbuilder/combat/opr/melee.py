@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from listbuilder.combat.opr.fight import Fight, all_have
-from listbuilder.combat.opr.groups import AttackGroups, Group
+from listbuilder.combat.opr.groups import AttackGroups, Group, in_resolution_order
 from listbuilder.combat.opr.hits import SIX
 from listbuilder.combat.opr.morale import Morale
 from listbuilder.combat.opr.outcomes import Outcomes, result
@@ -59,9 +59,7 @@ class Melee:
 
     def resolve(self) -> Clash:
         f = self.f
-        groups = self.groups.attack_groups(f.att)
-        groups.extend(self.groups.impact_groups(f.att))
-        groups.sort(key=lambda g: g.order)
+        groups = in_resolution_order(self.groups.attack_groups(f.att) + self.groups.impact_groups(f.att))
         if not [g for g in groups if not g.label.endswith("Impact")]:
             raise PreviewError("attacker", f"{f.att.name} has no melee weapon to fight with")
         self.picking.use(groups)

@@ -4,7 +4,9 @@ The state is a position on the defender's wound line (wounds absorbed so far). A
 become effective wounds (after blocks and Regeneration, see :mod:`.saves`) and each moves the
 position: +1, or with Deadly(X) up to X but never past the current model. When Regeneration
 differs along the line, raw wounds are stepped one at a time so each rolls for the model it
-reaches.
+reaches. The groups of one volley (see :mod:`.groups`) block at the Defense, and count Blast's
+models, of the position the volley started from: all their block dice are rolled before any
+casualty is removed.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from listbuilder.combat.opr.fight import Fight
-from listbuilder.combat.opr.groups import Group
-from listbuilder.combat.opr.hits import B, group_2d, hit_chances, hits_only, raw_n, wounds_n
+from listbuilder.combat.opr.groups import Group, volleys
+from listbuilder.combat.opr.hits import B, group_2d, hit_chances, hits_n, hits_only, raw_n, wounds_n
 from listbuilder.combat.opr.saves import Saves
 from listbuilder.combat.profiles import Fighter, WoundLine
 from listbuilder.dice import Dist
@@ -40,31 +42,73 @@ class Wounding:
         track = len(groups) > 1 and any(g.blast > 1 for g in groups[1:])
         state: dict[int, float] = dict(start.items())
         hits: Dist | None = None
-        for g in groups:
-            n = g.attacks(unit_alive, heroes_alive)
-            if n <= 0:
+        for volley in volleys(groups):
+            attacks = [(g, g.attacks(unit_alive, heroes_alive)) for g in volley]
+            attacks = [(g, n) for g, n in attacks if n > 0]
+            if not attacks:
                 continue
             if not track:
                 first = next(iter(state))
-                these = hits_only(g, n, line_d.alive(first))
-                hits = these if hits is None else hits + these
-            state = self.apply_group(g, n, defender, line_d, state, S if track else 0, shooting)
+                for g, n in attacks:
+                    these = hits_only(g, n, line_d.alive(first))
+                    hits = these if hits is None else hits + these
+            state = self.apply_volley(attacks, defender, line_d, state, S if track else 0, shooting)
         ends = Dist(state)
         if track:
             return ends.map(lambda k: k // S), ends.map(lambda k: k % S)
         return hits if hits is not None else Dist.constant(0), ends
 
-    def apply_group(self, g: Group, n: int, defender: Fighter, line: WoundLine, state: dict[int, float], S: int, shooting: bool) -> dict[int, float]:
-        """One group from every state; keys are positions, or hits*S + position when S > 0."""
+    def apply_volley(self, attacks: list[tuple[Group, int]], defender: Fighter, line: WoundLine, state: dict[int, float],
+                     S: int, shooting: bool) -> dict[int, float]:
+        """The groups of one volley (with their attack counts) from every state.
+
+        000/001/002 Hero: blocks use the unit's Defense until all non-hero models are killed,
+        and casualties are removed only after the whole volley's blocks, so every group of the
+        volley blocks at the Defense of the volley's starting position (and Blast counts the
+        models standing then). States are split by that view and each part runs the volley.
+        """
+        if len(attacks) == 1:
+            g, n = attacks[0]
+            return self.apply_group(g, n, defender, line, state, S, shooting)
+        any_blast = any(g.blast > 1 for g, _ in attacks)
+        parts: dict[tuple[int, int], tuple[int, dict[int, float]]] = {}
+        for k, w in state.items():
+            p = k % S if S else k
+            view = (id(self.saves.target(defender, line, p, attacks[0][0])), line.alive(p) if any_blast else 0)
+            start, part = parts.setdefault(view, (p, {}))
+            part[k] = w
+        out: dict[int, float] = {}
+        for start, part in parts.values():
+            for g, n in attacks:
+                part = self.apply_group(g, n, defender, line, part, S, shooting, view=start)
+            for k, w in part.items():
+                out[k] = out.get(k, 0.0) + w
+        return out
+
+    def apply_group(self, g: Group, n: int, defender: Fighter, line: WoundLine, state: dict[int, float], S: int, shooting: bool,
+                    view: int | None = None) -> dict[int, float]:
+        """One group from every state; keys are positions, or hits*S + position when S > 0.
+
+        ``view``: the position whose Defense blocks and whose models cap Blast (the start of the
+        group's volley); by default each state's own.
+        """
         out: dict[int, float] = {}
         batches: dict[tuple[Any, ...], dict[int, float]] = {}
         p6, pn = hit_chances(g)
         for k, w in state.items():
             p = k % S if S else k
+            seen = p if view is None else view
             if p >= line.end:
-                out[k] = out.get(k, 0.0) + w  # nothing left to hit
+                if S and view is not None:
+                    # the volley's dice were all thrown before this group's target fell: its
+                    # hits still count, its wounds have no one left to reach
+                    blast = min(g.blast, line.alive(seen))
+                    for h, ph in hits_n(p6, pn, g.six_hits, g.six_extra, blast, g.auto, n).items():
+                        out[k + h * S] = out.get(k + h * S, 0.0) + w * ph
+                else:
+                    out[k] = out.get(k, 0.0) + w  # nothing left to hit
                 continue
-            blast = min(g.blast, 1 if g.single_model else line.alive(p))  # Blast(X): never more hits than models
+            blast = min(g.blast, 1 if g.single_model else line.alive(seen))  # Blast(X): never more hits than models
             if g.single_model:
                 # 000/001 Sniper, 002 Takedown: resolved as a unit of 1, so the model blocks with
                 # its own Defense and rolls its own Regeneration (interpretation 8)
@@ -72,7 +116,7 @@ class Wounding:
                 regen: tuple[float, float] | None = (self.saves.regen_roll(target.has("Regeneration"), g, "plain"),
                                                      self.saves.regen_roll(target.has("Regeneration"), g, "six"))
             else:
-                target = self.saves.target(defender, line, p, g)
+                target = self.saves.target(defender, line, seen, g)
                 regen = self.saves.regen_profile(defender, line, p, g)
             block_plain = self.saves.block(target, g.ap, g, shooting)
             block_six = self.saves.block(target, g.six_ap, g, shooting)
