@@ -34,7 +34,8 @@ from marshmallow import ValidationError
 from listbuilder import book_cache
 from listbuilder.book_checks import BookProblem, book_warnings, check_references
 from listbuilder.model import ArmyBook, GameSystem
-from listbuilder.systems import SystemRules, rules_for
+from listbuilder.families import FAMILIES, rules_for
+from listbuilder.systems.base import SystemRules
 
 # Gives a file's text, or None after adding a problem that says why it could not be read.
 Reader = Callable[[Path, list[BookProblem]], "str | None"]
@@ -296,17 +297,15 @@ def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str],
 
 
 def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> GameSystem | None:
-    from listbuilder.schemas.families import FAMILY_SCHEMAS  # reading a text: books from the cache never need them
-
     data = _read_yaml(text, where, problems)
     if data is None:
         return None
     family = data.get("family")
-    if family not in FAMILY_SCHEMAS:
-        problems.append(BookProblem(where, "family", f"unknown rules family {family!r}; known: {sorted(FAMILY_SCHEMAS)}", _line_of(text, ["family"])))
+    if family not in FAMILIES:
+        problems.append(BookProblem(where, "family", f"unknown rules family {family!r}; known: {sorted(FAMILIES)}", _line_of(text, ["family"])))
         return None
-    system_schema, _ = FAMILY_SCHEMAS[family]
-    system = _apply_schema(system_schema, data, where, text, problems)
+    # Reading a text: books from the cache never need the schemas, so they load here.
+    system = _apply_schema(FAMILIES[family].part("system_schema"), data, where, text, problems)
     if system is None:
         return None
     local: list[BookProblem] = []
@@ -347,10 +346,7 @@ def book_from_data(data: Any, system: GameSystem, source: str, warnings: list[Bo
 
 def _book_from(data: dict[str, Any], text: str | None, source: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None) -> ArmyBook | None:
     """Schema, cross-reference checks and the system's own checks for one book's data."""
-    from listbuilder.schemas.families import FAMILY_SCHEMAS
-
-    _, book_schema = FAMILY_SCHEMAS[system.family]
-    book = _apply_schema(book_schema, data, source, text, problems)
+    book = _apply_schema(FAMILIES[system.family].part("book_schema"), data, source, text, problems)
     if book is None:
         return None
     local = [

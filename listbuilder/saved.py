@@ -21,7 +21,8 @@ from listbuilder.lists import ListError, book_for, parse_list
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.lazy import lazy_module
 from listbuilder.lru import Lru
-from listbuilder.systems import SystemRules, rules_for
+from listbuilder.families import rules_for
+from listbuilder.systems.base import SystemRules
 from listbuilder.validation import ValidationReport
 
 if TYPE_CHECKING:

@@ -19,19 +19,19 @@ systems share one request and one response shape::
 with the family's own unit schema, the situation checked by the family's situation schema);
 this module stays free of Flask, YAML and marshmallow so the CLI and tests can call it directly.
 
-A family plugs in by naming its engine in :data:`ENGINES` (``family -> "module:function"``,
-imported on first use so one family's module never blocks another). An engine is called as
+A family plugs in by naming its engines in its record (``listbuilder.families``; imported on
+first use so one family's module never blocks another). An engine is called as
 ``engine(system, attacker, defender, situation)`` with two :class:`Combatant` values and returns
 the ``expected``/``distributions``/``p_destroyed``/``consequences`` part of the response.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from listbuilder.families import FAMILIES
 from listbuilder.model import ArmyBook, ArmyList, GameSystem, Item, ListEntry, RuleRef, Unit, Weapon
 from listbuilder.resolve import ResolvedEntry, resolve_entry
 from listbuilder.validation import ERROR
@@ -42,18 +42,6 @@ if TYPE_CHECKING:  # the registry module reads YAML; the core only needs its sha
     from listbuilder.books import BookRegistry
 
 Engine = Callable[[GameSystem, "Combatant", "Combatant", Mapping[str, Any]], dict[str, Any]]
-
-# family -> engine, or "module:function" imported on first use. The hex families add theirs.
-ENGINES: dict[str, Engine | str] = {
-    "opr": "listbuilder.combat.opr:engine",
-    "ancients-hex": "listbuilder.combat.ancients_hex:engine",
-    "armour-hex": "listbuilder.combat.armour_hex:engine",
-}
-
-# family -> whole-turn engine (shooting then the charge, same request shape; OPR only so far)
-TURN_ENGINES: dict[str, Engine | str] = {
-    "opr": "listbuilder.combat.opr:turn_engine",
-}
 
 SIDES = ("attacker", "defender")
 
@@ -119,13 +107,13 @@ class Combatant:
 
 def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
     """Answer one preview request; raises :class:`PreviewError` for nonsense inputs."""
-    return _answer(registry, request, ENGINES, "combat previews", SideSize.over_budget)
+    return _answer(registry, request, "engine", "combat previews", SideSize.over_budget)
 
 
 def preview_turn(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
     """A whole turn (the attacker shoots the defender, then charges it): the same request and
     answer shape as :func:`preview`, plus ``steps``; raises :class:`PreviewError`."""
-    return _answer(registry, request, TURN_ENGINES, "whole-turn previews", SideSize.over_turn_budget)
+    return _answer(registry, request, "turn_engine", "whole-turn previews", SideSize.over_turn_budget)
 
 
 def compare(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -200,10 +188,10 @@ def _system(registry: BookRegistry, request: Mapping[str, Any]) -> GameSystem:
     return system
 
 
-def _answer(registry: BookRegistry, request: Mapping[str, Any], engines: Mapping[str, Engine | str], what: str,
+def _answer(registry: BookRegistry, request: Mapping[str, Any], kind: str, what: str,
             over_budget: Callable[[SideSize], str | None]) -> dict[str, Any]:
     system = _system(registry, request)
-    engine = engine_for(system.family, engines, what)
+    engine = engine_for(system.family, kind, what)
     sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
     for name, side in sides.items():
         too_big = over_budget(SideSize.of(side))  # bounded work: listbuilder.combat.budget
@@ -241,23 +229,16 @@ def unmodelled_rules(sides: Iterable[Combatant], known: Callable[[str], bool]) -
     return out
 
 
-def register_engine(family: str, engine: Engine | str) -> None:
-    """Plug a family's engine in (a callable, or ``"module:function"``)."""
-    ENGINES[family] = engine
-
-
-def engine_for(family: str, engines: Mapping[str, Engine | str] = ENGINES, what: str = "combat previews") -> Engine:
-    found = engines.get(family)
-    if found is None:
+def engine_for(family: str, kind: str = "engine", what: str = "combat previews") -> Engine:
+    """The family's ``engine`` (or ``turn_engine``); raises PreviewError when it has none."""
+    record = FAMILIES.get(family)
+    if record is None or getattr(record, kind) is None:
         raise PreviewError("system", f"{what} are not available for the {family!r} rules family")
-    if isinstance(found, str):
-        module_name, _, attr = found.partition(":")
-        try:
-            found = getattr(importlib.import_module(module_name), attr or "engine")
-        except (ImportError, AttributeError):
-            raise PreviewError("system", f"{what} for the {family!r} rules family are not built yet") from None
-        engines[family] = found  # type: ignore[index]
-    return found
+    try:
+        engine: Engine = record.part(kind)
+    except (ImportError, AttributeError):
+        raise PreviewError("system", f"{what} for the {family!r} rules family are not built yet") from None
+    return engine
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from listbuilder.families import ANCIENTS_HEX
 from listbuilder.model import ArmyBook, Unit, Weapon
 from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
 from listbuilder.schemas.fields import (
@@ -34,7 +35,6 @@ from listbuilder.schemas.fields import (
     non_negative_int,
     positive_int,
 )
-from listbuilder.schemas.stat_names import STAT_NAMES
 
 # 003 §1.1: the activation number follows from the unit's class.
 ACTIVATION: dict[str, int] = {"hero": 3, "troops": 5, "beast": 7}
@@ -57,7 +57,7 @@ def parse_move(text: str) -> tuple[int, int]:
 class AncientsHexUnitSchema(UnitSchema):
     """One unit card. Stats go to ``Unit.stats``; attack and missile dice also become weapons."""
 
-    STAT_FIELDS: ClassVar[tuple[str, ...]] = STAT_NAMES["ancients-hex"]
+    STAT_FIELDS: ClassVar[tuple[str, ...]] = ANCIENTS_HEX.stat_names
 
     unit_class = fields.String(required=True, data_key="class", validate=validate.OneOf(UNIT_CLASSES))
     activation = WholeNumber(load_default=None, validate=validate.OneOf(sorted(ACTIVATION.values())))

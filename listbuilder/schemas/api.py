@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import fields, post_dump
 
-from listbuilder.schemas.stat_names import STAT_NAMES
+from listbuilder.families import FAMILIES
 from listbuilder.schemas.fields import CostField, RuleLabel, Schema
 
 
@@ -89,9 +89,9 @@ class SectionOut(Schema):
 def _lifted_stats() -> dict[str, fields.Field]:
     """One optional property per stat any family's units carry (``quality``, ``figures``, ...)."""
     names: dict[str, str] = {}
-    for family, stats in STAT_NAMES.items():
-        for name in stats:
-            names.setdefault(name, family)
+    for family in FAMILIES.values():
+        for name in family.stat_names:
+            names.setdefault(name, family.id)
     return {name: fields.Raw(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"}) for name, family in names.items()}
 
 

@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from listbuilder.families import ARMOUR_HEX
 from listbuilder.model import ArmyBook, UpgradeOption
 from listbuilder.schemas.books import (
     GainsSchema,
@@ -46,7 +47,6 @@ from listbuilder.schemas.books import (
     system_schema,
 )
 from listbuilder.schemas.fields import StrictSchema, WholeNumber, non_negative_int, positive_int
-from listbuilder.schemas.stat_names import STAT_NAMES
 
 CURRENCIES: tuple[str, ...] = ("ip", "mp", "cp", "xp")
 UNIT_TYPES: tuple[str, ...] = ("infantry", "cavalry", "vehicle")
@@ -190,7 +190,7 @@ class DamageRowSchema(StrictSchema):
 class ArmourHexUnitSchema(UnitSchema):
     """One unit; ``size`` is the model count and ``size_class`` the tiny ... huge class."""
 
-    STAT_FIELDS: ClassVar[tuple[str, ...]] = STAT_NAMES["armour-hex"]
+    STAT_FIELDS: ClassVar[tuple[str, ...]] = ARMOUR_HEX.stat_names
 
     unit_type = fields.String(required=True, data_key="type", validate=validate.OneOf(UNIT_TYPES))
     bio = fields.Boolean(load_default=None)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from listbuilder.families import OPR
 from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
 from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
-from listbuilder.schemas.stat_names import STAT_NAMES
 
 _TARGET = validate.Range(min=2, max=6, error="not a target number from 2 to 6")
 
 
 class OprUnitSchema(UnitSchema):
-    STAT_FIELDS = STAT_NAMES["opr"]
+    STAT_FIELDS = OPR.stat_names
 
     quality = WholeNumber(required=True, validate=_TARGET)
     defense = WholeNumber(required=True, validate=_TARGET)

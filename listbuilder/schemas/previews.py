@@ -6,8 +6,8 @@ game system named in the same body:
 1. :class:`PreviewRequestSchema` (also the OpenAPI description) checks the envelope: the system
    id, each side is exactly one of book+unit(+upgrades), list+key or profile, lists parse.
 2. :func:`finish_request` looks the system up, loads inline profiles with the family's own unit
-   schema (the very shape an army book uses) and the situation with the family's schema from
-   :data:`SITUATION_SCHEMAS`. The hex families add their situation schema there.
+   schema (the very shape an army book uses) and the situation with the family's situation
+   schema (its record in ``listbuilder.families``; a family without one reads its own).
 
 Errors from step 2 are raised as :class:`~listbuilder.combat.PreviewError` with every bad field
 path (``attacker.profile.weapons[0].attacks``, ``situation.range``).
@@ -26,6 +26,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from listbuilder.books import BookRegistry
 from listbuilder.combat.service import SIDES, PreviewError
+from listbuilder.families import FAMILIES
 from listbuilder.lists import field_errors
 from listbuilder.schemas.fields import Schema, StrictSchema, WholeNumber
 from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema
@@ -177,16 +178,6 @@ class OprTurnSituationSchema(OprSharedSituation):
     pick), then charges the same target (facing, strike_back)."""
 
 
-SITUATION_SCHEMAS: dict[str, type[Schema]] = {
-    "opr": OprSituationSchema,
-}
-
-# family -> situation schema of a whole-turn preview
-TURN_SITUATION_SCHEMAS: dict[str, type[Schema]] = {
-    "opr": OprTurnSituationSchema,
-}
-
-
 @cache
 def schema_of(cls: type[Schema]) -> Schema:
     """The one instance of a schema class this process uses."""
@@ -207,8 +198,10 @@ def fresh_side_state() -> dict[str, Any]:
 # Step 2
 
 
-def finish_request(registry: BookRegistry, loaded: Mapping[str, Any], situations: Mapping[str, type[Schema]] = SITUATION_SCHEMAS) -> dict[str, Any]:
-    """Load profiles and the situation for the named system; raises PreviewError."""
+def finish_request(registry: BookRegistry, loaded: Mapping[str, Any], situation: str = "situation_schema") -> dict[str, Any]:
+    """Load profiles and the situation for the named system; raises PreviewError.
+
+    *situation* names the family's schema for it: ``"turn_situation_schema"`` for a whole turn."""
     request = dict(loaded)
     system = registry.systems.get(request["system"])
     if system is None:
@@ -223,7 +216,7 @@ def finish_request(registry: BookRegistry, loaded: Mapping[str, Any], situations
                 for where, messages in field_errors(exc.messages).items():
                     errors.setdefault(f"{side}.profile.{where}" if where != "(body)" else f"{side}.profile", []).extend(messages)
         request[side] = value
-    schema_cls = situations.get(system.family)
+    schema_cls = FAMILIES[system.family].part(situation)
     if schema_cls is not None:
         try:
             request["situation"] = schema_of(schema_cls).load(request.get("situation") or {})
@@ -236,9 +229,9 @@ def finish_request(registry: BookRegistry, loaded: Mapping[str, Any], situations
     return request
 
 
-def load_request(registry: BookRegistry, data: Any, situations: Mapping[str, type[Schema]] = SITUATION_SCHEMAS) -> dict[str, Any]:
+def load_request(registry: BookRegistry, data: Any, situation: str = "situation_schema") -> dict[str, Any]:
     """Both steps, for the CLI and tests: raw JSON -> the request ``preview`` takes
-    (``situations=TURN_SITUATION_SCHEMAS`` for ``preview_turn``)."""
+    (``situation="turn_situation_schema"`` for ``preview_turn``)."""
     if not isinstance(data, dict):
         raise PreviewError("(body)", "the preview request must be a JSON object")
     try:
@@ -246,7 +239,7 @@ def load_request(registry: BookRegistry, data: Any, situations: Mapping[str, typ
     except ValidationError as exc:
         errors = field_errors(exc.messages)
         raise PreviewError(next(iter(errors)), "the preview request has invalid fields: see errors", errors=errors) from None
-    return finish_request(registry, loaded, situations)
+    return finish_request(registry, loaded, situation)
 
 
 def _load_profile(family: str, data: Mapping[str, Any]) -> Any:
@@ -256,9 +249,7 @@ def _load_profile(family: str, data: Mapping[str, Any]) -> Any:
 
 
 def _unit_schema(family: str) -> type[Schema]:
-    from listbuilder.schemas.families import FAMILY_SCHEMAS  # the book schemas: created on the first inline profile
-
-    _, book_schema = FAMILY_SCHEMAS[family]
+    book_schema = FAMILIES[family].part("book_schema")  # created on the first inline profile
     units = book_schema._declared_fields["units"]  # a List(Nested(unit schema))
     nested = units.inner.nested
     return nested if isinstance(nested, type) else type(nested)

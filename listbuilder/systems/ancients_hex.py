@@ -71,7 +71,6 @@ def keyword_required(limit: int, minimum: int, per_points: int) -> int:
 
 
 class AncientsHexRules(SystemRules):
-    family = "ancients-hex"
     ISSUE_CODES: Mapping[str, str] = {
         "points.over_limit": "The list costs more than the agreed limit plus the overage allowance (over 405 at 400).",
         "points.overage": "Warning: the list is over the limit but within the allowance; data.opponent_vp is the opponent's starting VP.",

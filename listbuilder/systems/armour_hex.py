@@ -41,7 +41,6 @@ HUGE = "huge"
 
 
 class ArmourHexRules(SystemRules):
-    family = "armour-hex"
     # 004 "Victory Condition", "Tournament style: FIXED TIME": match and tournament victory points.
     tournament_scoring = "victory-points"
     ISSUE_CODES: Mapping[str, str] = {

@@ -36,7 +36,6 @@ COMMON_CODES: Mapping[str, str] = {
 class SystemRules:
     """Base class of every rules family; one instance per game system."""
 
-    family: ClassVar[str] = ""
     # How a tournament game is scored (listbuilder/tournament/scoring.py): "outcome" is win /
     # draw / loss plus the event's own secondary score.
     tournament_scoring: ClassVar[str] = "outcome"

@@ -72,7 +72,6 @@ def _first_index(table_unit: TableUnit) -> int:
 
 
 class OprRules(SystemRules):
-    family = "opr"
     ISSUE_CODES: Mapping[str, str] = {
         "points.over_limit": "The list costs more points than the agreed limit.",
         "spells.unknown": "A spell id on an entry is not a spell of the army book.",

@@ -17,7 +17,7 @@ from marshmallow import fields
 from listbuilder.combat import PreviewError, preview
 from listbuilder.combat.service import compare, preview_turn
 from listbuilder.schemas.fields import Schema
-from listbuilder.schemas.previews import TURN_SITUATION_SCHEMAS, CompareRequestSchema, PreviewRequestSchema, finish_request, schema_of
+from listbuilder.schemas.previews import CompareRequestSchema, PreviewRequestSchema, finish_request, schema_of
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 
@@ -106,7 +106,7 @@ class TurnPreviews(MethodView):
         """Preview a whole turn: the attacker's shooting, then its charge into the same target
         (with the target's strike-back and morale), as one exact distribution."""
         reg = registry()
-        return jsonify(preview_turn(reg, finish_request(reg, request, TURN_SITUATION_SCHEMAS)))
+        return jsonify(preview_turn(reg, finish_request(reg, request, "turn_situation_schema")))
 
 
 @blp.route("/previews/compare")

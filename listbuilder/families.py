@@ -1,0 +1,134 @@
+"""Every rules family the service knows: one :class:`Family` record each, registered here.
+
+A game system's ``family`` (in its ``_system.yaml``) names the record. The record names all
+that differs between families: the rules class (book checks and list validation), the
+schemas of its files, the stats its units carry, the combat engines and the situation they
+read, and the roster sheet. Adding a family is writing those parts and registering one record
+(``tests/test_family_record.py`` does it with a toy family in one file).
+
+The record lives in the pure core, so it names the parts that live at the edges (the
+marshmallow schemas) and the engines (large modules, loaded when a preview first needs them)
+as ``"module:name"`` strings, imported on first use by :meth:`Family.part`; a part may also be
+the object itself. The core never imports the edges, and start-up pays for neither.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from listbuilder.model import GameSystem
+from listbuilder.sheets import ANCIENTS_HEX_SHEET, ARMOUR_HEX_SHEET, FALLBACK_SHEET, OPR_SHEET, FamilySheet
+from listbuilder.systems.ancients_hex import AncientsHexRules
+from listbuilder.systems.armour_hex import ArmourHexRules
+from listbuilder.systems.base import SystemRules
+from listbuilder.systems.opr import OprRules
+
+# The parts of a record that may be named by a "module:name" string.
+PARTS = ("system_schema", "book_schema", "engine", "situation_schema", "turn_engine", "turn_situation_schema")
+
+
+@dataclass(frozen=True)
+class Family:
+    """One rules family: everything the service needs to read, check, preview and print it.
+
+    ``system_schema`` and ``book_schema`` read ``_system.yaml`` and the army books into model
+    objects; ``stat_names`` are the unit stats the book schema lifts into ``Unit.stats``
+    (also listed by the API's unit output). ``engine(system, attacker, defender, situation)``
+    answers a combat preview, with the situation loaded by ``situation_schema`` when there is
+    one; ``turn_engine`` and ``turn_situation_schema`` do the same for a whole turn. A family
+    without an engine has no previews. ``sheet`` says how its units print.
+    """
+
+    id: str
+    rules: type[SystemRules]
+    stat_names: tuple[str, ...]
+    system_schema: Any
+    book_schema: Any
+    engine: Any = None
+    situation_schema: Any = None
+    turn_engine: Any = None
+    turn_situation_schema: Any = None
+    sheet: FamilySheet = FALLBACK_SHEET
+    _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def part(self, name: str) -> Any:
+        """The part called *name* (one of :data:`PARTS`), imported on first use; None when the
+        family has none. Raises ImportError or AttributeError when a named part is missing."""
+        if name not in PARTS:
+            raise ValueError(f"not a part of a family record: {name!r}")
+        if name not in self._loaded:
+            value = getattr(self, name)
+            if isinstance(value, str):
+                module_name, _, attr = value.partition(":")
+                value = getattr(importlib.import_module(module_name), attr)
+            self._loaded[name] = value
+        return self._loaded[name]
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    """Make *family* known by its id (a later record with the same id replaces it)."""
+    FAMILIES[family.id] = family
+    return family
+
+
+def unregister(family_id: str) -> None:
+    FAMILIES.pop(family_id, None)
+
+
+def family_of(system: GameSystem) -> Family:
+    """The record of *system*'s family; raises KeyError for a family nobody registered."""
+    return FAMILIES[system.family]
+
+
+def rules_for(system: GameSystem) -> SystemRules:
+    """The rules object for *system*; raises KeyError for a family nobody registered."""
+    return FAMILIES[system.family].rules(system)
+
+
+# --------------------------------------------------------------------------------------------
+# The families
+
+
+OPR = register(Family(
+    id="opr",
+    rules=OprRules,
+    stat_names=("quality", "defense"),
+    system_schema="listbuilder.schemas.opr:OprSystemSchema",
+    book_schema="listbuilder.schemas.opr:OprBookSchema",
+    engine="listbuilder.combat.opr:engine",
+    situation_schema="listbuilder.schemas.previews:OprSituationSchema",
+    turn_engine="listbuilder.combat.opr:turn_engine",
+    turn_situation_schema="listbuilder.schemas.previews:OprTurnSituationSchema",
+    sheet=OPR_SHEET,
+))
+
+ANCIENTS_HEX = register(Family(
+    id="ancients-hex",
+    rules=AncientsHexRules,
+    stat_names=(
+        "unit_class", "activation", "figures", "hexes", "move", "attack", "missile",
+        "missile_range", "defence", "willpower", "hit_points", "keyword", "spell_roles",
+    ),
+    system_schema="listbuilder.schemas.ancients_hex:AncientsHexSystemSchema",
+    book_schema="listbuilder.schemas.ancients_hex:AncientsHexBookSchema",
+    engine="listbuilder.combat.ancients_hex:engine",
+    sheet=ANCIENTS_HEX_SHEET,
+))
+
+ARMOUR_HEX = register(Family(
+    id="armour-hex",
+    rules=ArmourHexRules,
+    stat_names=(
+        "unit_type", "bio", "size_class", "fire_orders", "speeds", "armour", "assault",
+        "deflection", "damage_tables", "hand_slots", "shared_slots",
+    ),
+    system_schema="listbuilder.schemas.armour_hex:ArmourHexSystemSchema",
+    book_schema="listbuilder.schemas.armour_hex:ArmourHexBookSchema",
+    engine="listbuilder.combat.armour_hex:engine",
+    sheet=ARMOUR_HEX_SHEET,
+))
