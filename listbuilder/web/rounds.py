@@ -16,7 +16,7 @@ from flask.views import MethodView
 
 from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError
-from listbuilder.store.errors import StoreError
+from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
 from listbuilder.web.api import registry
 from listbuilder.web.events import event_body
 from listbuilder.web.rest import Blueprint
@@ -174,9 +174,9 @@ class Rounds(MethodView):
     @_errors(401, 403, 404, 409, 410, 422)
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Start the next round: Swiss pairing of the players still in (409 while a table of the last round has no result)."""
-        event = store.read_day(database(), event_id).event
-        scoring = _scoring(event)
-        factions = _factions(store.read_day(database(), event_id))
+        before = store.read_day(database(), event_id)
+        scoring = _scoring(before.event)
+        factions = _factions(before)
         after = _change(event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"], factions=factions))
         return day.round_body(after, len(after.rounds), scoring)
 
@@ -190,9 +190,7 @@ class Rounds(MethodView):
 
 
 def _factions(found: Any) -> dict[str, str]:
-    from listbuilder.store.events import player_key
-
-    return {player_key(p.name): found.book_of(p.submission) for p in day.players(found)}
+    return {p.key: found.book_of(p.submission) for p in day.players(found)}
 
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>")
@@ -301,8 +299,6 @@ class Log(MethodView):
         """The day's whole record: the organiser's actions, each round as paired, every result step."""
         found = store.read_day(database(), event_id, bearer_token())
         if not found.caller.organiser:
-            from listbuilder.store.errors import TokenMissing, TokenWrong
-
             raise (TokenWrong if bearer_token() else TokenMissing)(event_id, "the record needs the organiser token")
         return {
             "log": [{"seq": e.seq, "kind": e.kind, "data": dict(e.data), "at": e.at.isoformat()} for e in found.log],
