@@ -12,7 +12,7 @@ from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
 from listbuilder.schemas.lists import FastSchema
-from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, rounds, saved, security
+from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, round_pages, rounds, saved, security
 from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.rest import Api, built_spec
 from listbuilder.web.routing import LazyBuilderRule
@@ -63,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.init_app(app)
     list_pages.init_app(app)
     event_pages.init_app(app)
+    round_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     security.init_app(app)
     return app

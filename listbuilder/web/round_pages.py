@@ -1,0 +1,58 @@
+"""Pages of the tournament day: the public standings (``/events/<id>/standings``) and the
+organiser's round page (``/events/<id>/day``), made to be used on a phone at a venue.
+
+The standings are rendered on the server and refreshed by ``static/js/standings.js``. The
+round page renders nothing secret: its script reads the organiser token from the fragment
+or this browser's memory (as the event page does) and works through the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, render_template
+
+from listbuilder.lazy import lazy_module
+from listbuilder.store.errors import EventGone, EventNotFound
+from listbuilder.web.api import registry
+from listbuilder.web.rounds import standings_body
+from listbuilder.web.saved import database
+
+store = lazy_module("listbuilder.store.rounds")
+day = lazy_module("listbuilder.rounds")
+
+bp = Blueprint("round_pages", __name__)
+
+
+def _day_or_404(event_id: str) -> Any:
+    try:
+        return store.read_day(database(), event_id)
+    except (EventNotFound, EventGone):
+        return None
+
+
+def _missing() -> Any:
+    return render_template("not_found.html", message="There is no event at this address. Check the link you were given."), 404
+
+
+@bp.route("/events/<event_id>/standings")
+def standings(event_id: str) -> Any:
+    found = _day_or_404(event_id)
+    if found is None:
+        return _missing()
+    scoring = str(registry().rules[found.event.system_id].tournament_scoring)
+    current = day.round_body(found, len(found.rounds), scoring) if found.rounds else None
+    return render_template("event_standings.html", body=standings_body(found), current=current)
+
+
+@bp.route("/events/<event_id>/day")
+def organiser_day(event_id: str) -> Any:
+    found = _day_or_404(event_id)
+    if found is None:
+        return _missing()
+    scoring = str(registry().rules[found.event.system_id].tournament_scoring)
+    return render_template("event_day.html", event=found.event, scoring=scoring)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
