@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 FULL_GRAPH = 128    # fields up to this size are paired on the complete graph
-WINDOW = 12         # larger fields start with this many neighbours either side
+WINDOW = 8          # larger fields start with this many neighbours either side
 SCORE_UNIT = 1000   # scores compared in thousandths (armour-hex scores are square roots)
 
 
