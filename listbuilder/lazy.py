@@ -8,13 +8,32 @@ store before gunicorn forks, so served workers never pay the import inside a req
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 from types import ModuleType
+from typing import Any
+
+
+class _Deferred(ModuleType):
+    """Stands for a module not run yet: reading an attribute imports the module (once) and
+    reads it there.
+
+    importlib's own ``LazyLoader`` is not safe with threads before Python 3.12: the module's
+    class is switched before its code has run, so a second thread reading an attribute
+    meanwhile finds it missing (threaded gunicorn workers answered 500 to their first
+    concurrent saved-list requests). ``importlib.import_module`` holds the import system's
+    lock for the module: threads that arrive together wait for the one import, and later
+    reads find the module in ``sys.modules`` at once.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(importlib.import_module(self.__name__), name)
 
 
 def lazy_module(name: str) -> ModuleType:
-    """The module *name*, imported now if already loaded, else on first attribute access.
+    """The module *name* if already loaded, else a stand-in that loads it on first attribute
+    access (``_Deferred``).
 
     Raises ModuleNotFoundError at once for a name that does not exist (the spec is found
     eagerly; only executing the module is deferred).
@@ -24,16 +43,11 @@ def lazy_module(name: str) -> ModuleType:
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None:
         raise ModuleNotFoundError(f"no module named {name!r}", name=name)
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module
+    return _Deferred(name)
 
 
 def load_now(*modules: ModuleType) -> None:
     """Run each lazily loaded module's code now if it has not run (before a server forks, so
-    that no worker runs it inside a request). Reading any attribute of one runs it."""
+    that no worker runs it inside a request)."""
     for module in modules:
-        module.__dict__  # noqa: B018 - the read is the point
+        importlib.import_module(module.__name__)

@@ -69,7 +69,10 @@ class Database:
             self.engine: Engine = create_engine(self.url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
             _sqlite_setup(self.engine)
         else:
-            self.engine = create_engine(self.url, pool_size=5, max_overflow=5)
+            # pre-ping: a pooled connection the server dropped (a restart, a failover, an idle
+            # timeout, pg_terminate_backend) is found out when taken, and replaced, instead of
+            # failing the request that took it; one round trip per checkout.
+            self.engine = create_engine(self.url, pool_size=5, max_overflow=5, pool_pre_ping=True)
         self._compiled: dict[Executable, Compiled] = {}
         self._libpq = _LibpqReads(self.engine.dialect) if self.backend == "postgresql" else None
         self._held = _HeldConnection(self.engine)
@@ -284,7 +287,9 @@ class _HeldConnection:
         _HELD.add(self)
 
     def connect(self) -> Any:
-        """A new connection (set up as the pool's are), detached from the pool."""
+        """A live connection (set up as the pool's are), detached from the pool: the pool
+        pings the one it hands out (``pool_pre_ping``) and replaces it if the server dropped
+        it, so a retry after a lost session never runs on another dead one."""
         raw = self.engine.raw_connection()
         raw.detach()
         self.connection = raw.dbapi_connection
