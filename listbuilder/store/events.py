@@ -57,7 +57,7 @@ event_submissions = Table(
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
     Column("number", Integer, nullable=False),
     Column("player", String(100), nullable=False),
-    Column("player_key", String(100), nullable=False),
+    Column("player_key", Text, nullable=False),  # folding lengthens: 100 characters can fold to 1800 (0006)
     Column("player_token_hash", String(64), nullable=False),
     Column("list_id", String(32), ForeignKey("saved_lists.id"), nullable=False),
     Column("list_version", Integer, nullable=False),
@@ -66,7 +66,7 @@ event_submissions = Table(
     Column("verification_code", String(9), nullable=False),
     Column("submitted_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("event_id", "number"),
-    Index("ix_event_submissions_event_id_player_key", "event_id", "player_key"),
+    Index("ix_event_submissions_player_key", "player_key", postgresql_using="hash"),  # a hash: no key too long for it
 )
 
 

@@ -25,7 +25,7 @@ from webargs import core
 from webargs.flaskparser import is_json_request
 
 from listbuilder.schemas.api import ErrorOut
-from listbuilder.web.bodies import JsonBodyParser
+from listbuilder.web.bodies import JsonBodyParser, may_hold_nul
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -201,7 +201,8 @@ class Blueprint(flask_smorest.Blueprint):
                     if empty[0] is not None:
                         return view(*args, dict(empty[0]), **kwargs)
                 if fast_json is not None and is_json_request(request):
-                    made = fast_json(request.get_data(cache=True))
+                    body = request.get_data(cache=True)
+                    made = None if may_hold_nul(body) else fast_json(body)  # NUL: load_json_body names the field
                     if made is not None:
                         return view(*args, made, **kwargs)
                 try:
