@@ -6,10 +6,11 @@ schemas of its files, the stats its units carry, the combat engines and the situ
 read, and the roster sheet. Adding a family is writing those parts and registering one record
 (``tests/test_family_record.py`` does it with a toy family in one file).
 
-The record lives in the pure core, so it names the parts that live at the edges (the
-marshmallow schemas) and the engines (large modules, loaded when a preview first needs them)
-as ``"module:name"`` strings, imported on first use by :meth:`Family.part`; a part may also be
-the object itself. The core never imports the edges, and start-up pays for neither.
+The record is a catalogue at the bottom of the house: every module may read it, so it
+imports none of the parts it names. Each part is a ``"module:name"`` string, imported on first
+use by :meth:`Family.part` (or the object itself, as a test's toy family gives it). So the
+core never imports the edges (the marshmallow schemas), start-up pays only for what it uses
+(the engines load with the first preview), and the families' modules never import each other.
 """
 
 from __future__ import annotations
@@ -18,15 +19,14 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from listbuilder.model import GameSystem
-from listbuilder.sheets import ANCIENTS_HEX_SHEET, ARMOUR_HEX_SHEET, FALLBACK_SHEET, OPR_SHEET, FamilySheet
-from listbuilder.systems.ancients_hex import AncientsHexRules
-from listbuilder.systems.armour_hex import ArmourHexRules
-from listbuilder.systems.base import SystemRules
-from listbuilder.systems.opr import OprRules
+from typing import TYPE_CHECKING
 
-# The parts of a record that may be named by a "module:name" string.
-PARTS = ("system_schema", "book_schema", "engine", "situation_schema", "turn_engine", "turn_situation_schema")
+if TYPE_CHECKING:  # annotations only: the record names its parts, it never imports them
+    from listbuilder.model import GameSystem
+    from listbuilder.systems.base import SystemRules
+
+# The parts of a record, each an object or a "module:name" string.
+PARTS = ("rules", "system_schema", "book_schema", "engine", "situation_schema", "turn_engine", "turn_situation_schema", "sheet")
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,13 @@ class Family:
     (also listed by the API's unit output). ``engine(system, attacker, defender, situation)``
     answers a combat preview, with the situation loaded by ``situation_schema`` when there is
     one; ``turn_engine`` and ``turn_situation_schema`` do the same for a whole turn. A family
-    without an engine has no previews. ``sheet`` says how its units print.
+    without an engine has no previews. ``rules`` is the :class:`SystemRules` subclass that
+    checks books and lists; ``sheet`` (a ``listbuilder.sheets.FamilySheet``) says how its
+    units print (every plain stat when it has none).
     """
 
     id: str
-    rules: type[SystemRules]
+    rules: Any
     stat_names: tuple[str, ...]
     system_schema: Any
     book_schema: Any
@@ -50,7 +52,7 @@ class Family:
     situation_schema: Any = None
     turn_engine: Any = None
     turn_situation_schema: Any = None
-    sheet: FamilySheet = FALLBACK_SHEET
+    sheet: Any = None
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, name: str) -> Any:
@@ -87,7 +89,8 @@ def family_of(system: GameSystem) -> Family:
 
 def rules_for(system: GameSystem) -> SystemRules:
     """The rules object for *system*; raises KeyError for a family nobody registered."""
-    return FAMILIES[system.family].rules(system)
+    rules: SystemRules = FAMILIES[system.family].part("rules")(system)
+    return rules
 
 
 # --------------------------------------------------------------------------------------------
@@ -96,7 +99,7 @@ def rules_for(system: GameSystem) -> SystemRules:
 
 OPR = register(Family(
     id="opr",
-    rules=OprRules,
+    rules="listbuilder.systems.opr:OprRules",
     stat_names=("quality", "defense"),
     system_schema="listbuilder.schemas.opr:OprSystemSchema",
     book_schema="listbuilder.schemas.opr:OprBookSchema",
@@ -104,12 +107,12 @@ OPR = register(Family(
     situation_schema="listbuilder.schemas.previews:OprSituationSchema",
     turn_engine="listbuilder.combat.opr:turn_engine",
     turn_situation_schema="listbuilder.schemas.previews:OprTurnSituationSchema",
-    sheet=OPR_SHEET,
+    sheet="listbuilder.sheets:OPR_SHEET",
 ))
 
 ANCIENTS_HEX = register(Family(
     id="ancients-hex",
-    rules=AncientsHexRules,
+    rules="listbuilder.systems.ancients_hex:AncientsHexRules",
     stat_names=(
         "unit_class", "activation", "figures", "hexes", "move", "attack", "missile",
         "missile_range", "defence", "willpower", "hit_points", "keyword", "spell_roles",
@@ -117,12 +120,12 @@ ANCIENTS_HEX = register(Family(
     system_schema="listbuilder.schemas.ancients_hex:AncientsHexSystemSchema",
     book_schema="listbuilder.schemas.ancients_hex:AncientsHexBookSchema",
     engine="listbuilder.combat.ancients_hex:engine",
-    sheet=ANCIENTS_HEX_SHEET,
+    sheet="listbuilder.sheets:ANCIENTS_HEX_SHEET",
 ))
 
 ARMOUR_HEX = register(Family(
     id="armour-hex",
-    rules=ArmourHexRules,
+    rules="listbuilder.systems.armour_hex:ArmourHexRules",
     stat_names=(
         "unit_type", "bio", "size_class", "fire_orders", "speeds", "armour", "assault",
         "deflection", "damage_tables", "hand_slots", "shared_slots",
@@ -130,5 +133,5 @@ ARMOUR_HEX = register(Family(
     system_schema="listbuilder.schemas.armour_hex:ArmourHexSystemSchema",
     book_schema="listbuilder.schemas.armour_hex:ArmourHexBookSchema",
     engine="listbuilder.combat.armour_hex:engine",
-    sheet=ARMOUR_HEX_SHEET,
+    sheet="listbuilder.sheets:ARMOUR_HEX_SHEET",
 ))

@@ -177,7 +177,8 @@ class Roster:
 def sheet_for(system: GameSystem) -> FamilySheet:
     """How *system*'s units print; a family without a sheet of its own prints every plain stat."""
     family = FAMILIES.get(system.family)
-    return family.sheet if family is not None else FALLBACK_SHEET
+    sheet: FamilySheet | None = family.part("sheet") if family is not None else None
+    return sheet or FALLBACK_SHEET
 
 
 # --------------------------------------------------------------------------------------------
