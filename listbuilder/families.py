@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: the record names its parts, it never imports them
     from listbuilder.model import GameSystem
-    from listbuilder.systems.base import SystemRules
+    from listbuilder.rules import SystemRules
 
 # The parts of a record, each an object or a "module:name" string.
 PARTS = ("rules", "system_schema", "book_schema", "engine", "situation_schema", "turn_engine", "turn_situation_schema", "sheet")

@@ -22,7 +22,7 @@ from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.lazy import lazy_module
 from listbuilder.lru import Lru
 from listbuilder.families import rules_for
-from listbuilder.systems.base import SystemRules
+from listbuilder.rules import SystemRules
 from listbuilder.validation import ValidationReport
 
 if TYPE_CHECKING:

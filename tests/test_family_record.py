@@ -22,7 +22,7 @@ from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
 from listbuilder.schemas.fields import StrictSchema, WholeNumber
 from listbuilder.schemas.previews import load_request
 from listbuilder.sheets import FamilySheet, StatColumn
-from listbuilder.systems.base import SystemRules
+from listbuilder.rules import SystemRules
 from listbuilder.validation import Issue, ValidationReport
 
 TOY = "toy-duel"

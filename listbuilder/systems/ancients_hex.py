@@ -28,7 +28,7 @@ from listbuilder.book_checks import labelled_rules
 from listbuilder.model import ArmyBook, ArmyList, Unit, has_rule, rule_rating, spell_chart
 from listbuilder.deployment import count_totals
 from listbuilder.resolve import ResolvedEntry
-from listbuilder.systems.base import SystemRules
+from listbuilder.rules import SystemRules
 from listbuilder.validation import ERROR, WARNING, Issue, ValidationReport
 
 VP = "vp"

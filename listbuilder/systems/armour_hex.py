@@ -34,7 +34,7 @@ from listbuilder.resolve import ResolvedEntry
 from listbuilder.systems.armour_hex_books import BookChecks
 from listbuilder.systems.armour_hex_budget import Budgets
 from listbuilder.systems.armour_hex_loadout import Loadouts
-from listbuilder.systems.base import SystemRules
+from listbuilder.rules import SystemRules
 from listbuilder.validation import ERROR, Issue, ValidationReport
 
 HUGE = "huge"

@@ -21,7 +21,7 @@ from typing import Any
 from listbuilder.model import ArmyBook, ArmyList, Cost, Spell, rule_rating, spell_chart
 from listbuilder.deployment import count_totals
 from listbuilder.resolve import ResolvedEntry
-from listbuilder.systems.base import SystemRules
+from listbuilder.rules import SystemRules
 from listbuilder.validation import WARNING, Issue, ValidationReport
 
 POINTS = "pts"
