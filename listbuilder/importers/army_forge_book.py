@@ -24,7 +24,7 @@ from typing import Any
 from listbuilder.book_checks import BookProblem
 from listbuilder.books import BookLoadError, book_from_data
 from listbuilder.importers.army_forge import GameLine, line_of_book
-from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse
+from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse, loosen_item
 from listbuilder.importers.army_forge_sections import OptionContext, option_doc, section_shape
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.importers.naming import IdMaker, match_gear, slug, split_count
@@ -85,6 +85,7 @@ class _Converter:
         self.notes = self.catalog.notes
         self.provenance: dict[str, str] = {}  # our path -> source path
         self.catalogue = _rule_catalogue(root)
+        self.loose = _loose_weapons(root)
 
     def source_path(self, ours: str) -> str:
         """The source JSON path behind a path of our document (its longest known prefix)."""
@@ -176,7 +177,9 @@ class _Converter:
             elif kind == MULTI_WEAPON:
                 items.append(self.catalog.multi_weapon(item, count=copies))
             elif kind == ITEM:
-                items.append(self.catalog.item(item, count=copies))
+                made, freed = loosen_item(self.catalog.item(item, count=copies), self.loose)
+                weapons += freed
+                items.append(made)
             else:
                 raise ImportFailed("malformed", item.child_path("type"), f"expected {ITEM}, {WEAPON} or {MULTI_WEAPON}, got {kind!r}")
         if weapons:
@@ -217,6 +220,11 @@ class _Converter:
         weapon_rules = self._weapon_rule_names()
         for (package_uid, s, targets), members in groups.items():
             node = nodes[(package_uid, s)]
+            if next(node.items("options", required=True), None) is None:
+                # Army Forge shows a section with no options as a heading with nothing to pick
+                names = ", ".join(units[u]["name"] for u in members)
+                self.notes.append(f"{node.path}: section {node.text('label', '').strip()!r} offers no options; skipped (offered to {names})")
+                continue
             shape = section_shape(node)
             section_id = section_ids.make(node.text("label", "") or "upgrade", "upgrade")
             if shape.variant == "replace" and not targets:
@@ -228,6 +236,7 @@ class _Converter:
                 roles=tuple(self.system.composition.get("command_groups", {}).get("roles", ())),
                 weapon_rule_names=weapon_rules,
                 targets_weapons=shape.variant != "replace" and bool(targets) and all(name in gear_names for name, _ in targets),
+                loose=self.loose,
             )
             doc: dict[str, Any] = {"id": section_id, "label": node.text("label", "").strip() or section_id, "variant": shape.variant}
             if shape.variant == "replace":
@@ -245,8 +254,6 @@ class _Converter:
                 option_out, af_ids = option_doc(option, ctx, option_ids)
                 options.append(option_out)
                 af_options.update({af_id: option_out["id"] for af_id in af_ids})
-            if not options:
-                raise ImportFailed("malformed", node.child_path("options"), "a section needs at least one option")
             doc["options"] = options
             self.provenance[f"upgrades[{len(made)}]"] = node.path
             made.append(doc)
@@ -259,12 +266,16 @@ class _Converter:
         """Names of the weapons and of the items the unit has or can gain from its sections."""
         weapons = [g["name"] for g in unit.get("weapons", ())]
         items = [g["name"] for g in unit.get("items", ())]
+        weapons += [w["name"] for g in unit.get("items", ()) for w in g.get("weapons", ())]
         for section in sections:
             for option in section.items("options"):
                 for gain in option.items("gains"):
                     kind = gain.text("type", "")
                     if kind in (WEAPON, ITEM, MULTI_WEAPON) and gain.has("name"):
                         (weapons if kind == WEAPON else items).append(gain.text("name").strip())
+                    if kind == ITEM:
+                        # an item's weapons are in reach too (loosen_item frees those a section names)
+                        weapons += [part.text("name").strip() for part in gain.items("content") if part.text("type", "") == WEAPON and part.has("name")]
         return weapons, items
 
     def _resolve_targets(self, section: Node, names: list[str]) -> tuple[tuple[str, int], ...] | None:
@@ -336,6 +347,28 @@ class _Converter:
             name = spell.text("name").strip()
             spells.append({"id": ids.make(name, "spell"), "name": name, "value": spell.whole("threshold", 0, low=0), "text": " ".join(spell.text("effect", "").split())})
         return spells
+
+
+def _loose_weapons(root: Node) -> frozenset[str]:
+    """Names of weapons inside items (a unit's own or an option's) that some section targets:
+    converted as weapons of their own beside the item (see :func:`loosen_item`)."""
+    targets: list[str] = []
+    inside: set[str] = set()
+
+    def item_weapons(gear: Node) -> None:
+        if gear.text("type", "") == ITEM:
+            inside.update(p.text("name").strip() for p in gear.items("content") if p.text("type", "") == WEAPON and p.has("name"))
+
+    for unit in root.items("units"):
+        for gear in unit.items("items"):
+            item_weapons(gear)
+    for package in root.items("upgradePackages"):
+        for section in package.items("sections"):
+            targets += [split_count(t)[0] for t in section.texts("targets")]
+            for option in section.items("options"):
+                for gain in option.items("gains"):
+                    item_weapons(gain)
+    return frozenset(name for name in inside if any(match_gear(t, [name]) for t in targets))
 
 
 def _rule_catalogue(root: Node) -> dict[str, dict[str, Any]]:

@@ -119,6 +119,30 @@ def _compact(**fields: Any) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value not in (None, "", 0, [])}
 
 
+def loosen_item(item: dict[str, Any], loose: frozenset[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An item converted by :meth:`GearCatalog.item`, with the weapons inside it that an upgrade
+    section names (*loose*) taken out as weapons of their own, counted per copy of the item.
+
+    Army Forge lists an item's weapons in the loadout beside the unit's own, so a section may
+    replace one ("Replace any Heavy Machinegun" after a carriage that mounts one); our upgrades
+    replace weapons, not parts of items, so such a weapon is gained beside the item instead.
+    """
+    inside = item.get("weapons", [])
+    freed = [w for w in inside if w["name"] in loose]
+    if not freed:
+        return item, []
+    kept = [w for w in inside if w["name"] not in loose]
+    rest = {k: v for k, v in item.items() if k != "weapons"}
+    if kept:
+        rest["weapons"] = kept
+    per_item = item.get("count", 1)
+    out = []
+    for weapon in freed:
+        copies = weapon.get("count", 1) * per_item
+        out.append({**{k: v for k, v in weapon.items() if k != "count"}, **({"count": copies} if copies != 1 else {})})
+    return rest, out
+
+
 def gain_count(entry: Node) -> int:
     """How many copies a gain (or an item's content) gives: "02" is 2, absent is 1, 0 is none."""
     return entry.whole("count", 1, low=0)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, RULES, WEAPON, GearCatalog, gain_count
+from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, RULES, WEAPON, GearCatalog, gain_count, loosen_item
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.importers.naming import IdMaker
 from listbuilder.importers.reading import Node
@@ -88,6 +88,7 @@ class OptionContext:
     roles: Sequence[str]  # command-group roles of the system
     weapon_rule_names: frozenset[str]  # rules that belong on weapons (for targeted upgrades)
     targets_weapons: bool  # the section is tied to weapons: weapon rules go onto them
+    loose: frozenset[str] = frozenset()  # weapons inside items that some section names (see loosen_item)
 
 
 def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str, Any], list[str]]:
@@ -96,6 +97,7 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
     items: list[dict[str, Any]] = []
     rules: list[str] = []
     weapon_rules: list[str] = []
+    loosened: list[dict[str, Any]] = []  # weapons taken out of items (named after the item, not them)
     for gain in option.items("gains"):
         kind = gain.text("type")
         copies = gain_count(gain)
@@ -112,6 +114,9 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
                 item["rules"] = [r for r in item["rules"] if r not in moved]
                 if not item["rules"]:
                     del item["rules"]
+            item, freed = loosen_item(item, ctx.loose)
+            weapons += freed
+            loosened += freed
             items.append(item)
         elif kind in RULES:
             made = ctx.catalog.rule(gain)
@@ -121,7 +126,7 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
         else:
             raise ImportFailed("malformed", gain.child_path("type"), f"expected {WEAPON}, {ITEM}, {RULES[0]} or {MULTI_WEAPON}, got {kind!r}")
     label = option.text("label", "").strip() or ", ".join(g.get("name", "") for g in (*weapons, *items)) or ", ".join(rules) or "option"
-    names = [g["name"] for g in (*weapons, *items)]
+    names = [g["name"] for g in (*weapons, *items) if not any(g is w for w in loosened)]
     doc: dict[str, Any] = {"id": ids.make(" ".join(names) or label, "option"), "label": label}
     doc.update(_costs(option, ctx.unit_ids))
     gains: dict[str, Any] = {}

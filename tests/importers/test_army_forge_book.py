@@ -213,6 +213,51 @@ def test_every_unit_and_single_option_validates_over_http(rustbound, with_rustbo
             assert response.status_code == 200, (unit.id, upgrades, response.get_json())
 
 
+def _validate(registry, converted, unit_id, *rows):
+    book = converted.book
+    army = parse_list({"system": book.system, "book": book.id, "units": [{"key": "a", "unit": unit_id, "upgrades": [{"section": s, "option": o, "count": c} for s, o, c in rows]}]})
+    return validate_list(replace(registry, books={**registry.books, book.id: book}), army)
+
+
+def test_section_with_no_options_is_skipped_with_a_note(registry):
+    # Army Forge shows a section with ``"options": []`` as a heading with nothing to pick:
+    # the book imports without it, at its own costs, and the note says what was left out.
+    converted = convert_book(fixture("aof-briarwood-book"), registry.systems)
+    book = converted.book
+    assert [(u.id, u.cost["pts"]) for u in book.units] == [("oakheart", 230), ("thicket-scouts", 75)]
+    assert [s.label for s in book.sections.values()] == ["Upgrade with one"]
+    assert book.unit("oakheart").upgrades == ("upgrade-with-one",)
+    assert any("sections[1]" in n and "'Upgrade with' offers no options; skipped" in n for n in converted.notes)
+    moss = book.sections["upgrade-with-one"].options[0]
+    assert (moss.cost["pts"], {k: v["pts"] for k, v in moss.unit_costs.items()}) == (15, {"thicket-scouts": 10})
+
+
+def test_gear_inside_an_option_item_is_reachable_and_replaceable(registry):
+    # The Gun Carriage item mounts a Heavy Machinegun; "Replace any Heavy Machinegun" is offered
+    # (it used to be dropped: "has none of ['Heavy Machinegun']") and replaces the carriage's gun.
+    converted = convert_book(fixture("gf-cartwright-book"), registry.systems)
+    book = converted.book
+    train = book.unit("road-train")
+    assert train.upgrades == ("upgrade-with-one", "replace-any-heavy-machinegun", "replace-light-machinegun")
+    assert not [n for n in converted.notes if "has none of" in n]
+    carriage = book.sections["upgrade-with-one"].options[0]
+    assert carriage.id == "gun-carriage" and [w.name for w in carriage.gains.weapons] == ["Heavy Machinegun"]
+    assert [(i.name, [r.label for r in i.rules], i.weapons) for i in carriage.gains.items] == [("Gun Carriage", ["Tough(3)"], ())]
+    report = _validate(registry, converted, "road-train", ("upgrade-with-one", "gun-carriage", 1), ("replace-any-heavy-machinegun", "flak-gun", 1))
+    assert report.totals["pts"] == 160 + 25 + 10 and not [i for i in report.issues if i.severity == "error"]
+    report = _validate(registry, converted, "road-train", ("replace-any-heavy-machinegun", "flak-gun", 1))
+    assert [i for i in report.issues if i.severity == "error"], "no carriage, no machinegun to replace"
+
+
+def test_gear_inside_a_units_own_item_is_replaceable(registry):
+    converted = convert_book(fixture("gf-cartwright-book"), registry.systems)
+    train = converted.book.unit("road-train")
+    assert [w.name for w in train.weapons] == ["Ram Plough", "Light Machinegun"]
+    assert [(i.name, i.weapons) for i in train.items] == [("Gun Rack", ())]
+    report = _validate(registry, converted, "road-train", ("replace-light-machinegun", "shock-lance", 1))
+    assert report.totals["pts"] == 165 and not [i for i in report.issues if i.severity == "error"]
+
+
 # -- refused files -------------------------------------------------------------------------
 
 def _edit(data, path, value):

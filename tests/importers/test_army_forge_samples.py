@@ -63,6 +63,40 @@ def test_every_sample_book_imports_and_passes_check_books(imported, capsys):
     assert all(line.endswith("(warning)") for line in err.splitlines()), err
 
 
+def test_every_sample_book_keeps_the_sources_costs(registry):
+    """Issue 26: every unit and every option the importer keeps costs what the export says,
+    for each unit it is offered to (Army Forge's per-unit ``costs``, else its ``cost``)."""
+    compared = 0
+    for path in _book_files():
+        data = json.loads(path.read_text())
+        converted = convert_book(data, registry.systems)
+        book, source = converted.book, converted.document["extra"]["army_forge"]
+        ours = {af: book.unit(unit_id) for af, unit_id in source["units"].items()}
+        for unit in data["units"]:
+            assert ours[unit["id"]].cost["pts"] == unit["cost"], (path.name, unit["name"])
+            compared += 1
+        af_options = {}
+        for package in data.get("upgradePackages", ()):
+            for section in package.get("sections", ()):
+                for option in section.get("options", ()):
+                    for key in ("uid", "id"):
+                        if isinstance(option.get(key), str):
+                            af_options[option[key]] = option
+        for section_id, kept in source["upgrades"].items():
+            section = book.sections[section_id]
+            offered = [u for u in book.units if section_id in u.upgrades]
+            af_unit = {unit_id: af for af, unit_id in source["units"].items()}
+            for af_id, option_id in kept["options"].items():
+                option = next(o for o in section.options if o.id == option_id)
+                given = af_options[af_id]
+                per_unit = {c["unitId"]: c["cost"] for c in given.get("costs", ())}
+                for unit in offered:
+                    want = per_unit.get(af_unit[unit.id], given.get("cost", next(iter(per_unit.values()), 0)))
+                    assert option.cost_for(unit.id)["pts"] == want, (path.name, section.label, option.label, unit.name)
+                    compared += 1
+    assert compared > 1000
+
+
 def test_every_unit_and_single_option_validates_without_a_server_error(imported):
     from listbuilder.web import create_app
 
