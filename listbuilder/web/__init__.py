@@ -14,6 +14,7 @@ from listbuilder.lazy import load_now
 from listbuilder.schemas.lists import FastSchema
 from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, round_pages, rounds, saved, security
 from listbuilder.web.json_provider import OrjsonProvider
+from listbuilder.web.public_url import PublicUrl
 from listbuilder.web.rest import Api, built_spec
 from listbuilder.web.routing import LazyBuilderRule
 
@@ -34,7 +35,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         DATABASE_URL=None,  # see saved.init_app: else $DATABASE_URL, else SQLite in the instance folder
-        PACK_RENDER_SECONDS=2.0,  # rendering a roster pack may spend per request before answering 202 (roster_pack)
+        PACK_RENDER_SECONDS=2.0,
+        PUBLIC_URL=None,  # https://lists.example.org: links and QR codes use it, never the Host header (web.public_url)  # rendering a roster pack may spend per request before answering 202 (roster_pack)
     )
     app.config.from_prefixed_env("LISTBUILDER")
     if test_config:
@@ -66,6 +68,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     round_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     security.init_app(app)
+    if app.config.get("PUBLIC_URL"):
+        app.wsgi_app = PublicUrl(app.wsgi_app, app.config["PUBLIC_URL"])  # type: ignore[method-assign]
     return app
 
 

@@ -170,7 +170,7 @@ def _expected(list_id: str, token: str | None, *, required: bool = True) -> int 
         return None
     if if_match.star_tag:
         return None
-    for tag in if_match.as_set(include_weak=True):
+    for tag in if_match.as_set(include_weak=False):  # If-Match compares strongly (RFC 9110 13.1.1): a weak tag never matches
         found = _ETAG.fullmatch(tag or "")  # a malformed header can hold an empty (None) tag
         if found:
             return int(found.group(1))

@@ -5,11 +5,21 @@ Pages load scripts and styles from our own ``static/`` only (no inline ``<script
 allows nothing else. Scripts may still set ``element.style.x`` (CSSOM is not inline style).
 The Swagger UI page (``/api/v1/docs``) is ours too and passes the same policy. Framing is allowed from our own origin only,
 so a print preview can sit in a frame of the builder and no other site can frame us.
+
+Two more, per answer (:func:`private_and_secure`):
+
+- ``Cache-Control: no-store`` on every answer that hands out a token (a new list's edit token,
+  an event's organiser token, a player's token) and on every answer to a request that carried
+  one (``Authorization``: edits, the organiser's report, CSV, roster pack): no browser cache or
+  proxy keeps a copy of a secret, or of an organiser's view of an event.
+- ``Strict-Transport-Security`` when the request came over HTTPS (``wsgi.url_scheme``, which a
+  configured ``LISTBUILDER_PUBLIC_URL`` of ``https://`` sets), for ``LISTBUILDER_HSTS_SECONDS``
+  (one year by default; 0 sends none).
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
 
 _DIRECTIVES = {
     "default-src": "'self'",
@@ -54,5 +64,20 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+# Endpoints whose answer body holds a token handed out now.
+TOKEN_ENDPOINTS = frozenset({"saved_lists.SavedLists", "saved_lists.Copy", "events.Events", "events.Submissions"})
+
+
+def private_and_secure(response: Response) -> Response:
+    environ = request.environ
+    if "HTTP_AUTHORIZATION" in environ or request.endpoint in TOKEN_ENDPOINTS:
+        response.headers["Cache-Control"] = "no-store"
+    if environ["wsgi.url_scheme"] == "https" and (seconds := current_app.config["HSTS_SECONDS"]):
+        response.headers["Strict-Transport-Security"] = f"max-age={int(seconds)}"
+    return response
+
+
 def init_app(app: Flask) -> None:
+    app.config.setdefault("HSTS_SECONDS", 365 * 24 * 3600)
     app.after_request(add_headers)
+    app.after_request(private_and_secure)
