@@ -8,6 +8,16 @@ The key is cheap: the canonical JSON of ``listbuilder.canonical`` (a few dicts, 
 With ``REDIS_URL`` set the cache lives in Redis, so a PDF printed by one worker (or machine) is
 served by all of them; a Redis that is down or slow costs only a render, never an error.
 Without it, each worker keeps a small LRU.
+
+A Redis that fails once is left alone for a while (a circuit breaker, :class:`RedisCache`):
+each request would otherwise pay the failure again (a refused connection and two warnings per
+PDF when Redis is down, two socket timeouts, 0.5 s, per PDF when it hangs). Meanwhile the
+worker's own LRU serves, and every PDF is kept there too, so the most recent ones survive an
+outage.
+
+A saved list's roster prints the list's share link as a QR code, so the link is part of the
+key: with ``LISTBUILDER_PUBLIC_URL`` set it is the public one whatever Host a request named
+(``web.public_url``), and instances behind different host names share each other's renders.
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from typing import Any, Protocol
 
 from listbuilder.books import BookRegistry
@@ -55,24 +66,37 @@ class RedisCache:
     """Rendered PDFs in Redis under ``prefix``, kept ``ttl`` seconds after their last render.
 
     Short socket timeouts: a Redis that hangs must not hold a worker, so every failure is
-    logged, counted in ``errors`` and treated as a miss (get) or skipped (put).
+    counted in ``errors`` and treated as a miss (get) or skipped (put). After a failure,
+    Redis is not asked again for ``pause`` seconds (one warning says so) and ``local``, this
+    worker's LRU, answers instead; it also keeps every PDF put, for the next outage.
     """
 
-    def __init__(self, url: str, *, prefix: str = "listbuilder:roster-pdf:", ttl: int = 7 * 24 * 3600, timeout: float = 0.25):
+    def __init__(self, url: str, *, prefix: str = "listbuilder:roster-pdf:", ttl: int = 7 * 24 * 3600, timeout: float = 0.25, pause: float = 30.0):
         import redis  # only when REDIS_URL is set
 
         self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
         self.client: Any = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self.prefix = prefix
         self.ttl = ttl
+        self.pause = pause
+        self.local = RenderCache()
         self.hits = self.misses = self.errors = 0
+        self._paused_until = 0.0
+
+    @property
+    def paused(self) -> bool:
+        """Redis failed less than ``pause`` seconds ago: the worker's LRU answers alone."""
+        return time.monotonic() < self._paused_until
 
     def get(self, key: str) -> bytes | None:
-        try:
-            value = self.client.get(self.prefix + key)
-        except self._errors as error:
-            self._failed("read", error)
-            value = None
+        value = None
+        if not self.paused:
+            try:
+                value = self.client.get(self.prefix + key)
+            except self._errors as error:
+                self._failed("read", error)
+        if value is None:
+            value = self.local.get(key)
         if value is None:
             self.misses += 1
             return None
@@ -80,6 +104,9 @@ class RedisCache:
         return bytes(value)
 
     def put(self, key: str, value: bytes) -> None:
+        self.local.put(key, value)
+        if self.paused:
+            return
         try:
             self.client.set(self.prefix + key, value, ex=self.ttl)
         except self._errors as error:
@@ -87,19 +114,22 @@ class RedisCache:
 
     def clear(self) -> None:
         """Drop this cache's keys (tests and benchmarks), and the counters."""
+        self.local.clear()
         try:
             for key in self.client.scan_iter(match=self.prefix + "*", count=500):
                 self.client.delete(key)
         except self._errors as error:
             self._failed("clear", error)
         self.hits = self.misses = self.errors = 0
+        self._paused_until = 0.0
 
     def __len__(self) -> int:
         return sum(1 for _ in self.client.scan_iter(match=self.prefix + "*", count=500))
 
     def _failed(self, what: str, error: Exception) -> None:
         self.errors += 1
-        log.warning("roster PDF cache: Redis %s failed (%s); rendering instead", what, error)
+        self._paused_until = time.monotonic() + self.pause
+        log.warning("roster PDF cache: Redis %s failed (%s); this worker renders with its own cache for %g s", what, error, self.pause)
 
 
 def cache_from_env() -> RenderCache | RedisCache:
