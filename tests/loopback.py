@@ -93,7 +93,9 @@ def raw_request(port: int, data: bytes, timeout: float = 35) -> Answer:
 class Server:
     """gunicorn with ``make run``'s settings (``listbuilder.web.serving``: preloaded app, threaded
     workers, its limits) on a free loopback port, in a process group of its own; *env* adds to
-    the environment it starts with (``LISTBUILDER_*`` settings).
+    the environment it starts with (``LISTBUILDER_*`` settings). The per-client rate limits
+    (``web.quotas``) are off unless *env* sets ``LISTBUILDER_RATELIMIT_ENABLED``: tests and
+    benchmarks are one client sending thousands of requests.
 
     *database_url* defaults to a throw-away SQLite file, never the instance folder's real one.
     Starting waits until every worker is forked and ``/health`` answers (``wsgi.warm_up``
@@ -109,7 +111,7 @@ class Server:
         database_url = database_url or f"sqlite:///{Path(self._scratch.name) / 'server.sqlite3'}"
         command = [str(Path(sys.executable).with_name("gunicorn")), "--config", "python:listbuilder.web.serving",
                    "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}", "wsgi:app"]
-        self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url, **(env or {})},
+        self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url, "LISTBUILDER_RATELIMIT_ENABLED": "false", **(env or {})},
                                         stdout=self._log, stderr=self._log, start_new_session=True)
         try:
             self._wait_until_serving(workers, start_timeout)

@@ -12,7 +12,7 @@ from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
 from listbuilder.schemas.lists import FastSchema
-from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, rosters, round_pages, rounds, saved, security
+from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, quotas, rosters, round_pages, rounds, saved, security
 from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.public_url import PublicUrl
 from listbuilder.web.rest import Api, built_spec
@@ -68,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     round_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     security.init_app(app)
+    quotas.init_app(app)  # after every blueprint: it wraps the views it counts
     if app.config.get("PUBLIC_URL"):
         app.wsgi_app = PublicUrl(app.wsgi_app, app.config["PUBLIC_URL"])  # type: ignore[method-assign]
     return app

@@ -20,6 +20,7 @@ from werkzeug.routing import BaseConverter
 
 from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import DeadlinePassed, StoreError
+from listbuilder.web import quotas
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 from listbuilder.web.rosters import content_disposition, file_name
@@ -29,6 +30,7 @@ from listbuilder.schemas.events import EventCreatedOut, EventIn, EventOut, PackP
 core = lazy_module("listbuilder.events")  # the tournament rules: loaded by the first event request
 store = lazy_module("listbuilder.store.events")
 lists_store = lazy_module("listbuilder.store.lists")
+event_players = lazy_module("listbuilder.store.event_players")
 
 blp = Blueprint(
     "events", __name__, url_prefix="/api/v1/events",
@@ -60,7 +62,7 @@ def _errors(*codes: int) -> Any:
     described = {
         401: "no token (Authorization: Bearer <token>)", 403: "wrong token",
         404: "no event with this id, or a book, system or list we do not have",
-        409: "submissions closed (the message names the deadline), a book version other than the pinned one, or a player name or list another player holds",
+        413: "body over 1 MiB; for a submission, also a new player at an event that has its LISTBUILDER_MAX_PLAYERS players", 409: "submissions closed (the message names the deadline), a book version other than the pinned one, or a player name or list another player holds",
         412: "the list was saved again while it was being checked: submit again",
         410: "the organiser deleted the event, or the list was deleted",
         422: "invalid fields (a deadline already past), a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
@@ -124,6 +126,7 @@ class Submissions(MethodView):
         if not event.is_open(dt.datetime.now(dt.timezone.utc)):
             raise DeadlinePassed(event_id, event.deadline)
         lists_store.check_owner(db, data["list_id"], token)
+        quotas.check_players(*event_players.players_and_known(db, event_id, data["player"]), current_app.config["MAX_PLAYERS"])
         version = lists_store.read_list(db, data["list_id"]).current
         check = core.check_for_event(db, books, event, version)
         if not check.report.valid and not event.allow_illegal:

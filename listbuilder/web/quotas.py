@@ -1,0 +1,100 @@
+"""Rate limits per client (Flask-Limiter) and caps on what one client or event may grow to.
+
+One client once imported 17 books of 1 MiB in 21 s (about 1.1 GiB of database an hour), and
+nothing bounded lists, events or the players of an event. So, per client address:
+
+==========================  ==============  =================================================
+setting (environment)       default         counts
+==========================  ==============  =================================================
+LISTBUILDER_RATE_LIMIT      600/minute      every request but /health and static files
+LISTBUILDER_HEAVY_RATE_LIMIT  60/minute     one shared budget for the heavy kinds: validate-
+                                            batch, imports, PDFs, previews, roster pack,
+                                            revalidate
+LISTBUILDER_IMPORTS_PER_HOUR  20            books imported (POST /books/import)
+LISTBUILDER_LISTS_PER_HOUR    300           lists saved new or copied (POST /lists, /copy)
+LISTBUILDER_EVENTS_PER_HOUR   30            events created
+==========================  ==============  =================================================
+
+Over a limit: 429 in the API's error shape, with ``Retry-After``. And per event,
+``LISTBUILDER_MAX_PLAYERS`` (1000) players: a new player past it is 413 naming ``player``
+(checked before the submission's transaction, so players submitting at the very same moment
+at the cap can pass it by as many as they are).
+
+Counts live in Redis when ``REDIS_URL`` is set, shared by every worker and instance; a Redis
+that fails is replaced by counts in the worker (Flask-Limiter's in-memory fallback) until it
+answers again. Without Redis each worker process counts alone, so a client can reach the
+limit once per worker. Behind a reverse proxy the client is the proxy unless
+``LISTBUILDER_PROXY_HOPS`` says how many proxies append to ``X-Forwarded-For``. The limits are
+off in tests (``TESTING``) unless ``RATELIMIT_ENABLED`` is set.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+DEFAULTS = {
+    "RATE_LIMIT": "600/minute", "HEAVY_RATE_LIMIT": "60/minute", "IMPORTS_PER_HOUR": 20,
+    "LISTS_PER_HOUR": 300, "EVENTS_PER_HOUR": 30, "MAX_PLAYERS": 1000, "PROXY_HOPS": 0,
+}
+HEAVY = (
+    "api.ValidateBatch", "imports.ImportBook", "imports.ImportList", "rosters.RosterPdf", "saved_lists.SavedRosterPdf",
+    "previews.Previews", "previews.TurnPreviews", "previews.ComparePreviews", "events.RosterPack", "events.Revalidate",
+)
+UNLIMITED = frozenset({"api.Health", "static"})
+LIMITER_KEY = "listbuilder.limiter"
+
+
+def init_app(app: Flask) -> Limiter:
+    """Attach the limiter and wrap the counted views; call after every blueprint is registered."""
+    config = app.config
+    for name, value in DEFAULTS.items():
+        config.setdefault(name, value)
+    config.setdefault("RATELIMIT_ENABLED", not app.testing)
+    if config["PROXY_HOPS"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(config["PROXY_HOPS"]))  # type: ignore[method-assign]
+    limiter = Limiter(
+        get_remote_address, app=app, default_limits=[config["RATE_LIMIT"]], headers_enabled=True, key_prefix="listbuilder",
+        in_memory_fallback_enabled=True, **_storage(),
+    )
+    app.extensions[LIMITER_KEY] = limiter  # the wrapped views hold it only weakly
+    limiter.request_filter(lambda: request.endpoint in UNLIMITED)
+    views = app.view_functions
+    heavy = limiter.shared_limit(config["HEAVY_RATE_LIMIT"], scope="heavy", error_message=_message("HEAVY_RATE_LIMIT", "heavy requests"))
+    for endpoint in HEAVY:
+        views[endpoint] = heavy(views[endpoint])
+    _per_hour(limiter, views, "imports.ImportBook", config["IMPORTS_PER_HOUR"], "IMPORTS_PER_HOUR", "books imported")
+    _per_hour(limiter, views, "events.Events", config["EVENTS_PER_HOUR"], "EVENTS_PER_HOUR", "events created")
+    lists = limiter.shared_limit(f"{int(config['LISTS_PER_HOUR'])}/hour", scope="new-lists", methods=["POST"], error_message=_message("LISTS_PER_HOUR", "lists saved new or copied"))
+    for endpoint in ("saved_lists.SavedLists", "saved_lists.Copy"):
+        views[endpoint] = lists(views[endpoint])
+    return limiter
+
+
+def _per_hour(limiter: Limiter, views: dict[str, Any], endpoint: str, count: int, setting: str, what: str) -> None:
+    views[endpoint] = limiter.limit(f"{int(count)}/hour", methods=["POST"], error_message=_message(setting, what))(views[endpoint])
+
+
+def _message(setting: str, what: str) -> str:
+    return f"too many {what} from this client (LISTBUILDER_{setting}); try again after Retry-After seconds"
+
+
+def _storage() -> dict[str, Any]:
+    """Redis when REDIS_URL is set (short timeouts: a hanging Redis must not hold requests), else memory."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return {"storage_uri": "memory://"}
+    return {"storage_uri": url, "storage_options": {"socket_timeout": 0.25, "socket_connect_timeout": 0.25}}
+
+
+def check_players(count: int, known: bool, cap: int) -> None:
+    """A new player at an event that already has *cap*: 413 naming ``player``. Raises ListError."""
+    from listbuilder.lists import ListError
+
+    if not known and count >= cap:
+        raise ListError("event_full", f"this event has its {cap} players, the most one event takes (LISTBUILDER_MAX_PLAYERS)", {"player": [f"the event is full ({cap} players)"]}, status=413)
