@@ -31,6 +31,7 @@ from listbuilder.model import (
     Weapon,
 )
 from listbuilder.validation import WARNING, Issue
+from listbuilder.words import counted
 
 # The army book's upgrade sections are the rule here; the rulebooks only say to pick units
 # and upgrades from the army's list (000/001/002 "Preparation").
@@ -267,7 +268,7 @@ def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit,
             reach = section_reach(section, unit)
             limit = reach if affects == AFFECTS_ANY else min(section.affects_count or 1, reach)
     if choice.count > limit:
-        issues.append(Issue("upgrade.count", f"“{section.label}” allows {limit} model(s), asked for {choice.count}", f".upgrades[{k}].count", _clause(section), data={"allowed": limit, "asked": choice.count}))
+        issues.append(Issue("upgrade.count", f"“{section.label}” allows {counted(limit, 'model')}, asked for {choice.count}", f".upgrades[{k}].count", _clause(section), data={"allowed": limit, "asked": choice.count}))
         return None
     return choice.count
 
@@ -315,7 +316,7 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
                 last = [t for t in rows if sum(r.option.id == t.option.id for r in rows) > 1][-1]
                 yield Issue("upgrade.select", f"“{section.label}”: option {last.option.id!r} taken more than once", f".upgrades[{last.index}]", _clause(section))
             if section.pick_max is not None and len(distinct) > section.pick_max:
-                yield Issue("upgrade.select", f"“{section.label}” allows {section.pick_max} option(s), {len(distinct)} taken", where, _clause(section), data={"allowed": section.pick_max, "taken": len(distinct)})
+                yield Issue("upgrade.select", f"“{section.label}” allows {counted(section.pick_max, 'option')}, {len(distinct)} taken", where, _clause(section), data={"allowed": section.pick_max, "taken": len(distinct)})
         elif rows:
             per_model = section.pick_max if section.pick_max is not None else len(section.options)
             total = sum(t.models for t in rows)
@@ -329,7 +330,7 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
                     if option_total > cap:
                         yield Issue("upgrade.count", f"“{section.label}”: {option_id!r} on {option_total} models, at most {cap}", where, _clause(section), data={"allowed": cap, "asked": option_total})
         if len(distinct) < section.pick_min:
-            yield Issue("upgrade.required", f"{unit.name} must choose {section.pick_min} option(s) from “{section.label}”", where, _clause(section), data={"required": section.pick_min, "taken": len(distinct)})
+            yield Issue("upgrade.required", f"{unit.name} must choose {counted(section.pick_min, 'option')} from “{section.label}”", where, _clause(section), data={"required": section.pick_min, "taken": len(distinct)})
 
 
 # Sections whose options are chosen once for the unit (not per model).

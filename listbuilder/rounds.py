@@ -27,6 +27,7 @@ from listbuilder.store.rounds import ORGANISER, AddLog, AddResult, AddRound, Cha
 from listbuilder.tournament.pairing import Entrant, Options, PairingError, pair_first_round, pair_round
 from listbuilder.tournament.results import ResultRefused, Step, TableResult, next_step, settle
 from listbuilder.tournament.scoring import GameScore, Losses, ScoringError, armour_hex_bye, armour_hex_result, opr_result
+from listbuilder.words import counted
 from listbuilder.tournament.standings import DEFAULT_TIEBREAKERS, Game, Standing, standings
 
 DAY_DEFAULTS: Mapping[str, Any] = {
@@ -178,7 +179,7 @@ def plan_round(scoring: str, *, seed: int | None, seed_order: Sequence[str] | No
             raise ListError("invalid_round", "seed and seed_order choose round 1 only; later rounds are paired by the standings", {"seed" if seed is not None else "seed_order": ["round 1 only"]})
         entrants = _entrants(day, scoring, factions)
         if len(entrants) < 2:
-            raise DayConflict(day.event.id, f"{len(entrants)} player(s) still in: a round needs two", field="players")
+            raise DayConflict(day.event.id, f"{counted(len(entrants), 'player')} still in: a round needs two", field="players")
         settings = day_settings(day)
         options = Options(bool(settings["avoid_same_club"]), bool(settings["avoid_same_faction_first_round"]))
         drawn = None

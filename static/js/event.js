@@ -5,7 +5,7 @@
 // browsers never send a fragment, so the token reaches no server log. This script keeps it in
 // the browser (beside the player tokens handed out with first submissions) and removes it from
 // the address bar at once. Every value shown is set as text, never as HTML.
-import { ApiError, api, errorBox, h } from "./util.js";
+import { ApiError, api, counted, errorBox, h } from "./util.js";
 import { bearer, savedLists } from "./saved_store.js";
 
 const root = document.getElementById("event");
@@ -111,7 +111,7 @@ function showReport(body, revalidated = false) {
   organiserForm.hidden = true;
   const illegal = body.entries.filter((e) => !e.valid).length;
   document.getElementById("report-summary").textContent =
-    `${body.entries.length} player(s), ${illegal} illegal; ${body.submissions} submission(s) in all` + (revalidated ? "; re-validated just now." : ".");
+    `${counted(body.entries.length, "player")}, ${illegal} illegal; ${counted(body.submissions, "submission")} in all` + (revalidated ? "; re-validated just now." : ".");
   document.getElementById("entries").replaceChildren(...body.entries.map(entryRow));
 }
 

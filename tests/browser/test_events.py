@@ -90,7 +90,7 @@ def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):  # n
     expect(rows.nth(0).locator(".badge")).to_have_text("Legal")
     expect(rows.nth(1)).to_contain_text("Bo")
     expect(rows.nth(1).locator(".badge")).to_have_text("Illegal")
-    expect(rows.nth(1)).to_contain_text("allows 2 model(s), asked for 3")
+    expect(rows.nth(1)).to_contain_text("allows 2 models, asked for 3")
     expect(rows.nth(0).locator("code")).to_have_text(re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}$"))
     page.locator("#revalidate").click()
     expect(page.locator("#report-summary")).to_contain_text("re-validated just now")

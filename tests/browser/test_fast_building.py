@@ -303,7 +303,7 @@ def test_an_illegal_count_keeps_its_points_and_shows_the_error(page: Page):
     c = open_fresh(page, "gf-cinder-covenant")
     c.add("Ash Wardens")
     c.number("#ed-cc-rifle-specials--flamer", 3)  # the section allows two
-    expect(page.locator("#editor-issues")).to_contain_text("allows 2 model(s), asked for 3")
+    expect(page.locator("#editor-issues")).to_contain_text("allows 2 models, asked for 3")
     expect(entries(page).nth(0).locator(".cost")).to_have_text("140 pts")  # 125 + 3 × 5, not 125
     expect(page.locator("#validity")).to_have_text("1 error")
 

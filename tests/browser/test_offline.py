@@ -149,7 +149,7 @@ def test_offline_the_points_are_counted_here_the_last_report_is_marked_and_check
     expect(page.locator('#totals .chip[data-currency="pts"]')).to_contain_text("165 / 2000 pts")
     expect(page.locator("#entries > li").nth(0).locator(".cost")).to_have_text("165 pts")
     expect(page.locator("#offline-note")).to_contain_text("not checked since your last change")
-    expect(page.locator("#stale-issues")).to_contain_text("allows 2 model(s), asked for 3")
+    expect(page.locator("#stale-issues")).to_contain_text("allows 2 models, asked for 3")
 
     context.set_offline(False)  # the browser says it is back: the list is checked again at once
     expect(page.locator("#validity")).to_have_text("1 error")

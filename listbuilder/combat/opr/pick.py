@@ -19,6 +19,7 @@ from listbuilder.combat.opr.wounds import Wounding
 from listbuilder.combat.profiles import WoundLine
 from listbuilder.combat.service import PreviewError
 from listbuilder.dice import Dist
+from listbuilder.words import counted
 
 
 class Picking:
@@ -51,7 +52,7 @@ class Picking:
                 raise PreviewError(pick.where, "a model's place is a whole number, 0 for the next model to take wounds")
             spot = first + pick.model
             if spot >= line.models:
-                raise PreviewError(pick.where, f"{self.f.dfn.name} has {line.models - first} model(s) standing: places 0 to {line.models - first - 1} (0 = the next to take wounds)")
+                raise PreviewError(pick.where, f"{self.f.dfn.name} has {counted(line.models - first, 'model')} standing: places 0 to {line.models - first - 1} (0 = the next to take wounds)")
         return spot
 
     def _hero_index(self, pick: Pick) -> int:
