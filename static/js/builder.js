@@ -241,6 +241,7 @@ function addUnit(unitId, { count = 1, combined = false, joinTo = null, hero = nu
   let label = combined ? `Add a combined pair of ${u.name}` : joinTo ? `Add ${u.name} to ${labelOf(entry(joinTo))}` : `Add ${n > 1 ? `${n}× ` : ""}${u.name}`;
   if (joiner) label += ` with ${joiner.name}`;
   if (option) label += ` with ${option.label}`;
+  const chosen = [];  // what takeRequired filled in, in words
   const added = edit(label, (l) => {
     const made = [];
     for (let i = 0; i < n; i++) {
@@ -255,12 +256,41 @@ function addUnit(unitId, { count = 1, combined = false, joinTo = null, hero = nu
       const joined = blankEntry(newKey(l), hero);
       joined.joined_to = made[0].key;
       l.units.push(joined);
+      chosen.push(...takeRequired(joined));
     }
+    for (const e of made) chosen.push(...takeRequired(e));
     return made;
   });
-  announce(`${label}: done.`);
+  const said = [...new Set(chosen)];
+  announce(`${label}: done.${said.length ? ` ${said.join(" ")}` : ""}`);
   if (!joinTo) select(added[0].key, { focus });
+  // Said in the editor too (until its next redraw), beside the choice it explains.
+  const head = said.length && !$("editor").hidden && $("editor").querySelector(".editor-head");
+  if (head) head.after(h("p", { class: "notice", id: "preselected" }, said.join(" ")));
   return added;
+}
+
+/**
+ * A section the unit must choose from is filled at once with its cheapest option (the free
+ * one, when there is one), so a unit is never an error the moment it is added. Returns the
+ * sentences that say what was chosen, for the player to read.
+ */
+function takeRequired(e) {
+  const unit = units.get(e.unit);
+  const out = [];
+  for (const sid of (unit && unit.upgrades) || []) {
+    const section = sections.get(sid);
+    const need = (section && section.pick && section.pick.min) || 0;
+    const taken = new Set(e.upgrades.filter((r) => r.section === sid).map((r) => r.option));
+    if (taken.size >= need) continue;
+    const price = (o) => Object.values(optionCost(o, unit.id) || {}).reduce((a, b) => a + b, 0);
+    const cheapest = section.options.filter((o) => !taken.has(o.id)).sort((a, b) => price(a) - price(b)).slice(0, need - taken.size);
+    for (const o of cheapest) takeOption(e, section, o, 1, sections);
+    const names = cheapest.map((o) => `“${o.label}”`).join(" and ");
+    const free = cheapest.every((o) => price(o) === 0);
+    if (names) out.push(`${unit.name} must choose from “${section.label}”: ${free ? "the free" : "the cheapest"} ${names} is chosen; change it in the editor.`);
+  }
+  return out;
 }
 
 /** Copy a whole group (pair and heroes), its links redrawn between the copies. */

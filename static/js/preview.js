@@ -1,7 +1,7 @@
 // Combat preview: a unit of the list against any unit of any book of the same system,
 // POST /api/v1/previews, and the answer drawn as an SVG bar chart.
 import { UnitPicker } from "./unit_picker.js";
-import { api, errorBox, h, humanize, percent } from "./util.js";
+import { api, counted, errorBox, h, humanize, percent, possessive } from "./util.js";
 
 // The situation inputs each rules family's engine reads (docs: the previews schema).
 // `when` hides a field (and leaves it out of the request) unless the attack type matches.
@@ -201,15 +201,24 @@ export class Preview {
     const headline = h("div", { class: "headline" },
       h("div", { class: "big" }, h("span", { class: "num", id: "pv-destroyed" }, percent(answer.p_destroyed ?? 0)), h("span", {}, `chance to destroy ${dfn}`)),
       ...headlineOdds(c, att, dfn));
-    const expected = h("table", { class: "expected" }, h("caption", {}, `Expected results of ${att}'s attack (averages)`),
+    const expected = h("table", { class: "expected" }, h("caption", {}, `Expected results of ${possessive(att)} attack (averages)`),
       h("tbody", {}, Object.entries(answer.expected || {}).map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, humanize(k)), h("td", {}, fmt(v))))));
     const notes = (answer.notes || []).length ? h("details", { class: "notes" }, h("summary", {}, "How the engine read it"), h("ul", {}, answer.notes.map((n) => h("li", {}, n)))) : null;
     this.result.replaceChildren(...[
-      h("p", { class: "matchup" }, `${att} (${answer.attacker.models} model${answer.attacker.models === 1 ? "" : "s"}) attack ${dfn} (${answer.defender.models})`),
+      h("p", { class: "matchup", id: "pv-matchup" }, matchup(answer)),
       headline, h("ul", { class: "summary", id: "pv-summary" }, sentences(answer).map((t) => h("li", {}, t))),
       picker, chartBox, expected, otherFigures(c), notes].filter(Boolean));
     if (first) draw(first);
   }
+}
+
+/** "Ash Wardens (10 models) with Ember Priest (hero) attack Bloom Herald (1 model)": a joined hero is named, not counted as a model of the unit. */
+function matchup(answer) {
+  const side = (x) => {
+    const heroes = (x.heroes || []).map((hh) => `${hh.name} (hero${hh.models > 1 ? `, ${counted(hh.models, "model")}` : ""})`);
+    return `${x.name} (${counted(x.models, "model")})${heroes.length ? ` with ${heroes.join(" and ")}` : ""}`;
+  };
+  return `${side(answer.attacker)} attack ${side(answer.defender)}`;
 }
 
 const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v));

@@ -51,7 +51,10 @@ export async function api(path, { method = "GET", body, as = "json", headers = {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(0, { message: `Could not reach the server (${err.message}). Is it still running?` });
+    // The browser knows when it has no network: say that, not that the server may be down.
+    throw new ApiError(0, { message: navigator.onLine === false
+      ? "You are offline: this needs the server. Try again when the connection is back."
+      : `Could not reach the server (${err.message}). Is it still running?` });
   }
   if (!response.ok) {
     let data = null;
@@ -159,3 +162,9 @@ export function actOnChoice(select, act) {
   select.addEventListener("blur", () => { browsing = false; });
   select.addEventListener("change", () => { if (!browsing && select.value) act(select.value); });
 }
+
+/** counted(1, "option") is "1 option", counted(2, "option") "2 options": never "option(s)". */
+export const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "Ash Wardens’ attack", "Ember Priest’s attack": a name ending in s takes the apostrophe alone. */
+export const possessive = (name) => (/s$/i.test(name) ? `${name}’` : `${name}’s`);

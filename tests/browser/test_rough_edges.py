@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -26,3 +28,31 @@ def test_a_joined_hero_editor_and_the_preview_never_print_null(page: Page):
     page.click("#pv-run")
     expect(page.locator("#pv-destroyed")).to_be_visible()
     assert "null" not in page.locator("#preview-result").inner_text()
+
+
+def test_the_preview_names_a_joined_hero_and_writes_english(page: Page):
+    open_builder(page, BOOK)
+    add(page, "Ash Wardens")
+    page.keyboard.press("Escape")
+    add(page, "Ember Priest")
+    page.select_option("#ed-join", index=1)
+    page.keyboard.press("Escape")
+    page.select_option("#pv-attacker", index=0)
+    page.select_option("#pv-book", label="Verdant Spore Choir")
+    page.select_option("#pv-defender", index=0)
+    page.click("#pv-run")
+    expect(page.locator("#pv-matchup")).to_have_text(re.compile(r"^Ash Wardens \(10 models\) with Ember Priest \(hero\) attack .+ \(1 model\)$"))
+    expect(page.locator("#preview-result table.expected caption")).to_have_text("Expected results of Ash Wardens’ attack (averages)")
+
+
+@pytest.mark.parametrize(("book", "unit", "words"), [
+    ("gf-cinder-covenant", "High Cantor", "the free"),
+    ("aof-ember-marches", "Marchlord", "the cheapest"),
+])
+def test_a_required_choice_is_filled_with_the_free_or_cheapest_option_and_said(page: Page, book, unit, words):
+    open_builder(page, book)
+    add(page, unit)
+    expect(page.locator("#preselected")).to_contain_text(f"{unit} must choose from")
+    expect(page.locator("#preselected")).to_contain_text(words)
+    expect(page.locator("#validity")).not_to_have_text(re.compile("error"))
+    assert page.locator('#issues li[data-code="upgrade.required"]').count() == 0
