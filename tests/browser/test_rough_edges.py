@@ -56,3 +56,19 @@ def test_a_required_choice_is_filled_with_the_free_or_cheapest_option_and_said(p
     expect(page.locator("#preselected")).to_contain_text(words)
     expect(page.locator("#validity")).not_to_have_text(re.compile("error"))
     assert page.locator('#issues li[data-code="upgrade.required"]').count() == 0
+
+
+def test_offline_the_text_export_says_you_are_offline(browser, live_server):
+    context = browser.new_context(service_workers="block")  # the worker's own fetches ignore the switch
+    try:
+        page = context.new_page()
+        page.base = live_server  # type: ignore[attr-defined]
+        open_builder(page, BOOK)
+        add(page, "Ash Wardens")
+        page.keyboard.press("Escape")
+        context.set_offline(True)
+        page.click("#copy-text")
+        expect(page.locator("#export-status")).to_contain_text("You are offline")
+        expect(page.locator("#export-status")).not_to_contain_text("Is it still running")
+    finally:
+        context.close()
