@@ -154,7 +154,17 @@ def _binomial(n: int, p: float) -> Dist:
         return Dist.constant(0)
     if p >= 1.0:
         return Dist.constant(n)
-    return Dist({k: math.comb(n, k) * p**k * (1.0 - p) ** (n - k) for k in range(n + 1)})
+    if n <= _EXACT_COMB_UP_TO:
+        return Dist({k: math.comb(n, k) * p**k * (1.0 - p) ** (n - k) for k in range(n + 1)})
+    # Past that, C(n, k) is beyond a float (int * float raised OverflowError, a 500) and p**k
+    # underflows to 0; the logarithms of all three stay small, so each term is exp(their sum).
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return Dist({k: math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q) for k in range(n + 1)})
+
+
+# C(1020, 510) is about 1e305, the last central binomial coefficient below a float's 1.8e308:
+# up to here the direct product is exact to rounding, and the usual case.
+_EXACT_COMB_UP_TO = 1020
 
 
 @lru_cache(maxsize=1024)

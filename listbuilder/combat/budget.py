@@ -30,6 +30,14 @@ MAX_DICE = 300          # attack dice one side throws: weapons x attacks, heroes
 MAX_TOUGH = 30          # Tough(X) (or hit points) of one model
 MAX_WOUNDS = 200        # wounds to take a whole side off the table: models x Tough, summed
 MAX_STAT = 30           # any other number: a rule's (X), a stat, a weapon extra (hex dice, burst)
+# Hits one side's dice can score before sixes multiply them: attack dice, each times its
+# weapon's Blast(X). A natural six can become at most five times that (000 Poison's three
+# hits, a Furious/Relentless/Surge extra and a Sergeant's), and the OPR engine packs a group's
+# hits below 4096 (combat/opr/hits.py ``B``), so 800 keeps every count in range; and the
+# binomials of so many hits stay exact (dice.py). 300 dice of Blast(20) asked for 6000 hits,
+# Furious's sixes 7000: 12-14 s, or a float overflow (a 500). The largest book side makes
+# under 200.
+MAX_HITS = 800
 
 # A whole-turn preview runs one melee for every state the shooting can leave the target in, so
 # it takes smaller sides: the largest book side (a 40-model combined unit with two heroes
@@ -48,6 +56,7 @@ class SideSize:
     tough: int
     wounds: int
     stat: int
+    hits: int = 0
 
     @classmethod
     def of(cls, side: Combatant) -> SideSize:
@@ -59,6 +68,7 @@ class SideSize:
             tough=max(toughs),
             wounds=sum(g.models * t for g, t in zip(groups, toughs)),
             stat=max(_largest_number((g.stats, [w.extra for w in g.weapons], _ratings(g))) for g in groups),
+            hits=sum(w.count * w.attacks * max(1, rule_rating(w.rules, "Blast", 1)) for g in groups for w in g.weapons),
         )
 
     def over_turn_budget(self) -> str | None:
@@ -77,6 +87,7 @@ class SideSize:
             (self.tough, MAX_TOUGH, "Tough (or hit points) on one model"),
             (self.wounds, MAX_WOUNDS, "wounds in all (models x Tough)"),
             (self.stat, MAX_STAT, "as a rule's (X), a stat or a weapon value"),
+            (self.hits, MAX_HITS, "hits before sixes (attack dice x Blast)"),
         )
         for value, limit, what in limits:
             if value > limit:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,36 @@ def test_000_hero_any_number_of_joined_heroes_is_previewed(client):
     side = {"list": army, "key": "levy-a"}
     response = client.post("/api/v1/previews", json={"system": "age-of-fantasy", "attacker": side, "defender": side, "situation": {"attack": "melee", "charging": True}})
     assert response.status_code == 200, response.get_json()
+
+
+FURIOUS_BLAST = {"name": "Blasters", "size": 10, "quality": 2, "defense": 4, "rules": ["Furious"],
+                 "weapons": [{"name": "Blast claws", "attacks": 30, "count": 10, "rules": ["Blast(20)"]}]}
+
+
+def test_furious_with_blast_20_at_the_dice_budget_is_413_naming_the_hits(client):
+    # Issue 25: 300 dice (the dice budget) of Blast(20), charging with Furious, into 100 models:
+    # up to 12,000 hits; math.comb of them overflowed to float (a 500) or ran for 12-14 s.
+    horde = {"name": "Horde", "size": 100, "quality": 4, "defense": 4, "weapons": [{"name": "Claws", "attacks": 1}]}
+    body = {"system": "age-of-fantasy", "attacker": {"profile": FURIOUS_BLAST}, "defender": {"profile": horde}, "situation": {"attack": "melee", "charging": True}}
+    response = client.post("/api/v1/previews", json=body)
+    assert response.status_code == 413, response.get_json()
+    assert response.get_json()["errors"] == {"attacker": [f"6000 hits before sixes (attack dice x Blast): a preview takes at most {budget.MAX_HITS}"]}
+
+
+def test_at_the_hits_budget_a_blast_preview_is_computed(client):
+    edge = {**FURIOUS_BLAST, "weapons": [{"name": "Blast claws", "attacks": 4, "count": 10, "rules": ["Blast(20)"]}]}
+    assert 10 * 4 * 20 == budget.MAX_HITS  # dice x Blast: exactly at the budget
+    horde = {"name": "Horde", "size": 100, "quality": 4, "defense": 4, "rules": ["Tough(2)"], "weapons": [{"name": "Claws", "attacks": 1}]}
+    body = {"system": "age-of-fantasy", "attacker": {"profile": edge}, "defender": {"profile": horde}, "situation": {"attack": "melee", "charging": True}}
+    response = client.post("/api/v1/previews", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["expected"]["wounds"] == pytest.approx(200, abs=1e-6)  # 800+ hits on 100 Tough(2) models: all dead
+
+
+def test_binomials_of_many_trials_stay_finite_and_exact():
+    from listbuilder.dice import Dist
+
+    for n in (1021, 5000, 12000):
+        d = Dist.binomial(n, 0.3)
+        assert d.total == pytest.approx(1.0, abs=1e-9) and d.mean == pytest.approx(0.3 * n, rel=1e-9)
+    assert Dist.binomial(1021, 1 / 6).p(170) == pytest.approx(math.comb(1021, 170) * (1 / 6) ** 170 * (5 / 6) ** 851, rel=1e-9)
