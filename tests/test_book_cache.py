@@ -187,3 +187,24 @@ def test_a_system_folder_added_without_its_system_file_is_noticed(tmp_path, cach
     (folder / "no-such-system").mkdir()
     with pytest.raises(books.BookLoadError, match="no folder defines system 'no-such-system'"):
         load_registry(folder)
+
+
+def test_a_tampered_parsed_yaml_entry_is_parsed_again_with_the_true_cost(tmp_path, cache):
+    # Issue 25: editing .cache/army_books/<digest>.json changed a unit's cost from 65 to 1,
+    # and the tampered data went on into the loaded-books entry.
+    folder = make_folder(tmp_path, book())
+    load_registry(folder)
+    parsed = [p for p in cache.parent.glob("*.json") if b'"grunts"' in p.read_bytes()]
+    assert len(parsed) == 1
+    parsed[0].write_bytes(parsed[0].read_bytes().replace(b'"pts": 100', b'"pts": 1'))
+    for entry in entries(cache):
+        entry.unlink()  # the books are loaded again, from the parsed YAML
+    assert load_registry(folder).books["test"].units[0].cost.amounts == {"pts": 100}
+
+
+def test_cache_folders_are_0700_and_their_files_0600(tmp_path, cache):
+    load_registry(make_folder(tmp_path, book()))
+    for path in (cache.parent, cache):
+        assert path.stat().st_mode & 0o777 == 0o700, path
+    kept = [*cache.parent.glob("*.json"), *entries(cache)]
+    assert kept and all(p.stat().st_mode & 0o777 == 0o600 for p in kept)

@@ -65,7 +65,7 @@ class Database:
             raise ValueError(f"DATABASE_URL must be sqlite:///<file> or postgresql://… (psycopg 3), not {parsed.drivername}://")
         if self.backend == "sqlite":
             if parsed.database and parsed.database != ":memory:":
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                _private_file(Path(parsed.database))
             self.engine: Engine = create_engine(self.url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
             _sqlite_setup(self.engine)
         else:
@@ -186,6 +186,14 @@ class Database:
         with self._held.lock:
             self._held.close()
         self.engine.dispose()
+
+
+def _private_file(path: Path) -> None:
+    """Make the SQLite file's folder (0700) and the file itself (0600) if missing: saved lists
+    hold tokens' hashes and players' names, for no other user of the machine to read. SQLite
+    gives its -wal and -shm files the database file's permissions."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 def alembic_config() -> Any:

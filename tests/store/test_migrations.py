@@ -85,3 +85,17 @@ def test_0002_events_adds_the_event_tables_to_a_database_of_saved_lists(empty_da
         assert read_list(db, made.saved.id).current.document == made.saved.current.document
     finally:
         db.dispose()
+
+
+def test_a_new_sqlite_database_is_made_0600_in_a_0700_folder(tmp_path):
+    from listbuilder.store import Database
+
+    path = tmp_path / "instance" / "lists.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    try:
+        db.upgrade()
+        assert path.parent.stat().st_mode & 0o777 == 0o700
+        made = [p for p in path.parent.iterdir()]
+        assert path in made and all(p.stat().st_mode & 0o777 == 0o600 for p in made), [(p.name, oct(p.stat().st_mode)) for p in made]
+    finally:
+        db.dispose()
