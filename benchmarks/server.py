@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from listbuilder.books import load_registry  # noqa: E402
 from listbuilder.combat import budget  # noqa: E402
-from listbuilder.schemas.lists import MAX_LIST_UPGRADES, MAX_UNITS  # noqa: E402
+from listbuilder.formats.lists import MAX_LIST_UPGRADES, MAX_UNITS  # noqa: E402
 from tests.loopback import Server, raw_request, request  # noqa: E402  (gunicorn as make run starts it)
 
 TARGET_RATIO = 0.6

@@ -101,12 +101,12 @@ OPR = register(Family(
     id="opr",
     rules="listbuilder.systems.opr:OprRules",
     stat_names=("quality", "defense"),
-    system_schema="listbuilder.schemas.opr:OprSystemSchema",
-    book_schema="listbuilder.schemas.opr:OprBookSchema",
+    system_schema="listbuilder.formats.opr:OprSystemSchema",
+    book_schema="listbuilder.formats.opr:OprBookSchema",
     engine="listbuilder.combat.opr:engine",
-    situation_schema="listbuilder.schemas.previews:OprSituationSchema",
+    situation_schema="listbuilder.shapes.previews:OprSituationSchema",
     turn_engine="listbuilder.combat.opr:turn_engine",
-    turn_situation_schema="listbuilder.schemas.previews:OprTurnSituationSchema",
+    turn_situation_schema="listbuilder.shapes.previews:OprTurnSituationSchema",
     sheet="listbuilder.sheets:OPR_SHEET",
 ))
 
@@ -117,8 +117,8 @@ ANCIENTS_HEX = register(Family(
         "unit_class", "activation", "figures", "hexes", "move", "attack", "missile",
         "missile_range", "defence", "willpower", "hit_points", "keyword", "spell_roles",
     ),
-    system_schema="listbuilder.schemas.ancients_hex:AncientsHexSystemSchema",
-    book_schema="listbuilder.schemas.ancients_hex:AncientsHexBookSchema",
+    system_schema="listbuilder.formats.ancients_hex:AncientsHexSystemSchema",
+    book_schema="listbuilder.formats.ancients_hex:AncientsHexBookSchema",
     engine="listbuilder.combat.ancients_hex:engine",
     sheet="listbuilder.sheets:ANCIENTS_HEX_SHEET",
 ))
@@ -130,8 +130,8 @@ ARMOUR_HEX = register(Family(
         "unit_type", "bio", "size_class", "fire_orders", "speeds", "armour", "assault",
         "deflection", "damage_tables", "hand_slots", "shared_slots",
     ),
-    system_schema="listbuilder.schemas.armour_hex:ArmourHexSystemSchema",
-    book_schema="listbuilder.schemas.armour_hex:ArmourHexBookSchema",
+    system_schema="listbuilder.formats.armour_hex:ArmourHexSystemSchema",
+    book_schema="listbuilder.formats.armour_hex:ArmourHexBookSchema",
     engine="listbuilder.combat.armour_hex:engine",
     sheet="listbuilder.sheets:ARMOUR_HEX_SHEET",
 ))

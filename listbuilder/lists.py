@@ -15,7 +15,7 @@ from marshmallow import ValidationError
 
 from listbuilder.books import BookRegistry, flatten_messages
 from listbuilder.model import ArmyBook, ArmyList
-from listbuilder.schemas.lists import ArmyListSchema
+from listbuilder.formats.lists import ArmyListSchema
 from listbuilder.rules import SystemRules
 from listbuilder.validation import ValidationReport
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from marshmallow import fields, validate
 
 from listbuilder.model import ArmyList
-from listbuilder.schemas.lists import MAX_LIST_UPGRADES, ArmyListSchema, FastNested, ListEntrySchema
+from listbuilder.formats.lists import MAX_LIST_UPGRADES, ArmyListSchema, FastNested, ListEntrySchema
 
 if TYPE_CHECKING:
     from listbuilder.rosters import Profile, Roster  # annotations only: rosters loads on first use, this module at start-up

@@ -18,9 +18,9 @@ from listbuilder.families import FAMILIES, Family, register, unregister
 from listbuilder.lists import parse_list, validate_list
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.rosters import build_roster, roster_text
-from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
-from listbuilder.schemas.fields import StrictSchema, WholeNumber
-from listbuilder.schemas.previews import load_request
+from listbuilder.formats.books import UnitSchema, book_schema, system_schema
+from listbuilder.formats.fields import StrictSchema, WholeNumber
+from listbuilder.shapes.previews import load_request
 from listbuilder.sheets import FamilySheet, StatColumn
 from listbuilder.rules import SystemRules
 from listbuilder.validation import Issue, ValidationReport

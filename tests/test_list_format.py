@@ -8,7 +8,7 @@ import json
 import pytest
 from marshmallow import ValidationError
 
-from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema, ListEntrySchema
+from listbuilder.formats.lists import ArmyListSchema, ChosenUpgradeSchema, ListEntrySchema
 from tests.conftest import GOLDEN
 
 ENTRY = {"key": "a", "unit": "u", "name": "Bob", "notes": "", "upgrades": [{"section": "s", "option": "o", "count": 2}], "combined_with": None, "joined_to": "b", "spells": ["x"]}
@@ -142,8 +142,8 @@ def test_fast_reader_refuses_to_mirror_what_it_cannot():
     reader is built, instead of being skipped (which would let the fast path accept more)."""
     from marshmallow import fields, post_load, pre_load, validate
 
-    from listbuilder.schemas.fast_reader import Reader
-    from listbuilder.schemas.fields import StrictSchema
+    from listbuilder.formats.fast_reader import Reader
+    from listbuilder.formats.fields import StrictSchema
 
     class OneOf(StrictSchema):
         kind = fields.String(required=True, validate=validate.OneOf(["a", "b"]))

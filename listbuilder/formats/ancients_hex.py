@@ -26,8 +26,8 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from listbuilder.families import ANCIENTS_HEX
 from listbuilder.model import ArmyBook, Unit, Weapon
-from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
-from listbuilder.schemas.fields import (
+from listbuilder.formats.books import UnitSchema, book_schema, system_schema
+from listbuilder.formats.fields import (
     Identifier,
     RuleDefinitionSchema,
     StrictSchema,

@@ -36,7 +36,7 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from listbuilder.families import ARMOUR_HEX
 from listbuilder.model import ArmyBook, UpgradeOption
-from listbuilder.schemas.books import (
+from listbuilder.formats.books import (
     GainsSchema,
     ItemSchema,
     OptionSchema,
@@ -46,7 +46,7 @@ from listbuilder.schemas.books import (
     book_schema,
     system_schema,
 )
-from listbuilder.schemas.fields import StrictSchema, WholeNumber, non_negative_int, positive_int
+from listbuilder.formats.fields import StrictSchema, WholeNumber, non_negative_int, positive_int
 
 CURRENCIES: tuple[str, ...] = ("ip", "mp", "cp", "xp")
 UNIT_TYPES: tuple[str, ...] = ("infantry", "cavalry", "vehicle")

@@ -27,7 +27,7 @@ from listbuilder.model import (
     UpgradeSection,
     Weapon,
 )
-from listbuilder.schemas.fields import (
+from listbuilder.formats.fields import (
     CostField,
     Identifier,
     RuleDefinitionSchema,

@@ -8,7 +8,7 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyList, ChosenUpgrade, ListEntry
-from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
+from listbuilder.formats.fields import StrictSchema, WholeNumber, positive_int
 
 # Work budgets: far beyond any army (a 2000-point list has 15-30 entries and well under 100
 # upgrade rows), and low enough that the largest list validates or prints in well under a second.
@@ -18,7 +18,7 @@ MAX_LIST_UPGRADES = 2000    # rows on all entries together
 
 
 # Derived from the schemas below on first use; msgspec is imported then (not at start-up).
-fast_reader = lazy_module("listbuilder.schemas.fast_reader")
+fast_reader = lazy_module("listbuilder.formats.fast_reader")
 
 
 class FastSchema(StrictSchema):
@@ -27,7 +27,7 @@ class FastSchema(StrictSchema):
     Marshmallow spends ~15 us per nested object; lists carry dozens of entries and upgrade
     rows and are validated on every edit in the web builder. ``fast`` (parsed data) and
     ``fast_json`` (the request body's bytes) read with types derived from this schema's fields
-    (``listbuilder.schemas.fast_reader``) and return what ``load`` would, or None, in which case
+    (``listbuilder.formats.fast_reader``) and return what ``load`` would, or None, in which case
     the schema runs and produces its usual error messages. So the schema stays the one
     definition of what is accepted; tests compare both paths.
     """

@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from listbuilder.families import OPR
-from listbuilder.schemas.books import UnitSchema, book_schema, system_schema
-from listbuilder.schemas.fields import StrictSchema, WholeNumber, positive_int
+from listbuilder.formats.books import UnitSchema, book_schema, system_schema
+from listbuilder.formats.fields import StrictSchema, WholeNumber, positive_int
 
 _TARGET = validate.Range(min=2, max=6, error="not a target number from 2 to 6")
 

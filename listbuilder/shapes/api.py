@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import fields, post_dump
 
 from listbuilder.families import FAMILIES
-from listbuilder.schemas.fields import CostField, RuleLabel, Schema
+from listbuilder.formats.fields import CostField, RuleLabel, Schema
 
 
 class RuleDefinitionOut(Schema):

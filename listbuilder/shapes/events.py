@@ -10,10 +10,10 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from listbuilder.schemas.api import ErrorOut, ReportOut, VerdictOut
-from listbuilder.schemas.fields import StrictSchema, positive_int
-from listbuilder.schemas.lists import BudgetSchema
-from listbuilder.schemas.saved import PaperQuery
+from listbuilder.shapes.api import ErrorOut, ReportOut, VerdictOut
+from listbuilder.formats.fields import StrictSchema, positive_int
+from listbuilder.formats.lists import BudgetSchema
+from listbuilder.shapes.saved import PaperQuery
 
 MAX_BOOKS = 50
 MAX_BATCH = 1000

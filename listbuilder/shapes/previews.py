@@ -28,8 +28,8 @@ from listbuilder.books import BookRegistry
 from listbuilder.combat.service import SIDES, PreviewError
 from listbuilder.families import FAMILIES
 from listbuilder.lists import field_errors
-from listbuilder.schemas.fields import Schema, StrictSchema, WholeNumber
-from listbuilder.schemas.lists import ArmyListSchema, ChosenUpgradeSchema
+from listbuilder.formats.fields import Schema, StrictSchema, WholeNumber
+from listbuilder.formats.lists import ArmyListSchema, ChosenUpgradeSchema
 
 _ID = validate.Length(min=1, max=100)
 _COUNT = validate.Range(min=0, max=10000, error="not a count from 0 to 10000")

@@ -6,11 +6,11 @@ from marshmallow import fields, validate
 
 from typing import Any
 
-from listbuilder.schemas.api import ReportOut
-from listbuilder.schemas.events import NOT_BLANK, EventOut
-from listbuilder.schemas.fields import StrictSchema, positive_int
-from listbuilder.schemas.lists import BudgetSchema
-from listbuilder.schemas.saved import PaperQuery
+from listbuilder.shapes.api import ReportOut
+from listbuilder.shapes.events import NOT_BLANK, EventOut
+from listbuilder.formats.fields import StrictSchema, positive_int
+from listbuilder.formats.lists import BudgetSchema
+from listbuilder.shapes.saved import PaperQuery
 from listbuilder.tournament.standings import TIEBREAKERS
 
 MAX_PLAYERS = 2000

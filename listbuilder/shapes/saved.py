@@ -9,9 +9,9 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from listbuilder.roster_html import LAYOUTS, PAPERS
-from listbuilder.schemas.api import ReportOut
-from listbuilder.schemas.fields import Schema
-from listbuilder.schemas.lists import ArmyListSchema
+from listbuilder.shapes.api import ReportOut
+from listbuilder.formats.fields import Schema
+from listbuilder.formats.lists import ArmyListSchema
 
 class SavedRulesOut(Schema):
     """The army book and system a version was saved against, and whether they changed since."""

@@ -11,7 +11,7 @@ from flask import Flask
 from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
-from listbuilder.schemas.lists import FastSchema
+from listbuilder.formats.lists import FastSchema
 from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, quotas, rosters, round_pages, rounds, saved, security
 from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.public_url import PublicUrl

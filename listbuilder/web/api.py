@@ -1,7 +1,7 @@
 """The REST API under /api/v1: systems, army books and list validation.
 
 Views stay thin: they find the registry loaded at start-up, call the core, and let the
-schemas in ``listbuilder.schemas`` describe payloads (and the OpenAPI document).
+schemas in ``listbuilder.shapes`` describe payloads (and the OpenAPI document).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from listbuilder.books import BookRegistry
 from listbuilder.lists import ListError, book_for, parse_list, validate_list
 from listbuilder.model import ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
-from listbuilder.schemas.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
-from listbuilder.schemas.events import MAX_BATCH, BatchIn, BatchOut
-from listbuilder.schemas.fields import Schema
-from listbuilder.schemas.lists import ArmyListSchema
+from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
+from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
+from listbuilder.formats.fields import Schema
+from listbuilder.formats.lists import ArmyListSchema
 from listbuilder.web.errors import error_body
 from listbuilder.web.rest import Blueprint
 

@@ -25,7 +25,7 @@ from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 from listbuilder.web.rosters import content_disposition, file_name
 from listbuilder.web.saved import store_error_response, bearer_token, database
-from listbuilder.schemas.events import EventCreatedOut, EventIn, EventOut, PackProgressOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
+from listbuilder.shapes.events import EventCreatedOut, EventIn, EventOut, PackProgressOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
 
 core = lazy_module("listbuilder.events")  # the tournament rules: loaded by the first event request
 store = lazy_module("listbuilder.store.events")

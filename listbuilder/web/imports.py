@@ -22,8 +22,8 @@ from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge import LINES, supported
 from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError, parse_list, validate_list
-from listbuilder.schemas.api import BookSummaryOut, ReportOut
-from listbuilder.schemas.fields import Schema, WholeNumber
+from listbuilder.shapes.api import BookSummaryOut, ReportOut
+from listbuilder.formats.fields import Schema, WholeNumber
 from listbuilder.web.api import registry
 from listbuilder.web.bodies import BodyError
 from listbuilder.web.errors import error_body

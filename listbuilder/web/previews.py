@@ -1,7 +1,7 @@
 """``POST /api/v1/previews`` (one attack) and ``/previews/turn`` (shooting then the charge):
 exact combat odds for an attacker and a defender.
 
-The view only loads the request (``listbuilder.schemas.previews``) and calls the pure core
+The view only loads the request (``listbuilder.shapes.previews``) and calls the pure core
 (``listbuilder.combat.preview``); nonsense inputs raise PreviewError, answered here in the
 API's one error shape.
 """
@@ -16,8 +16,8 @@ from marshmallow import fields
 
 from listbuilder.combat import PreviewError, preview
 from listbuilder.combat.service import compare, preview_turn
-from listbuilder.schemas.fields import Schema
-from listbuilder.schemas.previews import CompareRequestSchema, PreviewRequestSchema, finish_request, schema_of
+from listbuilder.formats.fields import Schema
+from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSchema, finish_request, schema_of
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 

@@ -24,7 +24,7 @@ from marshmallow import Schema, ValidationError
 from webargs import core
 from webargs.flaskparser import is_json_request
 
-from listbuilder.schemas.api import ErrorOut
+from listbuilder.shapes.api import ErrorOut
 from listbuilder.web.bodies import JsonBodyParser, may_hold_nul
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -175,7 +175,7 @@ class Blueprint(flask_smorest.Blueprint):
         the same data with the same parser's loader (JsonBodyParser for bodies, webargs' for
         the query string), loads it with one schema instance, and reports a failure through
         the parser's error handler, so answers and errors are the ones webargs gave. A body
-        schema with ``fast_json`` (listbuilder.schemas.lists.FastSchema) reads the body's bytes
+        schema with ``fast_json`` (listbuilder.formats.lists.FastSchema) reads the body's bytes
         first; what it leaves (None) takes the parser and the schema.
         """
         unsupported = set(options) - self._DOCUMENTING

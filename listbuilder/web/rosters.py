@@ -21,7 +21,7 @@ from listbuilder.lists import book_for
 from listbuilder.model import ArmyList
 from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
-from listbuilder.schemas.fields import Schema
+from listbuilder.formats.fields import Schema
 from listbuilder.web.api import registry
 from listbuilder.web.rest import Blueprint
 

@@ -22,11 +22,11 @@ from listbuilder.web.events import event_body
 from listbuilder.web.rest import Blueprint
 from listbuilder.web.rosters import content_disposition, file_name
 from listbuilder.web.saved import bearer_token, database, store_error_response
-from listbuilder.schemas.rounds import (
+from listbuilder.shapes.rounds import (
     EventEditIn, LogOut, PlayerIn, PrecheckIn, PrecheckOut, ReopenIn, ResultIn, ResultOut, RoundIn, RoundOut, RoundsOut, SheetQuery,
     StandingsOut, SwapIn, TableIn,
 )
-from listbuilder.schemas.events import EventOut
+from listbuilder.shapes.events import EventOut
 
 day = lazy_module("listbuilder.rounds")
 admin = lazy_module("listbuilder.event_admin")

@@ -26,8 +26,8 @@ from werkzeug.routing import BaseConverter
 from listbuilder.canonical import verification_code
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
-from listbuilder.schemas.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
-from listbuilder.schemas.api import ErrorOut as ErrorSchema
+from listbuilder.shapes.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
+from listbuilder.shapes.api import ErrorOut as ErrorSchema
 from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.web.api import ARMY_LIST, registry

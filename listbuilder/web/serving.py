@@ -10,7 +10,7 @@ them; measured with threads in docs/deploy.md. Python switches threads every
 ``switch_interval`` seconds when one of them computes: 5 ms by default, which a light request
 paid several times over behind a heavy one, so workers switch every millisecond.
 
-Work budgets (``listbuilder.combat.budget``, ``listbuilder.schemas.lists``) keep every request
+Work budgets (``listbuilder.combat.budget``, ``listbuilder.formats.lists``) keep every request
 well under a second; the worker timeout catches a worker whose main loop stops (a thread
 stuck in C): a worker silent for ``timeout`` seconds is killed and replaced. ``max_requests`` with jitter recycles workers one at
 a time, so a slow leak can never take the service down and the workers never restart together.

@@ -19,7 +19,7 @@ from marshmallow import ValidationError
 
 from listbuilder.book_checks import check_references
 from listbuilder.lists import parse_list, validate_list
-from listbuilder.schemas.armour_hex import ArmourHexBookSchema, parse_dice
+from listbuilder.formats.armour_hex import ArmourHexBookSchema, parse_dice
 from listbuilder.systems.armour_hex import ArmourHexRules
 from listbuilder.validation import ValidationReport
 from tests.conftest import BOOKS, ROOT

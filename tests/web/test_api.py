@@ -149,7 +149,7 @@ def test_openapi_document_and_offline_docs(client):
 def test_reports_are_sent_in_their_schema_shape(client, registry):
     """The validate view sends ``as_dict()`` without a marshmallow dump: dumping must change nothing."""
     from listbuilder.lists import parse_list, validate_list
-    from listbuilder.schemas.api import ReportOut
+    from listbuilder.shapes.api import ReportOut
 
     for path in sorted(GOLDEN.glob("*/*.json")):
         army = json.loads(path.read_text())["list"]
@@ -198,7 +198,7 @@ def test_validate_without_a_query_answers_as_with_the_default_spelled_out(client
 def test_empty_query_is_remembered_only_when_it_loads_plain_defaults():
     from marshmallow import fields
 
-    from listbuilder.schemas.fields import Schema
+    from listbuilder.formats.fields import Schema
     from listbuilder.web.rest import _empty_query
 
     class Needs(Schema):
@@ -217,7 +217,7 @@ def test_empty_query_is_remembered_only_when_it_loads_plain_defaults():
 
 
 def test_a_well_formed_list_body_is_read_by_the_fast_reader_alone(client, registry, monkeypatch):
-    """The validate body goes from bytes to the list in C (listbuilder.schemas.fast_reader):
+    """The validate body goes from bytes to the list in C (listbuilder.formats.fast_reader):
     the Python JSON reader and the schema only see what the fast reader leaves to them."""
     from listbuilder.web import bodies
 

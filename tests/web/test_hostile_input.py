@@ -106,7 +106,7 @@ def test_unknown_api_path_is_json_404_and_unknown_page_is_html(client):
 
 
 def test_a_list_holds_a_bounded_number_of_upgrade_rows(client):
-    from listbuilder.schemas.lists import MAX_LIST_UPGRADES
+    from listbuilder.formats.lists import MAX_LIST_UPGRADES
 
     row = {"section": "s", "option": "o"}
     per_entry = 100

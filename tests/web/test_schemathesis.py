@@ -26,7 +26,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
-from listbuilder.schemas.lists import MAX_LIST_UPGRADES
+from listbuilder.formats.lists import MAX_LIST_UPGRADES
 from listbuilder.web import create_app
 
 # Derandomised: the same requests on every run (CI never fails by the luck of a draw); a run

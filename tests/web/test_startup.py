@@ -7,7 +7,7 @@ import copy
 import gc
 import re
 
-from listbuilder.schemas.fields import Schema
+from listbuilder.formats.fields import Schema
 from listbuilder.web import create_app, warm_up
 from listbuilder.web.rest import built_spec
 
@@ -110,13 +110,13 @@ def test_books_from_the_cache_start_the_app_without_creating_the_book_schemas(tm
 
     code = (
         "import sys; from listbuilder.web import create_app; create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
-        "print(sorted(m for m in sys.modules if m.startswith('listbuilder.schemas.') and m.endswith(('books', 'opr', '_hex'))))"
+        "print(sorted(m for m in sys.modules if m.startswith('listbuilder.formats.') and m.endswith(('books', 'opr', '_hex'))))"
     )
     env = {**os.environ, "LISTBUILDER_CACHE": str(tmp_path / "cache")}
     run = [sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")]
     first = subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout
     again = subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout
-    assert "listbuilder.schemas.opr" in first  # the books were read from their files
+    assert "listbuilder.formats.opr" in first  # the books were read from their files
     assert again.strip() == "[]"
 
 
@@ -126,7 +126,7 @@ def test_saved_lists_events_importers_and_the_fast_list_reader_load_on_their_fir
     import subprocess
     import sys
 
-    modules = ["listbuilder.saved", "listbuilder.events", "listbuilder.list_diff", "listbuilder.importers.army_forge_book", "listbuilder.importers.army_forge_list", "listbuilder.schemas.fast_reader", "msgspec"]
+    modules = ["listbuilder.saved", "listbuilder.events", "listbuilder.list_diff", "listbuilder.importers.army_forge_book", "listbuilder.importers.army_forge_list", "listbuilder.formats.fast_reader", "msgspec"]
     code = (
         "import sys, types; from listbuilder.web import create_app, warm_up; app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
         f"loaded = lambda: [m for m in {modules!r} if type(sys.modules.get(m)) is types.ModuleType]; "
