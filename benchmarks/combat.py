@@ -44,7 +44,7 @@ from listbuilder.combat.opr import GF, Situation  # noqa: E402
 from listbuilder.combat.profiles import fighter_from  # noqa: E402
 from listbuilder.combat.service import resolve_side  # noqa: E402
 from listbuilder.dice import _binomial  # noqa: E402
-from listbuilder.shapes.previews import load_request  # noqa: E402
+from listbuilder.previews import load_request  # noqa: E402
 from tests.combat.montecarlo import Sim  # noqa: E402
 
 TARGET_MS = 2.0

@@ -34,8 +34,8 @@ from marshmallow import ValidationError
 from listbuilder import book_cache
 from listbuilder.book_checks import BookProblem, book_warnings, check_references
 from listbuilder.model import ArmyBook, GameSystem
-from listbuilder.families import FAMILIES, rules_for
-from listbuilder.rules import SystemRules
+from listbuilder.families import FAMILIES
+from listbuilder.rules import SystemRules, rules_for
 
 # Gives a file's text, or None after adding a problem that says why it could not be read.
 Reader = Callable[[Path, list[BookProblem]], "str | None"]

@@ -78,7 +78,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_preview(args: argparse.Namespace) -> int:
     from listbuilder.combat import PreviewError, preview
-    from listbuilder.shapes.previews import load_request
+    from listbuilder.previews import load_request
 
     registry = _registry(args.books)
     try:

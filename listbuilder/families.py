@@ -1,7 +1,7 @@
 """Every rules family the service knows: one :class:`Family` record each, registered here.
 
 A game system's ``family`` (in its ``_system.yaml``) names the record. The record names all
-that differs between families: the rules class (book checks and list validation), the
+that differs between families: the rules class (book checks and list validation; ``listbuilder.rules.rules_for`` makes one per system), the
 schemas of its files, the stats its units carry, the combat engines and the situation they
 read, and the roster sheet. Adding a family is writing those parts and registering one record
 (``tests/test_family_record.py`` does it with a toy family in one file).
@@ -19,11 +19,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # annotations only: the record names its parts, it never imports them
-    from listbuilder.model import GameSystem
-    from listbuilder.rules import SystemRules
+from typing import Protocol
 
 # The parts of a record, each an object or a "module:name" string.
 PARTS = ("rules", "system_schema", "book_schema", "engine", "situation_schema", "turn_engine", "turn_situation_schema", "sheet")
@@ -82,15 +78,13 @@ def unregister(family_id: str) -> None:
     FAMILIES.pop(family_id, None)
 
 
-def family_of(system: GameSystem) -> Family:
+class _OfAFamily(Protocol):
+    family: str  # a GameSystem's family id
+
+
+def family_of(system: _OfAFamily) -> Family:
     """The record of *system*'s family; raises KeyError for a family nobody registered."""
     return FAMILIES[system.family]
-
-
-def rules_for(system: GameSystem) -> SystemRules:
-    """The rules object for *system*; raises KeyError for a family nobody registered."""
-    rules: SystemRules = FAMILIES[system.family].part("rules")(system)
-    return rules
 
 
 # --------------------------------------------------------------------------------------------

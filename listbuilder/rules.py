@@ -4,6 +4,7 @@ A family (OPR, ancients-hex, armour-hex) is a subclass of :class:`SystemRules` w
 (the GameSystem read from ``_system.yaml``) and its hooks: ``check_book`` for army-building
 facts a loaded book must respect, ``validate`` for a submitted list, ``describe`` for the API.
 Shared steps (resolving every entry against the book, totalling costs) live here once.
+:func:`rules_for` finds a system's rules class through its family record.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from listbuilder.families import family_of
 from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem
 from listbuilder.resolve import ResolvedEntry, resolve_entry
 from listbuilder.validation import WARNING, Issue, ValidationReport
@@ -98,3 +100,9 @@ class SystemRules:
     @staticmethod
     def by_key(resolved: list[ResolvedEntry]) -> dict[str, ResolvedEntry]:
         return {r.key: r for r in resolved}
+
+
+def rules_for(system: GameSystem) -> SystemRules:
+    """The rules object for *system*; raises KeyError for a family nobody registered."""
+    rules: SystemRules = family_of(system).part("rules")(system)
+    return rules

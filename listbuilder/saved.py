@@ -21,8 +21,7 @@ from listbuilder.lists import ListError, book_for, parse_list
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.lazy import lazy_module
 from listbuilder.lru import Lru
-from listbuilder.families import rules_for
-from listbuilder.rules import SystemRules
+from listbuilder.rules import SystemRules, rules_for
 from listbuilder.validation import ValidationReport
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.rosters import build_roster, roster_text
 from listbuilder.formats.books import UnitSchema, book_schema, system_schema
 from listbuilder.formats.fields import StrictSchema, WholeNumber
-from listbuilder.shapes.previews import load_request
+from listbuilder.previews import load_request
 from listbuilder.sheets import FamilySheet, StatColumn
 from listbuilder.rules import SystemRules
 from listbuilder.validation import Issue, ValidationReport

@@ -4,7 +4,7 @@ The entry point is :func:`listbuilder.combat.service.preview`. Each rules family
 engine in its record (``listbuilder.families``), so the API and the CLI never branch on a
 system id. Nothing in this package imports Flask, YAML or marshmallow:
 requests arrive already parsed (lists as :class:`~listbuilder.model.ArmyList`, inline profiles
-as :class:`~listbuilder.model.Unit`) by ``listbuilder.shapes.previews``.
+as :class:`~listbuilder.model.Unit`) by ``listbuilder.previews``.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ systems share one request and one response shape::
                 "notes": [interpretations the engine applied],
                 "unmodelled": [names of rules on either side the engine does not model]}
 
-``listbuilder.shapes.previews`` turns JSON into this request (lists parsed, profiles loaded
+``listbuilder.previews`` turns JSON into this request (lists parsed, profiles loaded
 with the family's own unit schema, the situation checked by the family's situation schema);
 this module stays free of Flask, YAML and marshmallow so the CLI and tests can call it directly.
 
