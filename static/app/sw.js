@@ -5,7 +5,8 @@
 // API read): network first, the last copy fetched when offline, so a list opened by its link
 // at home opens at the club table too. Static files: the kept copy at once, refreshed in the
 // background. Writes (POST, PUT, DELETE) are never kept or answered from here: the pages queue
-// saves themselves (see saved.js).
+// saves themselves (see saved.js). A page never opened here, asked for offline, gets our own
+// offline page (static/app/offline.html, kept at install) instead of the browser's error.
 const CACHE = "listbuilder-v1";
 const KEEP = [/^\/static\//, /^\/api\/v1\/systems(\/|$)/, /^\/api\/v1\/books(\/|\?|$)/, /^\/(build|systems|lists)(\/|$)/, /^\/$/, /^\/favicon\.ico$/, /^\/manifest\.webmanifest$/,
   /^\/l\/[^/]+$/, /^\/api\/v1\/lists\/[^/]+$/];
@@ -16,7 +17,25 @@ const GONE = new Set([404, 410]);
 
 const keepable = (url) => url.origin === self.location.origin && KEEP.some((re) => re.test(url.pathname));
 
-self.addEventListener("install", () => self.skipWaiting());
+const OFFLINE_PAGE = "/static/app/offline.html";
+const OFFLINE_FILES = [OFFLINE_PAGE, "/static/css/app.css", "/static/js/offline_page.js", "/favicon.ico"];
+
+self.addEventListener("install", (event) => {
+  self.skipWaiting();
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(OFFLINE_FILES)).catch(() => null));
+});
+
+async function offlinePage() {
+  const kept = await caches.match(OFFLINE_PAGE);
+  return kept || new Response("<!doctype html><title>You are offline</title><h1>You are offline</h1><p>This page opens when the connection is back.</p>",
+    { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+/** A page this worker does not keep: the network, or our offline page when there is none. */
+function pageOrOffline(request) {
+  if (self.navigator.onLine === false) return offlinePage();
+  return fetch(request).catch(() => offlinePage());
+}
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
@@ -43,7 +62,11 @@ self.addEventListener("message", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || !keepable(url)) return;
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (!keepable(url)) {
+    if (request.mode === "navigate") event.respondWith(pageOrOffline(request));
+    return;
+  }
   event.respondWith(url.pathname.startsWith("/static/") ? keptFirst(event) : networkFirst(request));
 });
 
@@ -55,14 +78,22 @@ async function networkFirst(request) {
   const kept = await cache.match(request, { ignoreVary: true })
     || (SAME_PAGE_ANY_QUERY.test(url.pathname) ? await cache.match(request, { ignoreVary: true, ignoreSearch: true }) : undefined);
   if (kept && self.navigator.onLine === false) return kept;
-  const network = fetch(request).then(async (response) => {
+  if (!kept && request.mode === "navigate") {
+    if (self.navigator.onLine === false) return offlinePage();
+    return fetchAndKeep(request, cache).catch(() => offlinePage());
+  }
+  const network = fetchAndKeep(request, cache);
+  if (!kept) return network;
+  const slow = new Promise((resolve) => setTimeout(() => resolve(kept), PATIENCE_MS));
+  return Promise.race([network.catch(() => kept), slow]);
+}
+
+function fetchAndKeep(request, cache) {
+  return fetch(request).then(async (response) => {
     if (response.ok) await cache.put(request, response.clone());
     else if (GONE.has(response.status)) await cache.delete(request);
     return response;
   });
-  if (!kept) return network;
-  const slow = new Promise((resolve) => setTimeout(() => resolve(kept), PATIENCE_MS));
-  return Promise.race([network.catch(() => kept), slow]);
 }
 
 async function keptFirst(event) {

@@ -185,3 +185,18 @@ def test_a_server_out_of_reach_while_the_browser_is_online_is_asked_again_soon(f
     expect(page.locator("#validity")).to_have_text("Not checked — offline")
     page.unroute("**/api/v1/lists/validate*")
     expect(page.locator("#validity")).to_have_text("Legal", timeout=45000)  # the 30 s retry
+
+
+def test_a_page_never_opened_shows_our_offline_page_not_the_browsers(fresh, live_server):
+    page, context = fresh, fresh.context
+    page.goto(f"{live_server}/build/{BOOK}")
+    expect(page.locator("#validity")).to_be_visible()
+    wait_kept(page, {"/static/app/offline.html", "/static/js/offline_page.js", f"/build/{BOOK}"})
+    page.reload()  # now under the worker's control
+    context.set_offline(True)
+    for path in ("/build/aof-ember-marches", "/events/new", "/import"):
+        page.goto(f"{live_server}{path}")
+        expect(page.locator("#offline-title")).to_have_text("You are offline")
+    expect(page.locator("#kept-pages")).to_contain_text(f"Builder: {BOOK}")
+    page.get_by_role("link", name=f"Builder: {BOOK}").click()
+    expect(page.locator("h1")).to_contain_text("Cinder Covenant")
