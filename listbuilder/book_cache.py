@@ -22,12 +22,18 @@ Unpickling can run code named in the file, so an entry is read only when all of 
   restricted Unpickler refuses everything else, so even a forged entry builds only book data.
 
 Otherwise the books are loaded from their files, exactly as without a cache.
+
+The YAML parser's output (``books.parse_yaml``) is kept the same way beside them, as JSON
+under the SHA-256 of the YAML text (``read_parsed``/``write_parsed``): the same folder and
+file checks and the same digest in front, so an edited entry is parsed again rather than
+trusted (it used to be read as it stood: a unit's cost edited from 65 to 1 reached the books).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import pickle
 import stat
@@ -85,22 +91,8 @@ def _sources(folder: str) -> list[str]:
 
 def read(folder: Path, key: str) -> Any | None:
     """The books kept under *key* in *folder*, or None (no entry, or one that must not be read)."""
-    if not _is_private(folder):
-        return None
-    try:
-        descriptor = os.open(folder / f"{key}.pickle", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    with os.fdopen(descriptor, "rb") as entry:
-        if not _is_ours(os.fstat(entry.fileno())):
-            return None
-        content = entry.read()
-        try:
-            os.utime(entry.fileno())  # pruning keeps the entries used last
-        except OSError:
-            pass
-    digest, payload = content[:_DIGEST_SIZE], content[_DIGEST_SIZE:]
-    if hashlib.sha256(payload).digest() != digest:
+    payload = _read_entry(folder, f"{key}.pickle")
+    if payload is None:
         return None
     # thousands of small frozen objects: collecting while they arrive only costs
     with paused_gc():
@@ -113,18 +105,74 @@ def read(folder: Path, key: str) -> Any | None:
 def write(folder: Path, key: str, books: Any) -> None:
     """Keep *books* under *key* (atomically); a folder we cannot make ours is left alone."""
     try:
+        payload = pickle.dumps(books, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return
+    if _write_entry(folder, f"{key}.pickle", payload):
+        _prune(folder)
+
+
+def read_parsed(folder: Path, digest: str) -> Any | None:
+    """The parsed YAML kept for the text whose SHA-256 is *digest*, or None.
+
+    The same checks as the loaded books: a folder and file of ours, and a payload matching the
+    SHA-256 written in front of it, so an edited entry (a unit's cost changed from 65 to 1) is
+    ignored and the text parsed again. JSON builds only plain values."""
+    payload = _read_entry(folder, f"{digest}.json")
+    if payload is None:
+        return None
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return None
+
+
+def write_parsed(folder: Path, digest: str, data: Any) -> None:
+    """Keep *data* (parsed from the text whose SHA-256 is *digest*) if JSON gives it back
+    unchanged (integer keys or dates would not)."""
+    try:
+        encoded = json.dumps(data)
+        if json.loads(encoded) != data:
+            return
+    except (TypeError, ValueError):
+        return
+    _write_entry(folder, f"{digest}.json", encoded.encode("utf-8"))
+
+
+def _read_entry(folder: Path, name: str) -> bytes | None:
+    """The payload of entry *name*, if its folder and file are ours and it matches its digest."""
+    if not _is_private(folder):
+        return None
+    try:
+        descriptor = os.open(folder / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as entry:
+        if not _is_ours(os.fstat(entry.fileno())):
+            return None
+        content = entry.read()
+        try:
+            os.utime(entry.fileno())  # pruning keeps the entries used last
+        except OSError:
+            pass
+    digest, payload = content[:_DIGEST_SIZE], content[_DIGEST_SIZE:]
+    return payload if hashlib.sha256(payload).digest() == digest else None
+
+
+def _write_entry(folder: Path, name: str, payload: bytes) -> bool:
+    """Write entry *name* atomically (0600, in a 0700 folder of ours); False if it cannot be."""
+    try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _is_private(folder):
-            return
-        payload = pickle.dumps(books, protocol=pickle.HIGHEST_PROTOCOL)
-        partial = folder / f"{key}.{os.getpid()}.tmp"
+            return False
+        partial = folder / f"{name}.{os.getpid()}.tmp"
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(descriptor, "wb") as entry:
             entry.write(hashlib.sha256(payload).digest() + payload)
-        os.replace(partial, folder / f"{key}.pickle")  # concurrent starts never read half a file
-        _prune(folder)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass  # read-only install, full disk: the books simply load from their files next time
+        os.replace(partial, folder / name)  # concurrent starts never read half a file
+        return True
+    except OSError:
+        return False  # read-only install, full disk: the books simply load from their files next time
 
 
 def _prune(folder: Path) -> None:

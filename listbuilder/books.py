@@ -247,29 +247,20 @@ def parse_yaml(text: str) -> Any:
     """``yaml.safe_load``, remembered as JSON under the text's SHA-256 to start faster.
 
     The pure-Python YAML parser needs about half a second for all books; reading the same data
-    back from JSON takes a few milliseconds. JSON builds only plain values, so the cache adds
-    no way to construct objects, and any change to a file changes its hash and re-parses it.
+    back from JSON takes a few milliseconds. Any change to a file changes its hash and
+    re-parses it; an entry is read only from a folder and file of ours and only if it matches
+    the SHA-256 kept with it (``book_cache.read_parsed``), so an edited entry is parsed again.
     Without a writable cache folder the data is simply parsed every time.
     """
     folder = cache_folder()
     digest = text_digest(text)
-    cached = folder / f"{digest}.json" if folder is not None else None
-    if cached is not None:
-        try:
-            return json.loads(cached.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
+    if folder is not None:
+        kept = book_cache.read_parsed(folder, digest)
+        if kept is not None:
+            return kept
     data = yaml.safe_load(text)
-    if cached is not None:
-        try:
-            encoded = json.dumps(data)
-            if json.loads(encoded) == data:  # integer keys or dates would come back changed
-                cached.parent.mkdir(parents=True, exist_ok=True)
-                partial = cached.with_suffix(f".{os.getpid()}.tmp")
-                partial.write_text(encoded, encoding="utf-8")
-                os.replace(partial, cached)  # atomic: concurrent workers never read half a file
-        except (OSError, TypeError, ValueError):
-            pass  # read-only install or data JSON cannot hold: parse each time
+    if folder is not None:
+        book_cache.write_parsed(folder, digest, data)
     return data
 
 
