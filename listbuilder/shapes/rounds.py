@@ -38,7 +38,7 @@ class EventEditIn(StrictSchema):
     avoid_same_club = fields.Boolean(load_default=None, metadata={"description": "pair players of one club apart when the scores allow"})
     avoid_same_faction_first_round = fields.Boolean(load_default=None, metadata={"description": "round 1: pair players of one army book apart"})
     clubs = fields.Dict(
-        keys=fields.String(validate=validate.Length(min=1, max=100)), values=fields.String(validate=validate.Length(min=1, max=100)),
+        keys=fields.String(), values=fields.String(validate=validate.Length(min=1, max=100)),
         load_default=None, metadata={"description": "player name -> club", "maxProperties": MAX_PLAYERS},
     )
 

@@ -48,6 +48,9 @@ def register(rest: Any) -> None:
     rest.register_blueprint(blp)
 
 
+BODY = (400, 413, 415)  # a body that is not JSON, too large, or not declared as JSON
+
+
 def _errors(*codes: int) -> Any:
     described = {
         401: "no token (Authorization: Bearer <token>)", 403: "a wrong token, or one that may not do this (a player's for an organiser's action, or for another table)",
@@ -77,7 +80,7 @@ class EventControls(MethodView):
     @blp.arguments(EventEditIn)
     @blp.response(200, EventOut)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     def patch(self, data: dict[str, Any], event_id: str) -> Any:
         """Edit the event before round 1: name, deadline (in the future), illegal lists, day settings; list settings while nothing is submitted."""
         event = store.read_day(database(), event_id).event
@@ -110,7 +113,7 @@ class Reopen(MethodView):
     @blp.arguments(ReopenIn)
     @blp.response(200, EventOut)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 410, 422)
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Open submissions again until a new deadline (in the future)."""
         return event_body(_change(event_id, admin.plan_reopen(data["deadline"], day.now())).event)
@@ -121,7 +124,7 @@ class Withdrawals(MethodView):
     @blp.arguments(PlayerIn)
     @blp.response(201, PlayerIn)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Withdraw a player from the rounds still to come (their games so far stay in the standings)."""
         _change(event_id, day.plan_withdrawal(data["player"], withdraw=True))
@@ -133,7 +136,7 @@ class Reinstatements(MethodView):
     @blp.arguments(PlayerIn)
     @blp.response(201, PlayerIn)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Bring a withdrawn player back: they are paired again from the next round."""
         _change(event_id, day.plan_withdrawal(data["player"], withdraw=False))
@@ -144,7 +147,7 @@ class Reinstatements(MethodView):
 class Precheck(MethodView):
     @blp.arguments(PrecheckIn)
     @blp.response(200, PrecheckOut)
-    @_errors(404, 410, 422)
+    @_errors(*BODY, 404, 410, 422)
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Would the event take this saved list now? Legal or not, and why, under the event's pinned rules: nothing is locked or recorded."""
         from listbuilder import saved
@@ -171,7 +174,7 @@ class Rounds(MethodView):
     @blp.arguments(RoundIn)
     @blp.response(201, RoundOut)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Start the next round: Swiss pairing of the players still in (409 while a table of the last round has no result)."""
         before = store.read_day(database(), event_id)
@@ -208,7 +211,7 @@ class Results(MethodView):
     @blp.arguments(ResultIn)
     @blp.response(201, ResultOut)
     @blp.doc(security=ANY_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
         """Enter a table's result: a player enters it, the opponent confirms (or enters the same); the organiser's overrides."""
         body = {k: v for k, v in data.items() if k != "table" and v is not None}
@@ -220,7 +223,7 @@ class Confirmations(MethodView):
     @blp.arguments(TableIn)
     @blp.response(201, ResultOut)
     @blp.doc(security=ANY_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
         """Confirm the result the opponent entered at this table (the organiser's confirmation decides it)."""
         return _recorded(event_id, number, data["table"], None)
@@ -241,7 +244,7 @@ class Swaps(MethodView):
     @blp.arguments(SwapIn)
     @blp.response(201, RoundOut)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 422)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
         """Swap two players of the current round between their tables, before either game has a result (logged)."""
         after = _change(event_id, day.plan_swap(number, *data["players"]))

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from listbuilder.tournament.pairing import Entrant, Options, PairingError, pair_first_round, pair_round
+from tests.tournament.simulation import play_swiss
 
 
 def keys(n):
@@ -16,33 +17,6 @@ def keys(n):
 
 def pairs_of(tables):
     return [t.players for t in tables]
-
-
-def play_swiss(n, rounds, rng, *, check=None):
-    """A whole random tournament: random winners, standings by score; returns the histories."""
-    score = dict.fromkeys(keys(n), 0.0)
-    met = {k: set() for k in score}
-    byes = set()
-    for number in range(1, rounds + 1):
-        entrants = [Entrant(k, score[k], had_bye=k in byes, opponents=frozenset(met[k])) for k in score]
-        if number == 1:
-            tables = pair_first_round(entrants, seed=rng.randrange(10**6))
-        else:
-            ranked = sorted(entrants, key=lambda e: (-e.score, e.key))
-            tables = pair_round(ranked)
-        if check:
-            check(number, entrants, tables)
-        for t in tables:
-            a, b = t.players
-            if b is None:
-                byes.add(a)
-                score[a] += 3
-                continue
-            met[a].add(b)
-            met[b].add(a)
-            winner = rng.choice((a, b))
-            score[winner] += 3
-    return score, met
 
 
 def test_no_rematch_in_20_random_tournaments_of_64_players_and_6_rounds():
@@ -81,10 +55,9 @@ def all_perfect_matchings(players):
 @pytest.mark.parametrize("trial", range(8))
 def test_on_12_players_a_brute_force_search_finds_no_pairing_with_a_smaller_total_score_difference(trial):
     rng = random.Random(trial)
-    score, met = play_swiss(12, 3, rng)
-    entrants = [Entrant(k, score[k], opponents=frozenset(met[k])) for k in score]
-    ranked = sorted(entrants, key=lambda e: (-e.score, e.key))
-    ours = pairs_of(pair_round(ranked))
+    played = play_swiss(12, 3, rng)
+    score, met = played.score, played.met
+    ours = pairs_of(pair_round(played.ranked()))
     assert all(b not in met[a] for a, b in ours)
     best = min(
         total_difference(m, score) for m in all_perfect_matchings(list(score)) if all(b not in met[a] for a, b in m)
@@ -154,8 +127,8 @@ def test_avoid_same_faction_applies_in_round_one():
 
 def test_every_player_is_seated_once_in_a_large_field():
     rng = random.Random(5)
-    score, met = play_swiss(150, 3, rng)  # over FULL_GRAPH: the windowed graph
-    entrants = sorted((Entrant(k, score[k], opponents=frozenset(met[k])) for k in score), key=lambda e: (-e.score, e.key))
-    tables = pair_round(entrants)
+    played = play_swiss(150, 3, rng)  # over FULL_GRAPH: the windowed graph
+    score, met = played.score, played.met
+    tables = pair_round(played.ranked())
     seated = [p for t in tables for p in t.players]
     assert sorted(seated) == sorted(score) and all(b not in met[a] for a, b in pairs_of(tables))

@@ -103,6 +103,9 @@ def test_a_64_player_5_round_event_runs_end_to_end_through_the_api(saved_client)
         assert r["tiebreakers"]["secondary"] == secondary[r["player"]]
     # 5 rounds of Swiss over 64 players: exactly two undefeated is impossible to promise, but the top is 5-0
     assert rows[0]["wins"] == 5 and rows[0]["played"] == 5
+    page = saved_client.get(f"/events/{event['id']}/standings").get_data(as_text=True)  # the public page
+    assert page.count("<tr") == 65 and page.index(rows[0]["player"]) < page.index(rows[-1]["player"])
+    assert saved_client.get(f"/events/{event['id']}/day").status_code == 200
     exported = list(csv.reader(io.StringIO(saved_client.get(url(event, "/standings.csv")).get_data(as_text=True))))
     assert exported[0][:4] == ["rank", "player", "faction", "score"] and len(exported) == 65
     for path in ("/rounds/5/pairings.pdf?paper=letter", "/standings.pdf?paper=a4"):
