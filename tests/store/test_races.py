@@ -102,17 +102,35 @@ def delays(trial: int) -> float:
     return (trial % 31) / 10_000 + random.random() / 20_000
 
 
+Writers = Callable[[store.NewList, int], tuple[Callable[[], Any], Callable[[], Any]]]
+
+
+def raced(pg, registry, writers: Writers) -> Iterator[tuple[int, store.NewList, Any, Any]]:
+    """TRIALS times: a new list and the two writers *writers* makes for it, started together,
+    each going first in every other trial; yields the trial, the list and the two answers (in
+    the order *writers* gave the writers)."""
+    for trial in range(TRIALS):
+        made = new_list(pg, registry)
+        one, two = writers(made, trial)
+        if trial % 2:
+            a, b = at_once(one, two, delays(trial))
+        else:
+            b, a = at_once(two, one, delays(trial))
+        yield trial, made, a, b
+
+
+def report(race: str, inconsistent: list[tuple[Any, ...]], outcomes: dict[str, int]) -> None:
+    print(f"\n{race}: {TRIALS} trials, {len({bad[0] for bad in inconsistent})} inconsistent, {outcomes}")
 
 
 def test_a_submission_racing_a_save_records_the_version_it_locked(pg, registry, event):
     document_json, rules, texts = save_args(registry, golden())
     inconsistent, outcomes = [], {"submitted": 0, "saved": 0}
-    for trial in range(TRIALS):
-        made = new_list(pg, registry)
-        submit, save = submission(pg, registry, event, made, f"Saver {trial}"), lambda: store.save_version(pg, made.saved.id, made.token, None, document_json, rules, texts)
-        first, second = (submit, save) if trial % 2 else (save, submit)
-        a, b = at_once(first, second, delays(trial))
-        done, saved = (a, b) if trial % 2 else (b, a)
+    writers: Writers = lambda made, trial: (  # noqa: E731
+        submission(pg, registry, event, made, f"Saver {trial}"),
+        lambda: store.save_version(pg, made.saved.id, made.token, None, document_json, rules, texts),
+    )
+    for trial, made, done, saved in raced(pg, registry, writers):
         outcomes["submitted"] += isinstance(done, stored_events.Submitted)
         outcomes["saved"] += isinstance(saved, store.SavedList)
         final = store.read_list(pg, made.saved.id)
@@ -126,7 +144,7 @@ def test_a_submission_racing_a_save_records_the_version_it_locked(pg, registry, 
             inconsistent.append((trial, "refused submission left the list locked"))
         if not isinstance(saved, (store.SavedList, ListLocked)):
             inconsistent.append((trial, "save answered", repr(saved)))
-    print(f"\nsubmission vs save: {TRIALS} trials, {len({bad[0] for bad in inconsistent})} inconsistent, {outcomes}")
+    report("submission vs save", inconsistent, outcomes)
     assert inconsistent == []
     assert outcomes["submitted"] and outcomes["saved"]  # both orders happened
 
@@ -134,12 +152,10 @@ def test_a_submission_racing_a_save_records_the_version_it_locked(pg, registry, 
 def test_a_submission_racing_a_delete_never_leaves_the_event_without_its_list(pg, registry, new_event):
     event = new_event.event
     inconsistent, outcomes = [], {"submitted": 0, "deleted": 0}
-    for trial in range(TRIALS):
-        made = new_list(pg, registry)
-        submit, remove = submission(pg, registry, event, made, f"Deleter {trial}"), lambda: store.delete_list(pg, made.saved.id, made.token)
-        first, second = (submit, remove) if trial % 2 else (remove, submit)
-        a, b = at_once(first, second, delays(trial))
-        done, deleted = (a, b) if trial % 2 else (b, a)
+    writers: Writers = lambda made, trial: (  # noqa: E731
+        submission(pg, registry, event, made, f"Deleter {trial}"), lambda: store.delete_list(pg, made.saved.id, made.token),
+    )
+    for trial, made, done, deleted in raced(pg, registry, writers):
         outcomes["submitted"] += isinstance(done, stored_events.Submitted)
         outcomes["deleted"] += deleted is None
         if isinstance(done, stored_events.Submitted) and deleted is None:
@@ -159,7 +175,7 @@ def test_a_submission_racing_a_delete_never_leaves_the_event_without_its_list(pg
         assert len(core.entries(pg, registry, event, submissions)) == outcomes["submitted"]
     except StoreError as exc:
         inconsistent.append(("the organiser's report", repr(exc)))
-    print(f"\nsubmission vs delete: {TRIALS} trials, {len({bad[0] for bad in inconsistent})} inconsistent, {outcomes}")
+    report("submission vs delete", inconsistent, outcomes)
     assert inconsistent == []
     assert outcomes["submitted"] and outcomes["deleted"]
 
@@ -167,12 +183,11 @@ def test_a_submission_racing_a_delete_never_leaves_the_event_without_its_list(pg
 def test_a_lock_of_version_1_racing_a_save_never_locks_version_2(pg, registry):
     document_json, rules, texts = save_args(registry, golden())
     inconsistent, outcomes = [], {"locked": 0, "saved": 0}
-    for trial in range(TRIALS):
-        made = new_list(pg, registry)
-        lock, save = lambda: store.lock_list(pg, made.saved.id, made.token, 1), lambda: store.save_version(pg, made.saved.id, made.token, 1, document_json, rules, texts)
-        first, second = (lock, save) if trial % 2 else (save, lock)
-        a, b = at_once(first, second, delays(trial))
-        locked, saved = (a, b) if trial % 2 else (b, a)
+    writers: Writers = lambda made, trial: (  # noqa: E731
+        lambda: store.lock_list(pg, made.saved.id, made.token, 1),
+        lambda: store.save_version(pg, made.saved.id, made.token, 1, document_json, rules, texts),
+    )
+    for trial, made, locked, saved in raced(pg, registry, writers):
         outcomes["locked"] += isinstance(locked, store.SavedList)
         outcomes["saved"] += isinstance(saved, store.SavedList)
         final = store.read_list(pg, made.saved.id)
@@ -180,5 +195,5 @@ def test_a_lock_of_version_1_racing_a_save_never_locks_version_2(pg, registry):
             inconsistent.append((trial, "a lock of version 1 succeeded; the list is at", final.version, final.locked))
         if isinstance(locked, store.SavedList) == isinstance(saved, store.SavedList):
             inconsistent.append((trial, "lock", repr(locked), "save", repr(saved)))
-    print(f"\nlock vs save: {TRIALS} trials, {len({bad[0] for bad in inconsistent})} inconsistent, {outcomes}")
+    report("lock vs save", inconsistent, outcomes)
     assert inconsistent == []
