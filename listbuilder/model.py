@@ -544,6 +544,8 @@ class GameSystem:
     notes: tuple[str, ...] = ()
     source: str = ""
     digest: str = ""  # SHA-256 of the system file, as ArmyBook.digest
+    # How books written for another edition read here: {"edition", "same", "changes"} (editions.py)
+    imported_books: Mapping[str, Any] = field(default_factory=dict)
 
 
 def spell_chart(system: GameSystem, book: ArmyBook) -> dict[str, Spell]:

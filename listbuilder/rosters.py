@@ -21,6 +21,7 @@ from typing import Any
 from listbuilder.books import BookRegistry
 from listbuilder.canonical import rules_version, verification_code
 from listbuilder.deployment import count_totals, deployment_groups
+from listbuilder.editions import edition_note
 from listbuilder.families import FAMILIES
 from listbuilder.lists import book_for
 from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating, spell_chart
@@ -154,6 +155,10 @@ class Roster:
     spellbooks: tuple[Spellbook, ...]
     spell_value_label: str = "Value"
     code: str = ""  # the verification code of the list under these rules (listbuilder.canonical)
+    # A book written for another edition (Army Forge): what it was written for and which
+    # checks that changes (listbuilder.editions); empty for the project's own books
+    edition_summary: str = ""
+    edition_changes: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -233,7 +238,16 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         spellbooks=spellbooks,
         spell_value_label=_spell_value(sheet, casters)[0],
         code=verification_code(army, rules_version(book, system)),
+        **_edition(book, system),
     )
+
+
+def _edition(book: ArmyBook, system: GameSystem) -> dict[str, Any]:
+    """The roster's edition lines: only for a book written elsewhere (listbuilder.editions)."""
+    note = edition_note(book, system)
+    if note["written_for"] is None:
+        return {}
+    return {"edition_summary": note["summary"], "edition_changes": tuple(note["changes"])}
 
 
 def _merge_identical(blocks: Iterable[tuple[UnitBlock, Cost]]) -> list[UnitBlock]:
@@ -498,6 +512,8 @@ def roster_text(roster: Roster) -> str:
     if not roster.valid:
         errors = [i.message for i in roster.issues if i.severity == ERROR]
         lines.append(f"!! NOT A LEGAL LIST ({len(errors)} error{'s' if len(errors) != 1 else ''}): " + "; ".join(errors))
+    if roster.edition_summary:
+        lines.append(f"!! {roster.edition_summary}")
     lines.append("")
     for block in roster.blocks:
         copies = f"{block.copies}× " if block.copies > 1 else ""

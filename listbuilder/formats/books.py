@@ -288,6 +288,19 @@ def book_schema(unit_schema: type[UnitSchema], name: str) -> type[StrictSchema]:
     return BookSchema
 
 
+class ImportedBooksSchema(StrictSchema):
+    """``imported_books`` of a ``_system.yaml``: how books written for Army Forge's editions
+    read under this system's rules (see :mod:`listbuilder.editions`)."""
+
+    edition = fields.String(load_default="")
+    same = fields.List(fields.String(), load_default=())
+    changes = fields.List(fields.String(), load_default=())
+
+    @post_load
+    def make(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return {"edition": data["edition"], "same": tuple(data["same"]), "changes": tuple(data["changes"])}
+
+
 def system_schema(composition_schema: type[StrictSchema], name: str) -> type[StrictSchema]:
     """The schema of a ``_system.yaml`` file with a family's composition parameters."""
 
@@ -302,6 +315,7 @@ def system_schema(composition_schema: type[StrictSchema], name: str) -> type[Str
         notes = fields.List(fields.String(), load_default=())
         spells = fields.List(fields.Nested(SpellSchema), load_default=())
         rules = fields.List(fields.Nested(RuleDefinitionSchema), required=True)
+        imported_books = fields.Nested(ImportedBooksSchema, load_default=None)
 
         @post_load
         def make(self, data: dict[str, Any], **_: Any) -> GameSystem:
@@ -316,6 +330,7 @@ def system_schema(composition_schema: type[StrictSchema], name: str) -> type[Str
                 composition=data["composition"],
                 spells=tuple(data["spells"]),
                 notes=tuple(data["notes"]),
+                imported_books=data["imported_books"] or {},
             )
 
     SystemSchema.__name__ = name

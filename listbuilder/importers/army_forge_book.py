@@ -23,6 +23,7 @@ from typing import Any
 
 from listbuilder.book_checks import BookProblem
 from listbuilder.books import BookLoadError, book_from_data
+from listbuilder.editions import SOURCE_KEY
 from listbuilder.importers.army_forge import GameLine, line_of_book
 from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse, loosen_item
 from listbuilder.importers.army_forge_sections import OptionContext, option_doc, section_shape
@@ -31,7 +32,6 @@ from listbuilder.importers.naming import IdMaker, match_gear, slug, split_count
 from listbuilder.importers.reading import Node
 from listbuilder.model import ArmyBook, GameSystem
 
-SOURCE_KEY = "army_forge"
 NOT_A_BOOK = "this is an Army Forge list, not a book: import the book first, then the list"
 
 

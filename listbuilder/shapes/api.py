@@ -126,6 +126,17 @@ class BookSummaryOut(Schema):
     unit_count = fields.Function(lambda b: len(b.units))
 
 
+class EditionOut(Schema):
+    """The rules a book is checked under, and what differs for a book written for another edition."""
+
+    checked_under = fields.String(metadata={"description": "the rulebook and edition this service checks the book's lists under"})
+    written_for = fields.String(allow_none=True, metadata={"description": "the edition the book was written for (Army Forge's version), null for this project's own books"})
+    other_edition = fields.Boolean(allow_none=True, metadata={"description": "written for another edition than it is checked under (null: the rulebook names none to compare)"})
+    summary = fields.String(metadata={"description": "one sentence saying both"})
+    same = fields.List(fields.String(), metadata={"description": "composition rules that are the same in both"})
+    changes = fields.List(fields.String(), metadata={"description": "checks that differ from the edition the book was written for"})
+
+
 class BookOut(BookSummaryOut):
     rules = fields.Function(lambda b: RuleDefinitionOut(many=True).dump(b.rules.values()))
     spells = fields.List(fields.Nested(SpellOut))
@@ -133,6 +144,7 @@ class BookOut(BookSummaryOut):
     upgrades = fields.Function(lambda b: SectionOut(many=True).dump(b.sections.values()))
     undefined_rules = fields.List(fields.String(), metadata={"description": "rules the book uses that nothing defines (imported books)"})
     extra = fields.Dict()
+    edition = fields.Nested(EditionOut, metadata={"description": "which rules the book is checked under (issue 26)"})
 
 
 class SystemSummaryOut(Schema):

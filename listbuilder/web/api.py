@@ -18,7 +18,8 @@ from marshmallow import fields
 
 from listbuilder.books import BookRegistry
 from listbuilder.lists import ListError, book_for, parse_list, validate_list
-from listbuilder.model import ArmyList, GameSystem
+from listbuilder.editions import edition_note
+from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
 from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
@@ -129,10 +130,22 @@ class Book(MethodView):
     @blp.errors(404)
     def get(self, book_id: str) -> Any:
         """Read one army book: units, weapons, rules, spells and upgrade sections."""
-        book = registry().books.get(book_id)
+        reg = registry()
+        book = reg.books.get(book_id)
         if book is None:
             abort(404, message=f"no army book {book_id!r}", errors={"book_id": ["unknown"]})
-        return book
+        return BookAnswer(book, edition_note(book, reg.systems[book.system]))
+
+
+class BookAnswer:
+    """A book as ``GET /books/<id>`` answers it: every field of the book, and its edition note."""
+
+    def __init__(self, book: ArmyBook, edition: dict[str, Any]):
+        self.book = book
+        self.edition = edition
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.book, name)
 
 
 @blp.route("/lists/validate")

@@ -17,13 +17,14 @@ from flask.views import MethodView
 from marshmallow import INCLUDE, ValidationError, fields, pre_load, validate
 
 from listbuilder.canonical import list_document
+from listbuilder.editions import edition_note
 from listbuilder.imported import import_book
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge import LINES, supported
 from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError, parse_list, validate_list
-from listbuilder.shapes.api import BookSummaryOut, ReportOut
 from listbuilder.formats.fields import Schema, WholeNumber
+from listbuilder.shapes.api import BookSummaryOut, EditionOut, ReportOut
 from listbuilder.web.api import registry
 from listbuilder.web.bodies import BodyError
 from listbuilder.web.errors import error_body
@@ -82,6 +83,7 @@ class BookImportOut(Schema):
     warnings = fields.List(fields.String(), metadata={"description": "what the book loads with but a player should know (rules defined nowhere)"})
     undefined_rules = fields.List(fields.String(), metadata={"description": "rules the book uses that neither the export nor the rulebook glossary defines: lists using them get a warning, previews do not model them"})
     notes = fields.List(fields.String(), metadata={"description": "what was left out or guessed, with the place in the Army Forge file"})
+    edition = fields.Nested(EditionOut, metadata={"description": "the rules the book is checked under, the edition it was written for, and which checks that changes"})
 
 
 class ListImportIn(Schema):
@@ -122,6 +124,7 @@ class ImportBook(MethodView):
         body = {
             "id": book.id, "url": url, "builder_url": url_for("pages.builder", book_id=book.id, _external=True), "book": book,
             "warnings": imported.warnings, "undefined_rules": imported.undefined_rules, "notes": imported.notes,
+            "edition": edition_note(book, registry().systems[book.system]),
         }
         return body, 201, {"Location": url}
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, send_from_directory
 
+from listbuilder.editions import edition_note
 from listbuilder.importers.army_forge import LINES
 from listbuilder.web.api import registry
 
@@ -40,7 +41,8 @@ def builder(book_id: str) -> Any:
     book = reg.books.get(book_id)
     if book is None:
         return _not_found(f"There is no army book called “{book_id}”.")
-    return render_template("builder.html", book=book, system=reg.systems[book.system])
+    system = reg.systems[book.system]
+    return render_template("builder.html", book=book, system=system, edition=edition_note(book, system))
 
 
 @bp.route("/import")
