@@ -25,7 +25,12 @@ def _text(low: int, high: int, **kw: Any) -> fields.String:
 
 # At least one character that is not white space. A pattern (not a Python check) so that the
 # OpenAPI document states the rule too: clients and schemathesis then know "\u00a0" is refused.
-NOT_BLANK = validate.Regexp(r"\s*\S", error="blank: give at least one character that is not a space")
+# "\s" differs between Python (which counts \x1c-\x1f and \x85 as space) and ECMAScript (which
+# counts \ufeff), so the blank characters are spelled out: every character either calls white
+# space, with escapes both read alike. A match anywhere (ECMAScript) and from the start (Python's
+# re.match, after the leading blanks) then mean the same: some character is not blank.
+BLANK = r"\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+NOT_BLANK = validate.Regexp(f"[{BLANK}]*[^{BLANK}]", error="blank: give at least one character that is not a space")
 
 
 def _name(high: int, **kw: Any) -> fields.String:

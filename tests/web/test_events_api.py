@@ -6,6 +6,9 @@ import csv
 import datetime as dt
 import hashlib
 import io
+import json
+import shutil
+import subprocess
 import threading
 
 import pytest
@@ -15,6 +18,7 @@ from sqlalchemy import func, select
 from listbuilder.canonical import verification_code
 from listbuilder.events import with_settings
 from listbuilder.lists import parse_list
+from listbuilder.shapes.events import NOT_BLANK
 from listbuilder.store import events as stored_events
 from listbuilder.store.errors import StaleVersion
 from listbuilder.store.events import event_submissions, events
@@ -167,7 +171,28 @@ def test_the_openapi_document_states_that_names_may_not_be_blank(saved_client):
     schemas = saved_client.get("/api/v1/openapi.json").json["components"]["schemas"]
     patterns = {prop.get("pattern") for schema in schemas.values() for name, prop in schema.get("properties", {}).items()
                 if name in ("name", "player") and "pattern" in prop}
-    assert patterns == {r"\s*\S"}
+    assert patterns == {NOT_BLANK.regex.pattern}
+
+
+# Code points where Python's and ECMAScript's "\s" disagree, the edges of every blank range,
+# and some letters and marks.
+_PROBES = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1B, 0x1C, 0x1D, 0x1F, 0x20, 0x21, 0x41, 0x84, 0x85, 0x86, 0xA0, 0xAD, 0x1680,
+           0x180E, 0x1FFF, 0x2000, 0x200A, 0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF, 0xFFFD]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node to run ECMAScript regular expressions")
+def test_the_name_pattern_means_the_same_in_python_and_ecmascript():
+    r"""OpenAPI patterns are ECMAScript; the server matches with Python's re. "\s" differs
+    between them (Python counts \x1d as a space, ECMAScript does not), so the pattern spells its
+    blanks out and both must agree on every name made of these characters."""
+    names = [chr(c) for c in _PROBES] + ["\v\f\n\x1d", " \ufeff ", "\x85Ann", "\u3000\u2029"]
+    script = "const re = new RegExp(process.argv[1]); const names = JSON.parse(process.argv[2]);" \
+             "console.log(JSON.stringify(names.map((n) => re.test(n))));"
+    out = subprocess.run(["node", "-e", script, NOT_BLANK.regex.pattern, json.dumps(names)], capture_output=True, text=True, check=True)
+    ecmascript = json.loads(out.stdout)
+    python = [NOT_BLANK.regex.match(n) is not None for n in names]
+    assert python == ecmascript
+    assert python[-4:] == [False, False, True, False]
 
 
 @pytest.mark.parametrize(("body", "status"), [
