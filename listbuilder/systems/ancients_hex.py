@@ -240,7 +240,7 @@ class AncientsHexRules(SystemRules):
         spent = self.spent(resolved)[VP]
         keyword_spent = sum(r.cost[VP] for r in resolved if r.unit.stat("keyword"))
         issues.extend(self._points(spent, limit))
-        issues.extend(self._keyword(keyword_spent, limit))
+        issues.extend(self._keyword(keyword_spent, limit, resolved, book))
         issues.extend(self._spells(resolved, book))
         issues.extend(self._attachments(army, resolved))
         issues.extend(self._attribute_limits(resolved))
@@ -280,15 +280,23 @@ class AncientsHexRules(SystemRules):
                 data={"limit": limit, "allowance": overage["allowance"], "spent": spent, "over": over},
             )
 
-    def _keyword(self, keyword_spent: int, limit: int) -> Iterator[Issue]:
+    def _keyword(self, keyword_spent: int, limit: int, resolved: list[ResolvedEntry], book: ArmyBook) -> Iterator[Issue]:
         rule = self.composition["keyword"]
         required = self.keyword_minimum(limit)
         # 003 §1.0: keyword troops worth at least 150 at 400 (scaled for other sizes).
         if keyword_spent < required:
+            # Name what counts, so the player sees which units to add more of (data: their paths
+            # in the list, and the book's keyword troops, for the builder to link to).
+            counted_in = [r for r in resolved if r.unit.stat("keyword")]
+            kinds = [u for u in book.units if u.stat("keyword")]
+            which = ", ".join(dict.fromkeys(r.name for r in counted_in)) if counted_in else "none in the list"
+            options = ", ".join(u.name for u in kinds) or "none"
             yield Issue(
-                "keyword.minimum", f"{keyword_spent} vp of keyword troops; at least {required} needed at {limit}",
+                "keyword.minimum", f"{keyword_spent} vp of keyword troops ({which}); at least {required} needed at {limit}. "
+                f"Keyword troops in this book: {options}",
                 "units", rule["clause"],
-                data={"required": required, "keyword": keyword_spent, "limit": limit},
+                data={"required": required, "keyword": keyword_spent, "limit": limit,
+                      "entries": [f"units[{r.index}]" for r in counted_in], "book_units": [u.id for u in kinds]},
             )
 
     def _magic(self, entry: ResolvedEntry) -> int:

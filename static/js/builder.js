@@ -1,5 +1,5 @@
 // The list builder page: state, list panel, totals and issues from the API, export, storage.
-import { actOnChoice, api, ApiError, CHOICE_HINT, debounce, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
+import { actOnChoice, api, ApiError, CHOICE_HINT, counted, debounce, errorBox, formatCost, currencyLabel, h, humanize, keepFocus, saveBlob, slug } from "./util.js";
 import { ListStore } from "./store.js";
 import { deploymentGroups, groupOf } from "./groups.js";
 import { Glossary, RuleTips, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
@@ -751,10 +751,11 @@ function renderTotals(err) {
   const currencies = Object.keys(limit).length ? Object.keys(limit) : Object.keys(t).filter((k) => ["pts", "vp", "ip", "mp", "cp", "xp"].includes(k));
   const errors = report.issues.filter((i) => i.severity === "error").length;
   const warnings = report.issues.length - errors;
-  // An empty list breaks no rule, but calling it legal tells the player nothing: it is "Empty".
+  // An empty list is "Empty" in every system: calling it legal tells the player nothing, and a
+  // minimum it cannot meet yet (ancients-hex keyword troops) is no error of theirs so far.
   const empty = !list.units.length;
-  const verdict = !report.valid ? `${errors} error${errors === 1 ? "" : "s"}` : empty ? "Empty" : warnings ? `Legal (${warnings} warning${warnings === 1 ? "" : "s"})` : "Legal";
-  const chips = [h("span", { class: `status ${!report.valid ? "bad" : empty ? "empty" : "ok"}`, id: "validity" }, verdict)];
+  const verdict = empty ? "Empty" : !report.valid ? counted(errors, "error") : warnings ? `Legal (${counted(warnings, "warning")})` : "Legal";
+  const chips = [h("span", { class: `status ${empty ? "empty" : !report.valid ? "bad" : "ok"}`, id: "validity" }, verdict)];
   for (const c of currencies) {
     const over = (left[c] ?? 0) < 0;
     chips.push(h("span", { class: `chip currency${over ? " over" : ""}`, dataset: { currency: c } },
@@ -852,8 +853,28 @@ function renderIssues(err) {
       h("span", { class: "message" }, issue.message),
       h("span", { class: "clause" }, ` ${issue.clause}`),
       target ? h("button", { type: "button", class: "link goto", onclick: () => goTo(issue, target) }, `Go to ${nameOf(target)}`)
-        : settingsTarget(issue) ? h("button", { type: "button", class: "link goto", onclick: () => settingsTarget(issue).focus() }, "Go to the list settings") : null);
+        : settingsTarget(issue) ? h("button", { type: "button", class: "link goto", onclick: () => settingsTarget(issue).focus() }, "Go to the list settings") : null,
+      ...issueLinks(issue));
   })));
+}
+
+/**
+ * A list-wide issue that names units (the ancients-hex keyword-troop minimum) links to each:
+ * data.entries are paths of the entries that count, data.book_units the book's units to add.
+ */
+function issueLinks(issue) {
+  const data = issue.data || {};
+  const out = [];
+  for (const path of data.entries || []) {
+    const m = /^units\[(\d+)\]$/.exec(path);
+    const target = m && list.units[Number(m[1])];
+    if (target) out.push(h("button", { type: "button", class: "link goto", onclick: () => goTo({ path }, target) }, `Go to ${nameOf(target)}`));
+  }
+  for (const id of data.book_units || []) {
+    const u = units.get(id);
+    if (u) out.push(h("button", { type: "button", class: "link goto add-suggested", onclick: () => addUnit(id) }, `Add ${u.name} to the list`));
+  }
+  return out;
 }
 
 function settingsTarget(issue) {

@@ -72,3 +72,20 @@ def test_offline_the_text_export_says_you_are_offline(browser, live_server):
         expect(page.locator("#export-status")).not_to_contain_text("Is it still running")
     finally:
         context.close()
+
+
+def test_ancients_hex_empty_list_is_empty_and_the_keyword_minimum_names_and_links_its_units(page: Page):
+    open_builder(page, "ahx-fjordhold")
+    expect(page.locator("#validity")).to_have_text("Empty")
+    add(page, "Skin-Witch")
+    page.keyboard.press("Escape")
+    keyword = page.locator('#issues li[data-code="keyword.minimum"]')
+    expect(keyword).to_contain_text("(none in the list)")
+    expect(keyword).to_contain_text("Keyword troops in this book: Huscarls")
+    keyword.get_by_role("button", name="Add Huscarls to the list").click()
+    expect(entries(page)).to_have_count(2)
+    page.keyboard.press("Escape")
+    expect(keyword).to_contain_text("of keyword troops (Huscarls)")
+    keyword.get_by_role("button", name="Go to Huscarls").click()
+    expect(page.locator("#editor")).to_be_visible()
+    expect(page.locator("#editor-title")).to_contain_text("Huscarls")

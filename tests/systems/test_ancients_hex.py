@@ -165,8 +165,18 @@ def test_1_0_keyword_troops_minimum_150_of_400(drill):
     short = [entry(f"mob-{i}", "mob") for i in range(5)]
     report = check(drill, short)
     assert codes(report) == Counter({"keyword.minimum": 1})
-    assert issue(report, "keyword.minimum").data == {"required": 150, "keyword": 125, "limit": 400}
+    assert issue(report, "keyword.minimum").data == {"required": 150, "keyword": 125, "limit": 400,
+                                                      "entries": [f"units[{i}]" for i in range(5)], "book_units": ["spears", "mob"]}
     assert check(drill, short + [entry("mob-5", "mob")]).valid
+
+
+def test_1_0_keyword_minimum_names_the_units_that_count_and_the_books_keyword_troops(drill):
+    report = check(drill, [entry("a0", "archers"), entry("m0", "mob")])
+    found = issue(report, "keyword.minimum")
+    assert found.message.startswith("25 vp of keyword troops (")
+    assert found.data["entries"] == ["units[1]"]
+    none = issue(check(drill, [entry("a0", "archers")]), "keyword.minimum")
+    assert "(none in the list)" in none.message and none.data["entries"] == []
 
 
 def test_1_0_keyword_minimum_ignores_non_keyword_units(drill):
