@@ -183,6 +183,25 @@ def test_a_player_enters_the_opponent_confirms_and_the_organiser_overrides_with_
     assert saved_client.get(url(event, "/log"), headers=auth(tokens["Ann"])).status_code == 403
 
 
+def test_an_override_of_an_earlier_round_moves_the_standings_recomputed_from_every_result(saved_client):
+    event = make_event(saved_client)
+    register(saved_client, event, 4, names=["Ann", "Bob", "Cid", "Dee"])
+    first = start(saved_client, event, seed_order=["Ann", "Bob", "Cid", "Dee"])  # Ann v Cid, Bob v Dee
+    for t in first["pairings"]:
+        a, b = t["players"]
+        saved_client.post(url(event, "/rounds/1/results"), json={"table": t["table"], **win(a, b)}, headers=organiser(event))
+    start(saved_client, event)
+    before = {s["player"]: s["score"] for s in saved_client.get(url(event, "/standings")).json["standings"]}
+    assert before == {"Ann": 3, "Bob": 3, "Cid": 0, "Dee": 0}
+    fixed = saved_client.post(url(event, "/rounds/1/results"), json={"table": 1, **win("Cid", "Ann")}, headers=organiser(event))
+    assert fixed.status_code == 201 and fixed.json["status"] == "decided"
+    after = {s["player"]: s for s in saved_client.get(url(event, "/standings")).json["standings"]}
+    assert {p: s["score"] for p, s in after.items()} == {"Ann": 0, "Bob": 3, "Cid": 3, "Dee": 0}
+    assert after["Bob"]["tiebreakers"]["buchholz"] == 0  # Dee scored 0; round 2 has no result yet
+    kinds = [r["kind"] for r in saved_client.get(url(event, "/log"), headers=organiser(event)).json["results"] if r["round"] == 1 and r["table"] == 1]
+    assert kinds == ["override", "override"]  # both kept
+
+
 def test_a_player_may_not_enter_a_result_for_another_table(saved_client):
     event = make_event(saved_client)
     tokens = register(saved_client, event, 4)
@@ -210,7 +229,9 @@ def test_the_organiser_swaps_two_players_before_their_games_start_and_the_swap_i
     (a, b), (c, d) = (t["players"] for t in body["pairings"])
     swapped = saved_client.post(url(event, "/rounds/1/swaps"), json={"players": [b, d]}, headers=organiser(event))
     assert swapped.status_code == 201 and [t["players"] for t in swapped.json["pairings"]] == [[a, d], [c, b]]
-    assert saved_client.get(url(event, "/log"), headers=organiser(event)).json["log"][-1] == {**saved_client.get(url(event, "/log"), headers=organiser(event)).json["log"][-1], "kind": "swap"}
+    record = saved_client.get(url(event, "/log"), headers=organiser(event)).json
+    assert record["log"][-1]["kind"] == "swap" and record["log"][-1]["data"] == {"round": 1, "players": [b, d]}
+    assert [t[1:] for t in record["rounds"][0]["tables"]] == [[a, b], [c, d]]  # the tables as paired are kept
     assert result(saved_client, event, 1, tokens[a], table=1, **win(a, d)).status_code == 201
     late = saved_client.post(url(event, "/rounds/1/swaps"), json={"players": [a, c]}, headers=organiser(event))
     assert late.status_code == 409
