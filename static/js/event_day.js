@@ -1,5 +1,6 @@
 // The organiser's round page (/events/<id>/day), made for a phone at the venue: start the next
-// round, see every table, enter or override a result with one tap, withdraw a player.
+// round, see every table, enter or override a result with one tap, swap two players before
+// their games start, withdraw or reinstate a player.
 //
 // The organiser token comes as on the event page: from the fragment (#organiser=<token>, which
 // browsers never send) or from this browser's memory (localStorage "listbuilder.events"), or
@@ -104,9 +105,34 @@ async function load() {
   const print = document.getElementById("print-pairings");
   print.hidden = !current;
   if (current) print.href = `${eventUrl}/rounds/${current.number}/pairings.pdf`;
-  const playing = standings.standings.filter((s) => !s.withdrawn);
-  document.getElementById("withdraw-player").replaceChildren(...playing.map((s) => h("option", { value: s.player }, s.player)));
+  const options = (names) => names.map((name) => h("option", { value: name }, name));
+  const playing = standings.standings.filter((s) => !s.withdrawn).map((s) => s.player);
+  const withdrawn = standings.standings.filter((s) => s.withdrawn).map((s) => s.player);
+  document.getElementById("withdraw-player").replaceChildren(...options(playing));
+  document.getElementById("reinstate-player").replaceChildren(...options(withdrawn));
+  document.getElementById("reinstate-form").hidden = withdrawn.length === 0;
+  const seated = current ? current.pairings.flatMap((t) => t.players).filter((p) => p !== null) : [];
+  document.getElementById("swap-form").hidden = seated.length < 4;
+  document.getElementById("swap-first").replaceChildren(...options(seated));
+  document.getElementById("swap-second").replaceChildren(...options(seated));
 }
+
+/** A form whose submit posts {player} (or what *body* builds) to *path*, then reloads the round. */
+function action(formId, path, body, done) {
+  document.getElementById(formId).addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await call(path(), { method: "POST", body: body() });
+      say(done());
+      await load();
+    } catch (err) { status.replaceChildren(errorBox(err, "Not done")); }
+  });
+}
+
+const value = (id) => document.getElementById(id).value;
+action("withdraw-form", () => "/withdrawals", () => ({ player: value("withdraw-player") }), () => `${value("withdraw-player")} is withdrawn from later rounds.`);
+action("reinstate-form", () => "/reinstatements", () => ({ player: value("reinstate-player") }), () => "Reinstated: paired again from the next round.");
+action("swap-form", () => `/rounds/${current.number}/swaps`, () => ({ players: [value("swap-first"), value("swap-second")] }), () => "Swapped.");
 
 document.getElementById("start-round").addEventListener("click", async () => {
   say("Pairing the next round…");
@@ -115,16 +141,6 @@ document.getElementById("start-round").addEventListener("click", async () => {
     say(`Round ${body.number} paired: ${body.pairings.length} tables.`);
     await load();
   } catch (err) { status.replaceChildren(errorBox(err, "The round did not start")); }
-});
-
-document.getElementById("withdraw-form").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  const player = document.getElementById("withdraw-player").value;
-  try {
-    await call("/withdrawals", { method: "POST", body: { player } });
-    say(`${player} is withdrawn from later rounds.`);
-    await load();
-  } catch (err) { status.replaceChildren(errorBox(err, "Not withdrawn")); }
 });
 
 tokenForm.addEventListener("submit", async (ev) => {
