@@ -181,10 +181,11 @@ def with_length(path: str, body: bytes) -> bytes:
 
 
 def slowest_opr_preview() -> dict:
-    """Both sides at the model, wounds and dice budgets, Blast(6) against Regeneration, melee."""
+    """Both sides at the model, wounds and hits budgets, Blast(6) against Regeneration, melee
+    (the hits budget, dice x Blast, holds the dice to 130 of Blast(6))."""
     size = 10
     tough = budget.MAX_WOUNDS // size
-    attacks = budget.MAX_DICE // size
+    attacks = min(budget.MAX_DICE, budget.MAX_HITS // 6) // size
     side = {"name": "Edge", "size": size, "quality": 3, "defense": 3, "rules": [f"Tough({tough})", "Regeneration"],
             "weapons": [{"name": "w", "attacks": attacks, "rules": ["Blast(6)", "AP(1)"]}]}
     return {"system": "grimdark-future", "attacker": {"profile": side}, "defender": {"profile": side}, "situation": {"attack": "melee"}}

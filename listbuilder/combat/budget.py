@@ -30,8 +30,8 @@ MAX_DICE = 300          # attack dice one side throws: weapons x attacks, heroes
 MAX_TOUGH = 30          # Tough(X) (or hit points) of one model
 MAX_WOUNDS = 200        # wounds to take a whole side off the table: models x Tough, summed
 MAX_STAT = 30           # any other number: a rule's (X), a stat, a weapon extra (hex dice, burst)
-# Hits one side's dice can score before sixes multiply them: attack dice, each times its
-# weapon's Blast(X). A natural six can become at most five times that (000 Poison's three
+# Hits one side's dice can score before sixes multiply them: attack dice (with 000 Furious's
+# extra die a model), each times its weapon's Blast(X). A natural six can become at most five times that (000 Poison's three
 # hits, a Furious/Relentless/Surge extra and a Sergeant's), and the OPR engine packs a group's
 # hits below 4096 (combat/opr/hits.py ``B``), so 800 keeps every count in range; and the
 # binomials of so many hits stay exact (dice.py). 300 dice of Blast(20) asked for 6000 hits,
@@ -68,7 +68,7 @@ class SideSize:
             tough=max(toughs),
             wounds=sum(g.models * t for g, t in zip(groups, toughs)),
             stat=max(_largest_number((g.stats, [w.extra for w in g.weapons], _ratings(g))) for g in groups),
-            hits=sum(w.count * w.attacks * max(1, rule_rating(w.rules, "Blast", 1)) for g in groups for w in g.weapons),
+            hits=sum(_hits(g) for g in groups),
         )
 
     def over_turn_budget(self) -> str | None:
@@ -93,6 +93,14 @@ class SideSize:
             if value > limit:
                 return f"{value} {what}: a preview takes at most {limit}"
         return None
+
+
+def _hits(side: Combatant) -> int:
+    """Hits before sixes: each attack die times its weapon's Blast(X), and with Furious one more
+    die a model (000 Furious: +1 attack charging) of the weapon that hits most."""
+    blasts = [max(1, rule_rating(w.rules, "Blast", 1)) for w in side.weapons]
+    furious = side.models * max(blasts, default=1) if any(r.name == "Furious" for r in side.rules) else 0
+    return sum(w.count * w.attacks * blast for w, blast in zip(side.weapons, blasts)) + furious
 
 
 def _tough(side: Combatant) -> int:

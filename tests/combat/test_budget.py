@@ -105,23 +105,23 @@ FURIOUS_BLAST = {"name": "Blasters", "size": 10, "quality": 2, "defense": 4, "ru
 
 
 def test_furious_with_blast_20_at_the_dice_budget_is_413_naming_the_hits(client):
-    # Issue 25: 300 dice (the dice budget) of Blast(20), charging with Furious, into 100 models:
-    # up to 12,000 hits; math.comb of them overflowed to float (a 500) or ran for 12-14 s.
+    # Issue 25: 300 dice (the dice budget) of Blast(20), charging with Furious (000: +1 die a
+    # model), into 100 models: 6200 hits before sixes, up to 12,400 with them; math.comb of them overflowed to float (a 500) or ran for 12-14 s.
     horde = {"name": "Horde", "size": 100, "quality": 4, "defense": 4, "weapons": [{"name": "Claws", "attacks": 1}]}
     body = {"system": "age-of-fantasy", "attacker": {"profile": FURIOUS_BLAST}, "defender": {"profile": horde}, "situation": {"attack": "melee", "charging": True}}
     response = client.post("/api/v1/previews", json=body)
     assert response.status_code == 413, response.get_json()
-    assert response.get_json()["errors"] == {"attacker": [f"6000 hits before sixes (attack dice x Blast): a preview takes at most {budget.MAX_HITS}"]}
+    assert response.get_json()["errors"] == {"attacker": [f"6200 hits before sixes (attack dice x Blast): a preview takes at most {budget.MAX_HITS}"]}
 
 
 def test_at_the_hits_budget_a_blast_preview_is_computed(client):
-    edge = {**FURIOUS_BLAST, "weapons": [{"name": "Blast claws", "attacks": 4, "count": 10, "rules": ["Blast(20)"]}]}
-    assert 10 * 4 * 20 == budget.MAX_HITS  # dice x Blast: exactly at the budget
+    edge = {**FURIOUS_BLAST, "weapons": [{"name": "Blast claws", "attacks": 3, "count": 10, "rules": ["Blast(20)"]}]}
+    assert (10 * 3 + 10) * 20 == budget.MAX_HITS  # (dice + Furious's die a model) x Blast: exactly at the budget
     horde = {"name": "Horde", "size": 100, "quality": 4, "defense": 4, "rules": ["Tough(2)"], "weapons": [{"name": "Claws", "attacks": 1}]}
     body = {"system": "age-of-fantasy", "attacker": {"profile": edge}, "defender": {"profile": horde}, "situation": {"attack": "melee", "charging": True}}
     response = client.post("/api/v1/previews", json=body)
     assert response.status_code == 200, response.get_json()
-    assert response.get_json()["expected"]["wounds"] == pytest.approx(200, abs=1e-6)  # 800+ hits on 100 Tough(2) models: all dead
+    assert response.get_json()["expected"]["wounds"] == pytest.approx(200, abs=1e-3)  # 600 dice-hits on 100 Tough(2) models: all but surely dead
 
 
 def test_binomials_of_many_trials_stay_finite_and_exact():
