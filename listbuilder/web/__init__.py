@@ -12,7 +12,7 @@ from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
 from listbuilder.formats.lists import FastSchema
-from listbuilder.web import api, bodies, docs, errors, event_pages, events, imports, list_pages, pages, previews, quotas, rosters, round_pages, rounds, saved, security
+from listbuilder.web import api, bodies, book_pages, docs, errors, event_pages, events, imports, list_pages, pages, previews, quotas, rosters, round_pages, rounds, saved, security
 from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.public_url import PublicUrl
 from listbuilder.web.rest import Api, built_spec
@@ -63,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     bodies.init_app(app)
     docs.init_app(app)
     pages.init_app(app)
+    book_pages.init_app(app)
     list_pages.init_app(app)
     event_pages.init_app(app)
     round_pages.init_app(app)

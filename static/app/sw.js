@@ -8,7 +8,7 @@
 // saves themselves (see saved.js). A page never opened here, asked for offline, gets our own
 // offline page (static/app/offline.html, kept at install) instead of the browser's error.
 const CACHE = "listbuilder-v1";
-const KEEP = [/^\/static\//, /^\/api\/v1\/systems(\/|$)/, /^\/api\/v1\/books(\/|\?|$)/, /^\/(build|systems|lists)(\/|$)/, /^\/$/, /^\/favicon\.ico$/, /^\/manifest\.webmanifest$/,
+const KEEP = [/^\/static\//, /^\/api\/v1\/systems(\/|$)/, /^\/api\/v1\/books(\/|\?|$)/, /^\/(build|books|systems|lists)(\/|$)/, /^\/$/, /^\/favicon\.ico$/, /^\/manifest\.webmanifest$/,
   /^\/l\/[^/]+$/, /^\/api\/v1\/lists\/[^/]+$/];
 // The builder's page is the same for every ?list=<id>: any kept copy of it will do.
 const SAME_PAGE_ANY_QUERY = /^\/build\//;

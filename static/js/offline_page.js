@@ -7,6 +7,7 @@ const label = (path) => {
   const [, kind, id] = path.split("/");
   if (kind === "build") return `Builder: ${decodeURIComponent(id)}`;
   if (kind === "l") return `Saved list ${decodeURIComponent(id)}`;
+  if (kind === "books") return `Army book: ${decodeURIComponent(id)}`;
   if (kind === "systems") return `Game system: ${decodeURIComponent(id)}`;
   if (kind === "lists") return "My lists";
   return null;
