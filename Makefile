@@ -51,6 +51,7 @@ bench: setup
 	$(PY) benchmarks/store.py
 	$(PY) benchmarks/importer.py
 	$(PY) benchmarks/events.py
+	$(PY) benchmarks/scale.py
 	$(PY) benchmarks/tournament.py
 
 check-books: setup
