@@ -8,8 +8,8 @@ setting (environment)       default         counts
 ==========================  ==============  =================================================
 LISTBUILDER_RATE_LIMIT      600/minute      every request but /health and static files
 LISTBUILDER_HEAVY_RATE_LIMIT  60/minute     one shared budget for the heavy kinds: validate-
-                                            batch, imports, PDFs, previews, roster pack,
-                                            revalidate
+                                            batch, imports, PDFs (rosters, pairings,
+                                            standings), previews, roster pack, revalidate
 LISTBUILDER_IMPORTS_PER_HOUR  20            books imported (POST /books/import)
 LISTBUILDER_LISTS_PER_HOUR    300           lists saved new or copied (POST /lists, /copy)
 LISTBUILDER_EVENTS_PER_HOUR   30            events created
@@ -45,6 +45,7 @@ DEFAULTS = {
 HEAVY = (
     "api.ValidateBatch", "imports.ImportBook", "imports.ImportList", "rosters.RosterPdf", "saved_lists.SavedRosterPdf",
     "previews.Previews", "previews.TurnPreviews", "previews.ComparePreviews", "events.RosterPack", "events.Revalidate",
+    "rounds.PairingsPdf", "rounds.StandingsPdf",
 )
 UNLIMITED = frozenset({"api.Health", "static"})
 LIMITER_KEY = "listbuilder.limiter"
