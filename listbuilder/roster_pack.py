@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pypdf import PdfWriter
+import pikepdf
 
 from listbuilder import events, saved
 from listbuilder.books import BookRegistry
@@ -99,17 +99,27 @@ def render_missing(db: Database, registry: BookRegistry, event: Event, submissio
 def event_pack(db: Database, event: Event, submissions: Sequence[Submission], *, paper: str = "a4") -> bytes:
     """The pack of each player's newest submission, in the order players first submitted,
     joined from the kept rosters (:func:`render_missing` first). Raises ListError (409) when
-    nothing was submitted yet, KeyError when a roster is not kept."""
+    nothing was submitted yet, KeyError when a roster is not kept.
+
+    Joined by qpdf (pikepdf): pypdf parsed every object of every roster in Python (each
+    embedded font's width table is hundreds of numbers), 2.5-10 s for 500 rosters on a shared
+    machine against 0.4-2 s."""
     _check_not_empty(submissions)
     players = {s.number: s.player for s, _ in events.latest_submissions(submissions)}
-    writer = PdfWriter()
-    for number, pdf in rendered.kept_pdfs(db, event.id, list(players), paper, RENDERER):
-        first = len(writer.pages)
-        writer.append(io.BytesIO(pdf), import_outline=False)
-        writer.add_outline_item(title=players[number], page_number=first)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    pack, rosters = pikepdf.new(), []  # qpdf reads the rosters' streams when the pack is written: keep them open till then
+    try:
+        with pack.open_outline() as outline:
+            for number, pdf in rendered.kept_pdfs(db, event.id, list(players), paper, RENDERER):
+                rosters.append(roster := pikepdf.open(io.BytesIO(pdf)))
+                first = len(pack.pages)
+                pack.pages.extend(roster.pages)
+                outline.root.append(pikepdf.OutlineItem(players[number], first))
+        out = io.BytesIO()
+        pack.save(out)
+        return out.getvalue()
+    finally:
+        for roster in rosters:
+            roster.close()
 
 
 def _keep(db: Database, check: events.EventCheck, submission: Submission, paper: str) -> None:
