@@ -2,7 +2,7 @@
 
     make bench            (or: .venv/bin/python benchmarks/scale.py [--players 500] [--seconds 6])
 
-One gunicorn as ``make run`` starts it (``listbuilder.web.serving``: 2 threaded workers), on a
+One gunicorn as ``make run`` starts it (``listbuilder.web.serving``: threaded workers), on a
 throw-away SQLite file (or --database-url), with the rate limits raised so the benchmark is not
 refused (but on, so their cost is in the figures). Everything goes over HTTP on loopback. All times are given as ratios to the median
 ``GET /api/v1/health`` of the same run, beside the seconds:
@@ -38,6 +38,7 @@ from benchmarks.events import batch_lists  # noqa: E402
 from benchmarks.importer import FIXTURE, full_size  # noqa: E402
 from benchmarks.server import crowded_preview  # noqa: E402
 from listbuilder.books import load_registry  # noqa: E402
+from listbuilder.web import serving  # noqa: E402
 from tests.loopback import Answer, Server, request  # noqa: E402
 
 HEALTH = "/api/v1/health"
@@ -124,6 +125,7 @@ def make_event(port: int, players: int) -> dict:
     with ThreadPoolExecutor(4) as pool:
         submit_times = list(pool.map(enter, range(players)))
     event["submit_median"] = statistics.median(submit_times)
+    event["players"] = players
     return event
 
 
@@ -183,7 +185,7 @@ def heavy_kinds(event: dict) -> dict[str, Callable[[int, int], Answer]]:
         f"book import ({len(book) / 2**20:.2f} MiB)": lambda port, _: request(port, "POST", "/api/v1/books/import", book, timeout=120),
         "roster PDF, uncached": lambda port, _: request(port, "POST", "/api/v1/rosters/pdf", {**largest, "name": f"Uncached {next(counter)}"}, timeout=120),
         "slowest preview (12 heroes joined)": lambda port, _: request(port, "POST", "/api/v1/previews", preview, timeout=120),
-        "roster pack, 500 players": lambda port, _: request(port, "GET", pack, headers=auth(event["organiser_token"]), timeout=120),
+        f"roster pack, {event['players']} players": lambda port, _: request(port, "GET", pack, headers=auth(event["organiser_token"]), timeout=120),
     }
 
 
@@ -223,10 +225,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=6.0, help="how long each heavy kind is sent")
     parser.add_argument("--database-url", default=None, help="default: a throw-away SQLite file")
+    parser.add_argument("--workers", type=int, default=None, help="default: make run's (listbuilder.web.serving)")
+    parser.add_argument("--threads", type=int, default=None, help="default: make run's (listbuilder.web.serving)")
     args = parser.parse_args()
-    with Server(args.database_url, env=GENEROUS) as server:
+    env = {**GENEROUS, **({"LISTBUILDER_THREADS": str(args.threads)} if args.threads else {})}
+    workers = args.workers or serving.workers
+    with Server(args.database_url, workers=workers, env=env) as server:
         health = health_baseline(server.port)
-        print(f"event scale, gunicorn as make run starts it; /health alone: median {health * 1000:.2f} ms")
+        print(f"event scale, gunicorn as make run starts it ({workers} workers); /health alone: median {health * 1000:.2f} ms")
         event = bench_event(server, args.players, health)
         bench_heavy(server, event, args.seconds, health)
 

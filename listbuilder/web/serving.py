@@ -2,11 +2,12 @@
 
     gunicorn --config python:listbuilder.web.serving --bind 127.0.0.1:8000 wsgi:app
 
-Threaded workers (``gthread``): each worker process serves ``threads`` requests at once, so a
-heavy request (a 1000-list batch, a 1 MiB import, a PDF, a big preview, a roster pack) holds one
-thread and never a whole process, and ``/health`` or a list read goes to a free thread at once.
-With two sync workers, two heavy requests held every worker and ``/health`` waited 1-4 s behind
-them; measured with threads in docs/deploy.md. Python switches threads every
+Threaded workers (``gthread``), two processes per CPU of two threads each: a heavy request (a
+1000-list batch, a 1 MiB import, a PDF, a big preview, a roster pack) holds one thread and
+never a whole process, and ``/health`` or a list read goes to a free thread, most often in a
+process no heavy request is computing in (threads of one process share Python's lock). With two
+sync workers, two heavy requests held every worker and ``/health`` waited 1-4 s behind them;
+the figures of 2 x 4 and 4 x 2 are in docs/performance.md. Python switches threads every
 ``switch_interval`` seconds when one of them computes: 5 ms by default, which a light request
 paid several times over behind a heavy one, so workers switch every millisecond.
 
@@ -22,8 +23,8 @@ gunicorn's control socket (``gunicornc``) is off: its default is one fixed path 
 second instance on the same machine took the first one's socket. Set
 ``LISTBUILDER_CONTROL_SOCKET`` to a path of this instance's own to turn it on.
 
-Environment: ``WEB_CONCURRENCY`` (worker processes, default 2), ``LISTBUILDER_THREADS``
-(threads per worker, default 4), ``LISTBUILDER_CONTROL_SOCKET`` (see above).
+Environment: ``WEB_CONCURRENCY`` (worker processes, default two per CPU), ``LISTBUILDER_THREADS``
+(threads per worker, default 2), ``LISTBUILDER_CONTROL_SOCKET`` (see above).
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ from gunicorn.http import wsgi
 from listbuilder.web.errors import gunicorn_error_response
 
 preload_app = True          # books are loaded once in the master and shared by the workers
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1)))
 worker_class = "gthread"
-threads = int(os.environ.get("LISTBUILDER_THREADS", "4"))
+threads = int(os.environ.get("LISTBUILDER_THREADS", "2"))
 switch_interval = 0.001     # seconds a computing thread runs before another may take the GIL
 timeout = 10                # seconds a worker may stay silent before it is killed and replaced
 graceful_timeout = 10       # seconds a worker has to finish its request on reload or shutdown
