@@ -17,18 +17,35 @@ from typing import Any
 
 class _Deferred(ModuleType):
     """Stands for a module not run yet: reading an attribute imports the module (once) and
-    reads it there.
+    from then on every read, write and deletion goes to it (``_Loaded``).
 
     importlib's own ``LazyLoader`` is not safe with threads before Python 3.12: the module's
     class is switched before its code has run, so a second thread reading an attribute
     meanwhile finds it missing (threaded gunicorn workers answered 500 to their first
     concurrent saved-list requests). ``importlib.import_module`` holds the import system's
-    lock for the module: threads that arrive together wait for the one import, and later
-    reads find the module in ``sys.modules`` at once.
+    lock for the module, so threads that arrive together wait for the one import, and it
+    returns only once the module has run.
     """
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(importlib.import_module(self.__name__), name)
+        # Another thread may turn this into a _Loaded meanwhile: touch only our own slots.
+        module = importlib.import_module(ModuleType.__getattribute__(self, "__name__"))
+        ModuleType.__getattribute__(self, "__dict__")["_loaded"] = module
+        object.__setattr__(self, "__class__", _Loaded)  # through __getattr__, each read cost 5 µs
+        return getattr(module, name)
+
+
+class _Loaded(ModuleType):
+    """A ``_Deferred`` whose module has run: a plain forwarder to it."""
+
+    def __getattribute__(self, name: str) -> Any:
+        return getattr(ModuleType.__getattribute__(self, "__dict__")["_loaded"], name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(ModuleType.__getattribute__(self, "__dict__")["_loaded"], name, value)
+
+    def __delattr__(self, name: str) -> None:
+        delattr(ModuleType.__getattribute__(self, "__dict__")["_loaded"], name)
 
 
 def lazy_module(name: str) -> ModuleType:
