@@ -4,12 +4,14 @@ One module per concern, sharing one engine (``database.py``) and one migration c
 (``migrations/versions``)::
 
     database.py   Database(url): engine, reading()/writing() transactions, upgrade()
-    tokens.py     random ids and edit tokens; tokens kept only as SHA-256, compared in constant time
+    tokens.py     random ids and edit tokens; tokens kept only as SHA-256, compared in constant time;
+                  derived_token for a player's token, computed again from the list's edit token
     texts.py      keep_texts / read_texts: book and system files by digest, stored once
     lists.py      create_list, save_version, check_editable, lock_list, delete_list, copy_list,
                   read_list, read_head, read_version, list_versions_of; lock_in and check_owner
                   for other concerns that lock a list in their own transaction
-    events.py     create_event, submit (records a submission and locks its list), read_event,
+    events.py     create_event, submit (records a submission and locks its list; the same request
+                  again answers the same submission), read_event,
                   read_as_organiser; organiser and player tokens kept as hashes
     errors.py     StoreError and its subclasses, each with the HTTP status it maps to
     limits.py     the limits the store keeps (versions per list), free of SQLAlchemy for the API's docs
