@@ -77,3 +77,9 @@ def test_an_event_takes_at_most_max_players_but_a_player_may_submit_again(limite
     assert full.status_code == 413 and set(full.json) == ERROR_KEYS and list(full.json["errors"]) == ["player"]
     again = submit(client, event, create(client), player="ann", player_token=first["player_token"])
     assert again.status_code == 201
+
+
+def test_with_redis_down_the_limits_count_in_the_worker_and_nothing_fails(limited, monkeypatch):
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:9/0")  # nothing listens on port 9
+    client = limited(RATE_LIMIT="2/minute")
+    assert [client.get("/api/v1/systems").status_code for _ in range(3)] == [200, 200, 429]
