@@ -33,7 +33,8 @@ def live_database_url(tmp_path_factory):
 def live_server(registry, live_database_url):
     from listbuilder.web import create_app
 
-    app = create_app({"REGISTRY": registry, "DATABASE_URL": live_database_url})
+    # One browser is one client sending a whole session's requests: no per-client rate limits.
+    app = create_app({"REGISTRY": registry, "DATABASE_URL": live_database_url, "RATELIMIT_ENABLED": False})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
