@@ -151,7 +151,7 @@ async function download(path, name, as) {
 /** The roster pack: while rosters are still being rendered the server answers 202 with how
  * many are done (each request renders a few seconds' worth); ask again until the PDF comes. */
 async function downloadPack() {
-  const progress = h("progress", { max: "1", value: "0" });
+  const progress = h("progress", { max: "1", value: "0", "aria-label": "Rosters rendered" });
   const words = h("span", {}, "Preparing the roster pack…");
   organiserStatus.replaceChildren(h("p", {}, words, " ", progress));
   try {
