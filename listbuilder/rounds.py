@@ -103,7 +103,7 @@ def _swapped(name: str | None, first: str, second: str, names: Sequence[str]) ->
 
 
 def table_result(day: Day, number: int, table: int) -> TableResult:
-    return settle([_step(r) for r in day.results if r.round == number and r.table == table])
+    return settle([_step(r) for r in day.results_by_table.get((number, table), ())])
 
 
 def _step(entry: ResultEntry) -> Step:
@@ -124,10 +124,11 @@ def unit_costs(player: Player) -> dict[str, Mapping[str, float]]:
     return {key: entry["cost"] for key, entry in player.submission.report.get("entries", {}).items()}
 
 
-def scores(scoring: str, day: Day, seat: tuple[str, str], result: Mapping[str, Any]) -> dict[str, GameScore]:
-    """What *result* gives each player at *seat*. Raises ScoringError."""
+def scores(scoring: str, day: Day, seat: tuple[str, str], result: Mapping[str, Any], lists: Mapping[str, Player] | None = None) -> dict[str, GameScore]:
+    """What *result* gives each player at *seat* (*lists*: the players by key, when the caller
+    scores many games). Raises ScoringError."""
     if scoring == VICTORY_POINTS:
-        costs = {name: unit_costs(find_player(day, name)) for name in seat}
+        costs = {name: unit_costs(lists[player_key(name)] if lists else find_player(day, name)) for name in seat}
         sides = {name: Losses(frozenset(side.get("destroyed", ())), frozenset(side.get("crippled", ()))) for name, side in result["sides"].items()}
         return armour_hex_result(seat, costs, sides)
     return opr_result(seat, result["outcome"], result["secondary"])
@@ -141,6 +142,7 @@ def bye_score(scoring: str, day: Day, name: str) -> GameScore:
 
 def games(day: Day, scoring: str) -> list[Game]:
     """Every game with a result that counts, round by round (byes included)."""
+    lists = {p.key: p for p in players(day)}
     found = []
     for paired in day.rounds:
         for n, a, b in tables(day, paired.number):
@@ -149,7 +151,7 @@ def games(day: Day, scoring: str) -> list[Game]:
                 continue
             final = table_result(day, paired.number, n).final
             if final is not None:
-                found.append(Game(paired.number, (a, b), scores(scoring, day, (a, b), final.result)))
+                found.append(Game(paired.number, (a, b), scores(scoring, day, (a, b), final.result, lists)))
     return found
 
 

@@ -28,6 +28,7 @@ import datetime as dt
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, ForeignKeyConstraint, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select, update
@@ -137,6 +138,15 @@ class Day:
 
     def book_of(self, submission: Submission) -> str:
         return self.books.get(submission.number, "")
+
+    @cached_property
+    def results_by_table(self) -> Mapping[tuple[int, int], tuple[ResultEntry, ...]]:
+        """Each table's result rows, oldest first, by (round, table): the standings look every
+        table up, and a scan of all results per table grows with the square of the field."""
+        found: dict[tuple[int, int], list[ResultEntry]] = {}
+        for entry in self.results:
+            found.setdefault((entry.round, entry.table), []).append(entry)
+        return {key: tuple(rows) for key, rows in found.items()}
 
 
 # What a plan asks to write.
