@@ -5,7 +5,8 @@ Two columns without CSS columns: WeasyPrint lays a multi-column box out three or
 (a trial per column, a look-ahead at everything left, then the real pass), which was most of a
 roster's render time. So the sheet is laid out once as a single column on pages whose right
 margin covers the second column (:func:`spread_css`), and each pair of those pages is painted
-onto one sheet of paper, the second shifted right by a column (:class:`Spread`). WeasyPrint's
+onto one sheet of paper, the second shifted right by a column
+(:class:`~listbuilder.compat.weasyprint.Spread`). WeasyPrint's
 own pagination still decides every break (a unit is never split if it fits in a column).
 The rest of a render is WeasyPrint's work per element, line and run of text: rosters are styled
 by our own user-agent stylesheet (:class:`RosterHTML`), and the garbage collector is paused
@@ -34,25 +35,23 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-import cssselect2
 from weasyprint import CSS, HTML
-from weasyprint.css.counters import CounterStyle
 from weasyprint.document import Page
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from listbuilder.books import BookRegistry
+from listbuilder.compat.weasyprint import OwnUserAgentHTML, Spread, html_from_tree, install_open_arrays, new_counter_style
 from listbuilder.gc_pause import paused_gc
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.pdf_cache import PdfCache, RedisCache, RenderCache, cache_from_env, cache_key
-from listbuilder.pdf_fonts import install as install_font_arrays
 from listbuilder.roster_budget import check_entries, check_roster
 from listbuilder.rosters import Roster, build_roster
 
 from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, asset_file_url, check_layout, check_paper, render_html
 
-install_font_arrays()  # no C type parsed per glyph count when fonts are subset
+install_open_arrays()  # no C type parsed per glyph count when fonts are subset
 
 __all__ = ["ASSET_FOLDERS", "LAYOUTS", "PAPERS", "PDF_CACHE", "RedisCache", "RenderCache", "cache_key", "check_paper", "render_html", "render_pdf", "roster_pdf", "warm_up"]
 
@@ -141,26 +140,6 @@ def spread_css(paper: str) -> str:
 """
 
 
-class Spread:
-    """One sheet of paper: a left-column page with the next page painted one column to its right.
-
-    Duck-types :class:`weasyprint.document.Page` (what ``Document.write_pdf`` reads); links and
-    anchors are the left page's (a roster has none).
-    """
-
-    def __init__(self, left: Page, right: Page | None, shift: float):
-        self.left, self.right, self.shift = left, right, shift
-        self.width, self.height, self.bleed = left.width, left.height, left.bleed
-        self.bookmarks, self.links, self.anchors, self.forms = left.bookmarks, left.links, left.anchors, left.forms
-
-    def paint(self, stream: Any, scale: float = 1) -> None:
-        self.left.paint(stream, scale)
-        if self.right is not None:
-            with stream.stacked():
-                stream.transform(e=self.shift * scale)
-                self.right.paint(stream, scale)
-
-
 def spreads(pages: list[Page], paper: str) -> list[Spread]:
     shift = (column_width(paper) + COLUMN_GAP) * PX_PER_MM
     return [Spread(pages[i], pages[i + 1] if i + 1 < len(pages) else None, shift) for i in range(0, len(pages), 2)]
@@ -180,7 +159,7 @@ class _PrintStyle:
         self._loaded: tuple[FontConfiguration, CSS] | None = None
         self._user_agent: list[CSS] | None = None
         self._pages: dict[str, CSS] = {}
-        self.counters = CounterStyle()  # the page rules' @counter-style, handed to every render
+        self.counters = new_counter_style()  # the page rules' @counter-style, handed to every render
         self.fetcher: LocalFetcher | None = None
 
     def get(self) -> tuple[FontConfiguration, CSS]:
@@ -208,37 +187,25 @@ class _PrintStyle:
 PRINT_STYLE = _PrintStyle()
 
 
-class RosterHTML(HTML):
+class RosterHTML(OwnUserAgentHTML):
     """A WeasyPrint document styled by our user-agent stylesheet (``static/roster/ua.css``)
     instead of WeasyPrint's HTML5 one: the same defaults for the elements a roster uses, without
     the hundreds of rules for every other element that WeasyPrint would match each time."""
 
-    def _ua_stylesheets(self, forms: bool = False) -> list[CSS]:
+    def user_agent_stylesheets(self) -> list[CSS]:
         return PRINT_STYLE.user_agent()
-
-
-class WellFormedHTML(RosterHTML):
-    """A WeasyPrint document from a tree we parsed ourselves.
-
-    Our templates write well-formed markup (XHTML syntax), so the C XML parser reads a roster
-    in well under a millisecond where WeasyPrint's pure-Python HTML5 parser takes about 20 ms.
-    Sets what ``HTML.__init__`` sets after parsing.
-    """
-
-    def __init__(self, root: ElementTree.Element, base_url: str, url_fetcher: URLFetcher):
-        self.base_url = base_url
-        self.url_fetcher = url_fetcher
-        self.media_type = "print"
-        self.wrapper_element = cssselect2.ElementWrapper.from_html_root(root, content_language=None)
-        self.etree_element = self.wrapper_element.etree_element
 
 
 def html_document(html: str, url_fetcher: URLFetcher) -> HTML:
     """*html* as a WeasyPrint document: through the XML parser, or the HTML5 one when user text
-    holds a character XML forbids (a control character in a name)."""
+    holds a character XML forbids (a control character in a name).
+
+    Our templates write well-formed markup (XHTML syntax), so the C XML parser reads a roster
+    in well under a millisecond, many times faster than WeasyPrint's pure-Python HTML5 parser.
+    """
     base_url = STATIC.as_uri() + "/"
     try:
-        return WellFormedHTML(ElementTree.fromstring(html), base_url, url_fetcher)
+        return html_from_tree(RosterHTML, ElementTree.fromstring(html), base_url, url_fetcher)
     except ElementTree.ParseError:
         return RosterHTML(string=html, base_url=base_url, url_fetcher=url_fetcher)
 

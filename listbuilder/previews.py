@@ -80,6 +80,6 @@ def _load_profile(family: str, data: Mapping[str, Any]) -> Any:
 
 def _unit_schema(family: str) -> type[Schema]:
     book_schema = FAMILIES[family].part("book_schema")  # created on the first inline profile
-    units = book_schema._declared_fields["units"]  # a List(Nested(unit schema))
+    units = schema_of(book_schema).fields["units"]  # a List(Nested(unit schema))
     nested = units.inner.nested
     return nested if isinstance(nested, type) else type(nested)

@@ -434,13 +434,6 @@ def test_a_fresh_worker_parses_no_c_type_for_glyph_counts_the_warm_up_did_not_pr
     assert out.split() == ["0"]
 
 
-def test_font_arrays_are_sized_and_filled_as_weasyprint_asks():
-    from weasyprint.pdf import fonts
-
-    assert list(fonts.ffi.new("hb_codepoint_t[5]", [7, 8])) == [7, 8, 0, 0, 0]  # the rest zero, as for T[5]
-    assert fonts.ffi.sizeof(fonts.ffi.new("char[4]")) == 4 and fonts.ffi.new("unsigned int *", 100)[0] == 100
-
-
 def test_roster_over_the_entry_budget_is_422_by_its_schema(client):
     from listbuilder.roster_budget import MAX_ENTRIES, RosterTooLarge, check_entries
 
@@ -489,60 +482,23 @@ def test_saved_list_pdf_qr_code_decodes_to_its_share_link(saved_client):
         assert [code.text for code in found] == [made["share_url"]], layout
 
 
-def test_roster_markup_is_read_by_the_xml_parser_and_html5_takes_what_xml_forbids(registry):
-    from listbuilder.pdf import WellFormedHTML, html_document
+def test_roster_markup_is_read_by_the_xml_parser_and_html5_takes_what_xml_forbids(registry, monkeypatch):
+    import listbuilder.pdf as pdf_module
     from listbuilder.roster_html import render_html
 
+    from_tree = []
+    made = pdf_module.html_from_tree
+    monkeypatch.setattr(pdf_module, "html_from_tree", lambda *args: from_tree.append(args[0]) or made(*args))
     army = json.loads(GOLDEN_GF_2000.read_text(encoding="utf-8"))["list"]
     roster = build_roster(registry, parse_list(army))
-    assert isinstance(html_document(render_html(roster, asset_url=None, share_url="https://example.org/l/x"), LocalFetcher()), WellFormedHTML)
+    assert isinstance(pdf_module.html_document(render_html(roster, asset_url=None, share_url="https://example.org/l/x"), LocalFetcher()), pdf_module.RosterHTML)
+    assert from_tree == [pdf_module.RosterHTML]
     # a control character is legal in a JSON string but not in XML: the HTML5 parser reads it
     roster = build_roster(registry, parse_list({**army, "name": "Ash\x01Host"}))
-    assert not isinstance(html_document(render_html(roster, asset_url=None), LocalFetcher()), WellFormedHTML)
+    assert isinstance(pdf_module.html_document(render_html(roster, asset_url=None), LocalFetcher()), pdf_module.RosterHTML)
+    assert from_tree == [pdf_module.RosterHTML]
     # the control character prints as .notdef, after which pypdf reads the bold font's text with NULs
     first = pdf_pages(render_pdf(roster))[0].replace("\x00", "")
     assert "Ash" in first and "Host" in first and f"code {roster.code}" in first
 
 
-# What WeasyPrint's user-agent stylesheet decides for the elements of a roster (and what our
-# stylesheet does not set everywhere); inherited ones come along through the cascade.
-UA_PROPERTIES = (
-    "display", "margin_top", "margin_bottom", "margin_left", "margin_right", "padding_top", "padding_bottom", "padding_left",
-    "padding_right", "font_weight", "font_size", "font_style", "list_style_type", "border_spacing", "border_collapse",
-    "vertical_align", "direction", "break_after", "break_inside", "white_space", "text_indent", "hyphens", "overflow",
-    "text_decoration_line", "box_sizing", "counter_reset",
-)
-
-
-@pytest.mark.parametrize("case, layout", [
-    ("grimdark-future/legal-2000-cinder-covenant.json", "sheet"), ("grimdark-future/legal-2000-cinder-covenant.json", "cards"),
-    ("age-of-fantasy/illegal-points-over-limit.json", "sheet"), ("ancients-hex/fjordhold-attachment-errors.json", "sheet"),
-    *[(str(path.relative_to(GOLDEN)), "sheet") for path in sorted(GOLDEN.glob("armour-hex/*.json"))[:1]],
-])
-def test_our_user_agent_stylesheet_styles_a_roster_as_weasyprints_does(registry, case, layout):
-    """static/roster/ua.css replaces WeasyPrint's HTML5 stylesheet (its hundreds of rules cost
-    style time on every render): every element of a roster computes the same either way, but
-    for headings' PDF bookmarks, which a roster does without."""
-    from weasyprint import UA_STYLESHEET
-    from weasyprint.css import get_all_computed_styles
-
-    from listbuilder.pdf import html_document
-    from listbuilder.roster_html import render_html
-
-    roster = build_roster(registry, parse_list(json.loads((GOLDEN / case).read_text(encoding="utf-8"))["list"]))
-    fonts, stylesheets = PRINT_STYLE.stylesheets("a4")
-    document = html_document(render_html(roster, layout=layout, asset_url=None, share_url="https://example.org/l/x"), LocalFetcher())
-    assert UA_STYLESHEET not in document._ua_stylesheets()
-
-    def computed(user_agent):
-        document._ua_stylesheets = lambda forms=False: user_agent
-        style_for = get_all_computed_styles(document, user_stylesheets=stylesheets, font_config=fonts, counter_style=PRINT_STYLE.counters)
-        return [
-            (element.tag, {name: style_for(element)[name] for name in UA_PROPERTIES})
-            for element in document.etree_element.iter()
-        ]
-
-    ours, weasyprints = computed(PRINT_STYLE.user_agent()), computed([UA_STYLESHEET])
-    assert len(ours) > 50
-    for (tag, mine), (_, theirs) in zip(ours, weasyprints, strict=True):
-        assert mine == theirs, tag

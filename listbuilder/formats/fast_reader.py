@@ -48,7 +48,7 @@ class Reader:
             kw_only=True, forbid_unknown_fields=True,
         )
         hooks: dict[str, list[str]] = {}
-        for kind, found in schema_cls._hooks.items():
+        for kind, found in schema_cls.resolve_hooks().items():  # marshmallow's public view of the hooks
             for name, many, options in found:
                 if kind not in ("post_load", "validates_schema") or many or options.get("pass_original") or options.get("pass_collection"):
                     raise TypeError(f"{schema_cls.__name__}: its {kind} hook {name!r} has no fast reader")

@@ -39,10 +39,10 @@ class WholeNumber(fields.Integer):
     def __init__(self, **kw: Any):
         super().__init__(strict=True, **kw)
 
-    def _validated(self, value: Any) -> Any:
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if type(value) is float and value.is_integer():
             value = int(value)
-        return super()._validated(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 def positive_int(**kw: Any) -> fields.Integer:

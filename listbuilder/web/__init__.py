@@ -16,7 +16,7 @@ from listbuilder.web import api, bodies, book_pages, docs, errors, event_pages, 
 from listbuilder.web.json_provider import OrjsonProvider
 from listbuilder.web.public_url import PublicUrl
 from listbuilder.web.rest import Api, built_spec
-from listbuilder.web.routing import LazyBuilderRule
+from listbuilder.compat.werkzeug import LazyBuilderRule
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024

@@ -21,6 +21,7 @@ from typing import Any
 
 import flask
 import orjson
+from marshmallow import Schema
 from werkzeug.exceptions import RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -222,7 +223,7 @@ def _check_text(text: str, path: str) -> None:
 class JsonBodyParser(FlaskParser):
     """webargs' Flask parser with :func:`load_json_body`, and 415 for bodies sent as non-JSON."""
 
-    def _raw_load_json(self, req: flask.Request) -> Any:
+    def load_json(self, req: flask.Request, schema: Schema) -> Any:
         if not is_json_request(req):
             if req.content_length or req.headers.get("Transfer-Encoding"):
                 raise BodyError(415, "send the body as JSON with Content-Type: application/json", {"(body)": [f"content type {req.mimetype or 'none'} is not application/json"]})

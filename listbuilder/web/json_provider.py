@@ -15,10 +15,11 @@ templates' ``tojson``) stay Flask's.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, NoReturn
 
 import orjson
-from flask import Response
+from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 
 _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -28,17 +29,31 @@ def _not_here(value: Any) -> NoReturn:
     raise TypeError(f"{type(value).__name__} is written by Flask's encoder")
 
 
+def response_value(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """What ``jsonify(*args, **kwargs)`` writes, as Flask documents it: nothing is None, one
+    value is itself, several are a list, keyword arguments a dict; never both kinds."""
+    if args and kwargs:
+        raise TypeError("app.json.response() takes either args or kwargs, not both")
+    if kwargs:
+        return kwargs
+    return None if not args else args[0] if len(args) == 1 else args
+
+
 class OrjsonProvider(DefaultJSONProvider):
     """Flask's JSON provider with orjson for response bodies (see the module docstring)."""
 
     sort_keys = False  # keep payloads in schema order
 
+    def __init__(self, app: Flask) -> None:
+        super().__init__(app)
+        self.app = weakref.proxy(app)  # a proxy, as Flask's own: the app holds its provider
+
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        obj = self._prepare_response_obj(args, kwargs)
-        if self.compact is False or (self.compact is None and self._app.debug):
+        obj = response_value(args, kwargs)
+        if self.compact is False or (self.compact is None and self.app.debug):
             return super().response(obj)
         try:
             body = orjson.dumps(obj, default=_not_here, option=_OPTIONS | (orjson.OPT_SORT_KEYS if self.sort_keys else 0))
         except TypeError:  # orjson.JSONEncodeError is one
             return super().response(obj)
-        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
+        return self.app.response_class(body + b"\n", mimetype=self.mimetype)

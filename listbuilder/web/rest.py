@@ -10,7 +10,6 @@ really answers with ``@blp.errors(404, 422)`` instead of a catch-all ``default``
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -19,11 +18,11 @@ import flask_smorest
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow.common import resolve_schema_cls
 from flask import Flask
-from flask_smorest.spec import openapi_cli
 from marshmallow import Schema, ValidationError
 from webargs import core
 from webargs.flaskparser import is_json_request
 
+from listbuilder.compat.flask_smorest import LazySpecApi, api_of, copy_documentation
 from listbuilder.shapes.api import ErrorOut
 from listbuilder.web.bodies import JsonBodyParser, may_hold_nul
 
@@ -61,83 +60,27 @@ class OneOfPlugin(BasePlugin):
         return None
 
 
-class Api(flask_smorest.Api):
-    """No catch-all ``default`` response; errors documented with :class:`ErrorOut`; the
-    OpenAPI document (``spec``) built on first use.
+class Api(LazySpecApi):
+    """No catch-all ``default`` response; errors documented with :class:`ErrorOut`; schemas
+    with a ``ONE_OF`` table documented by :class:`OneOfPlugin`; the OpenAPI document
+    (``spec``) built on first use (:class:`~listbuilder.compat.flask_smorest.LazySpecApi`).
 
-    Documenting an operation resolves every schema it names into JSON Schema, which took
-    about a tenth of ``create_app`` and is needed only by ``/api/v1/openapi.json`` (and the
-    docs page that reads it). So blueprints are routed at once but documented the first time
-    ``spec`` is read, in the order they were registered: the document is the same.
-    ``wsgi.warm_up`` reads it before gunicorn forks, so served workers never pay for it.
+    Documenting every operation is needed only by ``/api/v1/openapi.json`` (and the docs page
+    that reads it), so ``create_app`` leaves it to the first reader; ``wsgi.warm_up`` reads it
+    before gunicorn forks, so served workers never pay for it.
     """
 
     ERROR_SCHEMA = ErrorOut
     DEFAULT_ERROR_RESPONSE_NAME = None
 
-    def __init__(self, app: Flask | None = None, **kwargs: Any) -> None:
-        self._spec: APISpec | None = None
-        self._spec_options: dict[str, Any] = {}
-        self._to_document: list[Callable[[APISpec], object]] = []  # replayed on the new spec
-        self._spec_ready = False
-        self._spec_building = False
-        self._spec_lock = threading.RLock()  # two threads asking at once build it once
-        super().__init__(app, **kwargs)
-
-    @property  # type: ignore[override]
-    def spec(self) -> APISpec | None:
-        if not self._spec_ready and self._spec_options:
-            with self._spec_lock:
-                if not self._spec_ready and not self._spec_building:  # building: flask-smorest reads the new spec
-                    self._build_spec()
-        return self._spec
-
-    @spec.setter
-    def spec(self, value: APISpec | None) -> None:
-        self._spec = value
-
-    def _init_spec(self, **kwargs: Any) -> None:
-        kwargs["extra_plugins"] = [*(kwargs.get("extra_plugins") or ()), OneOfPlugin()]
-        self._spec_options = kwargs
-        self._app.cli.add_command(openapi_cli)  # `flask openapi print` builds it when run
-
-    def _build_spec(self) -> None:
-        self._spec_building = True
-        try:
-            super()._init_spec(**self._spec_options)
-            for document in self._to_document:
-                document(self._spec)  # type: ignore[arg-type]
-            self._spec_ready = True
-        finally:
-            self._spec_building = False
-
-    def register_blueprint(self, blp: flask_smorest.Blueprint, *, parameters: Any = None, **options: Any) -> None:
-        """Route *blp* now; document it when the spec is built (flask-smorest does both at once)."""
-        name = options.get("name", blp.name)
-        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
-        self._app.register_blueprint(blp, **options)
-
-        def document(spec: APISpec) -> None:
-            blp.register_views_in_doc(self, self._app, spec, name=name, parameters=parameters)
-            spec.tag({"name": name, "description": blp.description})
-
-        self._document(document)
-
-    def register_converter(self, converter: Any, func: Any) -> None:
-        """Path parameters of *converter* documented by *func* (``_init_spec`` registers them)."""
-        self._converters.append((converter, func))
-        if self._spec_ready:
-            self._register_converter(converter, func)
+    def __init__(self, app: Flask | None = None, *, spec_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        spec_kwargs = dict(spec_kwargs or {})
+        spec_kwargs["extra_plugins"] = [*(spec_kwargs.get("extra_plugins") or ()), OneOfPlugin()]
+        super().__init__(app, spec_kwargs=spec_kwargs, **kwargs)
 
     def security_scheme(self, name: str, definition: dict[str, Any]) -> None:
         """An OpenAPI security scheme (``components.securitySchemes``)."""
-        self._document(lambda spec: spec.components.security_scheme(name, definition))
-
-    def _document(self, step: Callable[[APISpec], object]) -> None:
-        if self._spec_ready:
-            step(self._spec)  # type: ignore[arg-type]
-        else:
-            self._to_document.append(step)
+        self.document(lambda spec: spec.components.security_scheme(name, definition))
 
 
 def _empty_query(schema: Schema, load_options: dict[str, Any]) -> dict[str, Any] | None:
@@ -154,9 +97,19 @@ def _empty_query(schema: Schema, load_options: dict[str, Any]) -> dict[str, Any]
     return value if plain else None
 
 
+def parser_loader(parser: JsonBodyParser, location: str) -> Callable[[flask.Request, Schema], Any]:
+    """The parser's loader of *location*: its JSON body or its query string."""
+    loaders = {"json": parser.load_json, "query": parser.load_querystring, "querystring": parser.load_querystring}
+    if location not in loaders:
+        raise ValueError(f"arguments() reads the JSON body or the query string, not {location!r}")
+    return loaders[location]
+
+
 def built_spec(app: Flask) -> APISpec:
     """The app's OpenAPI document, built now if nothing asked for it yet."""
-    return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec
+    spec = api_of(app).spec
+    assert spec is not None, "Api.init_app was called"
+    return spec
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -184,7 +137,7 @@ class Blueprint(flask_smorest.Blueprint):
         document = super().arguments(schema, location=location, **options)
         parser = self.ARGUMENTS_PARSER
         instance = schema() if isinstance(schema, type) else schema
-        read = getattr(parser, parser.__location_map__[location])
+        read = parser_loader(parser, location)
         unknown = parser.DEFAULT_UNKNOWN_BY_LOCATION.get(location)
         load_options = {"unknown": unknown} if unknown else {}
         status = options.get("error_status_code")
@@ -214,7 +167,7 @@ class Blueprint(flask_smorest.Blueprint):
                     raise  # handle_error raises; never reached
                 return view(*args, value, **kwargs)
 
-            with_arguments._apidoc = document(view)._apidoc  # type: ignore[attr-defined]
+            copy_documentation(document(view), with_arguments)
             return with_arguments  # type: ignore[return-value]
 
         return decorate
@@ -230,7 +183,7 @@ class Blueprint(flask_smorest.Blueprint):
             documented = view
             for code in reversed(codes):
                 documented = self.alt_response(code, schema=ERROR_OUT, description=words[code])(documented)
-            view._apidoc = documented._apidoc  # type: ignore[attr-defined]
+            copy_documentation(documented, view)
             return view
 
         return decorate

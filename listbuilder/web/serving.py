@@ -30,12 +30,9 @@ Environment: ``WEB_CONCURRENCY`` (worker processes, default two per CPU), ``LIST
 from __future__ import annotations
 
 import os
-import socket
 import sys
 
-from gunicorn import util
-from gunicorn.http import wsgi
-
+from listbuilder.compat.gunicorn import answer_errors_with, hide_server_header
 from listbuilder.web.errors import gunicorn_error_response
 
 preload_app = True          # books are loaded once in the master and shared by the workers
@@ -55,23 +52,10 @@ if not control_socket_disable:
     control_socket = os.environ["LISTBUILDER_CONTROL_SOCKET"]
 
 
-def _write_json_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
-    util.write_nonblock(sock, gunicorn_error_response(status_int, reason, mesg))
-
-
-# gunicorn writes its own HTML error page through this one function; answer in our shape.
-util.write_error = _write_json_error
-
-
-_default_headers = wsgi.Response.default_headers
-
-
-def _anonymous_headers(response: wsgi.Response) -> list[str]:
-    """gunicorn's own response headers without ``Server``: what software answers is nobody's business."""
-    return [line for line in _default_headers(response) if not line.startswith("Server:")]
-
-
-wsgi.Response.default_headers = _anonymous_headers  # type: ignore[method-assign]
+# The requests gunicorn answers itself (414, 431, broken HTTP): in the API's error shape; and no
+# answer names the server software.
+answer_errors_with(gunicorn_error_response)
+hide_server_header()
 
 
 def post_worker_init(worker: object) -> None:
