@@ -46,7 +46,7 @@ class Dist:
 
     @staticmethod
     def die(sides: int = 6) -> Dist:
-        return Dist({face: 1.0 / sides for face in range(1, sides + 1)})
+        return Dist(dict.fromkeys(range(1, sides + 1), 1.0 / sides))
 
     @staticmethod
     def mixture(weighted: Iterable[tuple[float, Dist]]) -> Dist:
@@ -204,7 +204,7 @@ def open_ended_d6(*, sides: int = 6, bonus_from: int = 5) -> Dist:
     The chain has no end in theory; its tail is cut once its mass falls below ``EPSILON``
     and the cut mass is kept on the last value, so the total stays exactly one.
     """
-    pmf: dict[int, float] = {face: 1.0 / sides for face in range(1, sides)}
+    pmf: dict[int, float] = dict.fromkeys(range(1, sides), 1.0 / sides)
     go_on = (sides - bonus_from + 1) / sides
     mass, extra = 1.0 / sides, 0
     while mass * go_on > EPSILON:

@@ -431,7 +431,8 @@ class Unit:
         """How many of each weapon and item the unit starts with, by gear key (the name
         unless two profiles share it)."""
         counts: dict[str, int] = {}
-        for gear in (*self.weapons, *self.items):
+        gears: tuple[Weapon | Item, ...] = (*self.weapons, *self.items)
+        for gear in gears:
             counts[gear.gear_key] = counts.get(gear.gear_key, 0) + gear.count
         return counts
 
@@ -439,7 +440,8 @@ class Unit:
     def gear_by_key(self) -> Mapping[str, Weapon | Item]:
         """Each weapon and item profile the unit starts with, by gear key."""
         found: dict[str, Weapon | Item] = {}
-        for gear in (*self.weapons, *self.items):
+        gears: tuple[Weapon | Item, ...] = (*self.weapons, *self.items)
+        for gear in gears:
             found.setdefault(gear.gear_key, gear)
         return found
 
@@ -502,12 +504,15 @@ class ArmyBook:
     undefined_rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_units_by_id", {u.id: u for u in self.units})
         # Resolved entries keyed by (unit id, upgrade rows); filled by listbuilder.resolve.
         object.__setattr__(self, "resolution_memo", {})
 
+    @cached_property
+    def _units_by_id(self) -> dict[str, Unit]:
+        return {u.id: u for u in self.units}
+
     def unit(self, unit_id: str) -> Unit | None:
-        return self._units_by_id.get(unit_id)  # type: ignore[attr-defined]
+        return self._units_by_id.get(unit_id)
 
     def sections_of(self, unit: Unit) -> tuple[UpgradeSection, ...]:
         return tuple(self.sections[s] for s in unit.upgrades if s in self.sections)
@@ -567,7 +572,7 @@ class ChosenUpgrade(NamedTuple):
 
     section: str
     option: str
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # the list format's name; it hides tuple.count
 
 
 @dataclass(frozen=True, init=False)

@@ -505,9 +505,11 @@ def roster_text(roster: Roster) -> str:
     """The compact forum form: a header line, then one line per unit (joined heroes indented)."""
     budget = ", ".join(f"{b.spent}/{b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in roster.budget)
     lines = [
-        f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
-        f" · {roster.counts['units']} units, {roster.counts['activations']} activations, {roster.counts['models']} models"
-        f" · code {roster.code}",
+        (
+            f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
+            f" · {roster.counts['units']} units, {roster.counts['activations']} activations, {roster.counts['models']} models"
+            f" · code {roster.code}"
+        ),
     ]
     if not roster.valid:
         errors = [i.message for i in roster.issues if i.severity == ERROR]

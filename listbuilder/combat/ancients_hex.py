@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
+from operator import add
 from typing import Any
 
 from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
@@ -99,7 +101,7 @@ def roll_pool(pool: Pool) -> Dist:
     weighted: list[tuple[float, Dist]] = []
     for (s, c, u), p in states.items():
         rerolled = c + min(pool.spare_rerolls, u)
-        weighted.append((p, fresh.repeat(rerolled).map(lambda v, s=s: v + s)))
+        weighted.append((p, fresh.repeat(rerolled).map(partial(add, s))))
     return Dist.mixture(weighted)
 
 

@@ -135,7 +135,7 @@ def read_vehicle(side: Combatant, where: str) -> Vehicle:
         name=side.name,
         models=side.models,
         size_class=str(stats.get("size_class", "medium")),
-        armour=tuple(armour) if armour is not None else None,  # type: ignore[arg-type]
+        armour=tuple(armour) if armour is not None else None,
         assault=stats.get("assault"),
         deflection=stats.get("deflection"),
         tables={name: read_table(name, rows) for name, rows in stats["damage_tables"].items()},

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from listbuilder.combat.service import Combatant
 from listbuilder.model import RuleRef, Weapon, rule_rating
 
 
@@ -45,19 +46,19 @@ class Fighter:
         return (self, *self.heroes)
 
 
-def fighter_from(combatant: object) -> Fighter:
+def fighter_from(combatant: Combatant) -> Fighter:
     """A Combatant (any source) -> Fighter. Stats come from the book's ``quality``/``defense``."""
-    unit = combatant.unit  # type: ignore[attr-defined]
-    rules = tuple(combatant.rules)  # type: ignore[attr-defined]
-    heroes = tuple(fighter_from(h) for h in combatant.heroes)  # type: ignore[attr-defined]
+    unit = combatant.unit
+    rules = tuple(combatant.rules)
+    heroes = tuple(fighter_from(h) for h in combatant.heroes)
     return Fighter(
-        name=combatant.name,  # type: ignore[attr-defined]
-        models=combatant.models,  # type: ignore[attr-defined]
+        name=combatant.name,
+        models=combatant.models,
         quality=int(unit.stats.get("quality", 4)),
         defense=int(unit.stats.get("defense", 4)),
         tough=max(1, rule_rating(rules, "Tough", 1)),
         rules=rules,
-        weapons=tuple(combatant.weapons),  # type: ignore[attr-defined]
+        weapons=tuple(combatant.weapons),
         heroes=heroes,
         is_hero=any(r.name == "Hero" for r in rules),
     )

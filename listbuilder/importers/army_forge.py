@@ -54,7 +54,7 @@ def line_of_book(root: Node) -> tuple[GameLine, str]:
         path = root.child_path(field)
         number = as_whole(value)
         named = _LINE_IDS.get(number) if number is not None and not isinstance(value, str) else str(value)
-        line = next((l for l in LINES if named is not None and named.lower() in (l.slug, l.key.lower())), None)
+        line = next((g for g in LINES if named is not None and named.lower() in (g.slug, g.key.lower())), None)
         if line is None:
             raise unsupported(path, str(value))
         return line, path
@@ -63,7 +63,7 @@ def line_of_book(root: Node) -> tuple[GameLine, str]:
 
 def line_of_list(code: str, path: str) -> GameLine:
     """The game line of a list's ``gameSystem`` code ("gf", "aof", "aofr")."""
-    line = next((l for l in LINES if code.lower() in (l.key.lower(), l.slug)), None)
+    line = next((g for g in LINES if code.lower() in (g.key.lower(), g.slug)), None)
     if line is None:
         raise unsupported(path, code)
     return line

@@ -91,7 +91,7 @@ class _Converter:
         """The source JSON path behind a path of our document (its longest known prefix)."""
         best = ""
         for prefix in self.provenance:
-            if (ours == prefix or ours.startswith(prefix + ".") or ours.startswith(prefix + "[")) and len(prefix) > len(best):
+            if (ours == prefix or ours.startswith((prefix + ".", prefix + "["))) and len(prefix) > len(best):
                 best = prefix
         if not best:
             return ours
@@ -253,7 +253,7 @@ class _Converter:
                 self.provenance[f"upgrades[{len(made)}].options[{o}]"] = option.path
                 option_out, af_ids = option_doc(option, ctx, option_ids)
                 options.append(option_out)
-                af_options.update({af_id: option_out["id"] for af_id in af_ids})
+                af_options.update(dict.fromkeys(af_ids, option_out["id"]))
             doc["options"] = options
             self.provenance[f"upgrades[{len(made)}]"] = node.path
             made.append(doc)

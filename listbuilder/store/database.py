@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, Engine, Executable, MetaData, create_engine, event, inspect, text
 from sqlalchemy.engine import Compiled, make_url
 
-from listbuilder.store.urls import default_url, normalise_url
+from listbuilder.store.urls import normalise_url
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_MS = 10_000           # how long a SQLite writer waits for the write lock
@@ -129,7 +129,7 @@ class Database:
         shows it when used, and a read changes nothing, so trying it again is safe."""
         try:
             return self._first_row_on(held.connection or held.connect(), statement, params)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any failure of a kept connection: replace it, read again
             held.close()
         try:
             return self._first_row_on(held.connect(), statement, params)
@@ -309,7 +309,7 @@ class _HeldConnection:
         if connection is not None:
             try:
                 connection.close()
-            except Exception:  # already broken: nothing left to close
+            except Exception:  # noqa: BLE001 - already broken: nothing left to close
                 pass
 
 

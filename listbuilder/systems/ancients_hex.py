@@ -22,7 +22,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from listbuilder.book_checks import labelled_rules
 from listbuilder.model import ArmyBook, ArmyList, Unit, has_rule, rule_rating, spell_chart
@@ -71,7 +71,7 @@ def keyword_required(limit: int, minimum: int, per_points: int) -> int:
 
 
 class AncientsHexRules(SystemRules):
-    ISSUE_CODES: Mapping[str, str] = {
+    ISSUE_CODES: ClassVar[Mapping[str, str]] = {
         "points.over_limit": "The list costs more than the agreed limit plus the overage allowance (over 405 at 400).",
         "points.overage": "Warning: the list is over the limit but within the allowance; data.opponent_vp is the opponent's starting VP.",
         "keyword.minimum": "Keyword troops cost less than the minimum (150 points at 400, scaled to the agreed limit).",

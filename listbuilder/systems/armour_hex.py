@@ -26,7 +26,7 @@ ties them to the family's hooks.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from listbuilder.deployment import count_totals
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
@@ -43,7 +43,7 @@ HUGE = "huge"
 class ArmourHexRules(SystemRules):
     # 004 "Victory Condition", "Tournament style: FIXED TIME": match and tournament victory points.
     tournament_scoring = "victory-points"
-    ISSUE_CODES: Mapping[str, str] = {
+    ISSUE_CODES: ClassVar[Mapping[str, str]] = {
         "game_mode.unknown": "The list names a game mode the system does not have.",
         "game_mode.budget_mismatch": "The list names a game mode and gives a budget that is not the mode's.",
         "budget.ip": "More industry points (IP) spent than the budget allows.",

@@ -137,7 +137,7 @@ class Loadouts:
         if stated:
             return str(stated)
         # 004 Build your army: an infantry weapon is two-handed unless stated otherwise.
-        return self.loadout["default_weapon"] if isinstance(gear, Weapon) else self.loadout["default_item"]
+        return str(self.loadout["default_weapon"] if isinstance(gear, Weapon) else self.loadout["default_item"])
 
     def hand_slots(self, unit: Unit) -> int:
         return int(unit.stat("hand_slots") or self.loadout["hand_slots"])
@@ -169,7 +169,8 @@ class Loadouts:
             shared = 0
             slots_of: dict[str, str] = {}
             weights: dict[str, int] = {}
-            for gear in (*unit.weapons, *unit.items):
+            gears: tuple[Weapon | Item, ...] = (*unit.weapons, *unit.items)
+            for gear in gears:
                 if self.weigh(gear.name, self.slot(gear), slots_of, weights) == "shared":
                     shared += gear.count
                     continue
@@ -185,7 +186,8 @@ class Loadouts:
         """The option's :class:`_Offer`, derived on first use."""
         offer = self._offers.get(id(option))
         if offer is None or offer.option is not option:
-            gear = tuple((g.name, g.count, self.slot(g)) for g in (*option.gains.weapons, *option.gains.items))
+            gains: tuple[Weapon | Item, ...] = (*option.gains.weapons, *option.gains.items)
+            gear = tuple((g.name, g.count, self.slot(g)) for g in gains)
             offer = self._offers[id(option)] = _Offer(option, f"{section.id}/{option.id}", is_elite(option), gear)
         return offer
 

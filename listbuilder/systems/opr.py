@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from listbuilder.model import ArmyBook, ArmyList, Cost, Spell, rule_rating, spell_chart
 from listbuilder.deployment import count_totals
@@ -72,7 +72,7 @@ def _first_index(table_unit: TableUnit) -> int:
 
 
 class OprRules(SystemRules):
-    ISSUE_CODES: Mapping[str, str] = {
+    ISSUE_CODES: ClassVar[Mapping[str, str]] = {
         "points.over_limit": "The list costs more points than the agreed limit.",
         "spells.unknown": "A spell id on an entry is not a spell of the army book.",
         "spells.not_caster": "Spells are listed for an entry without the system's casting rule (they would never be cast).",

@@ -69,7 +69,7 @@ def submit(page: Page, event_url: str, list_name: str, player: str) -> None:
     page.locator("#submit-form button[type=submit]").click()
 
 
-def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):  # noqa: F811 - the fixture
+def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):
     page = watched
     SHOTS.mkdir(parents=True, exist_ok=True)
     event_url = create_event(page)
@@ -127,7 +127,7 @@ def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):  # n
         phone.close()
 
 
-def test_a_wrong_organiser_token_says_so(watched: Page):  # noqa: F811 - the fixture
+def test_a_wrong_organiser_token_says_so(watched: Page):
     page = watched
     event_url = create_event(page)
     page.evaluate("localStorage.removeItem('listbuilder.events')")

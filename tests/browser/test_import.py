@@ -39,7 +39,7 @@ def import_book_from_file(page: Page) -> str:
     return page.locator("#imported-id").inner_text()
 
 
-def test_book_file_then_list_file_opens_the_builder_with_the_list(watched: Page):  # noqa: F811
+def test_book_file_then_list_file_opens_the_builder_with_the_list(watched: Page):
     page = watched
     page.goto(page.base + "/")
     page.get_by_role("link", name="Import", exact=True).click()
@@ -66,7 +66,7 @@ def test_book_file_then_list_file_opens_the_builder_with_the_list(watched: Page)
     shot(page, "import-list-builder-desktop")
 
 
-def test_pasted_book_at_phone_width_then_the_builder(watched: Page):  # noqa: F811
+def test_pasted_book_at_phone_width_then_the_builder(watched: Page):
     page = watched
     page.set_viewport_size(PHONE)
     page.goto(page.base + "/import")
@@ -81,7 +81,7 @@ def test_pasted_book_at_phone_width_then_the_builder(watched: Page):  # noqa: F8
     expect(page.get_by_role("button", name="Add Junk Walker", exact=True)).to_be_visible()
 
 
-def test_bad_files_say_what_is_wrong(watched: Page):  # noqa: F811
+def test_bad_files_say_what_is_wrong(watched: Page):
     page = watched
     page.goto(page.base + "/import")
     page.fill("#book-text", "{not json")

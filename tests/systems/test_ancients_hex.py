@@ -157,7 +157,7 @@ def test_1_0_points_any_agreed_size_with_the_same_five_point_allowance(drill):
 
 
 def test_1_0_opponent_vp_is_one_per_two_points_over_rounded_up():
-    assert [opponent_vp(n, 2) for n in range(0, 6)] == [0, 1, 1, 2, 2, 3]
+    assert [opponent_vp(n, 2) for n in range(6)] == [0, 1, 1, 2, 2, 3]
 
 
 def test_1_0_keyword_troops_minimum_150_of_400(drill):
@@ -248,7 +248,7 @@ def test_1_0_keyword_flag_marks_troops_only(registry, tmp_path):
 
 @pytest.mark.parametrize("move", ["5/3", "3-5", "3", "a/b", "3/5/7"])
 def test_3_1_move_is_first_action_slash_total(registry, tmp_path, move):
-    body = f'class: troops, figures: MMU, size: 3, cost: {{vp: 5}}'
+    body = 'class: troops, figures: MMU, size: 3, cost: {vp: 5}'
     text_units = {"walker": body}
     problems = book_problems(registry, tmp_path, text_units, **{"move: '3/5'": f"move: '{move}'"})
     assert any(".move" in p for p in problems), problems

@@ -9,9 +9,10 @@ from __future__ import annotations
 import ast
 import copy
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import yaml

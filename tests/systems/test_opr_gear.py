@@ -8,7 +8,6 @@ upgrades come from the army's list), so each test names the section rule it chec
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest

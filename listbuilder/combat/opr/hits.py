@@ -7,7 +7,8 @@ two kinds must stay apart). Kernels are cached: previews repeat the same dice ma
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
+from operator import add
 
 from listbuilder.combat.opr.groups import Group
 from listbuilder.dice import Dist, success_chance
@@ -77,7 +78,7 @@ def group_2d(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_
     binomial, which avoids a two-dimensional convolution."""
     if abs(q_six - q_plain) < 1e-15:
         hits = per_attack(p6, pn, six_hits, six_extra, blast, 0.0, 0.0, auto).map(lambda x: x // B).repeat(n)
-        return Dist.mixture((ph, Dist.binomial(h, q_plain).map(lambda e, h=h: h * B + e)) for h, ph in hits.items())
+        return Dist.mixture((ph, Dist.binomial(h, q_plain).map(partial(add, h * B))) for h, ph in hits.items())
     return per_attack(p6, pn, six_hits, six_extra, blast, q_six, q_plain, auto).repeat(n)
 
 

@@ -179,7 +179,7 @@ class Melee:
         it lost at each position, after the loop.
         """
         f = self.f
-        d, where, la = f.d, self.picking.out, f.line_a
+        where, la = self.picking.out, f.line_a
         a_wins = d_wins = tie = d_destroyed = a_destroyed = 0.0
         defender_at: dict[int, tuple[int, bool]] = {}  # key -> (wounds it took, destroyed)
         diffs: dict[tuple[int, int], tuple[tuple[int, float], ...]] = {}

@@ -8,6 +8,7 @@ from its start for every other phase, so with or without a pick they read the sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from listbuilder.combat.opr.fight import Fight
@@ -197,7 +198,9 @@ class Picking:
                     still[k] = still.get(k, 0.0) + w
             on_model = still
         result: dict[tuple[int, int], float] = {}
-        for states, s, line_of in ((on_model, s_own, lambda p: out.key(p, 0)), (gone, s_without, lambda p: out.key(gone_i, p))):
+        sides: tuple[tuple[dict[int, float], int, Callable[[int], int]], ...] = (
+            (on_model, s_own, lambda p: out.key(p, 0)), (gone, s_without, lambda p: out.key(gone_i, p)))
+        for states, s, line_of in sides:
             for k, w in states.items():
                 h, p = divmod(k, s)
                 result[(h, line_of(p))] = result.get((h, line_of(p)), 0.0) + w

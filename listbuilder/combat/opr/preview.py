@@ -52,7 +52,9 @@ class Preview:
     def run(self) -> dict[str, Any]:
         if self.fight.sit.melee:
             return self.clash().answer()
-        return self.shoot().answer
+        shot = self.shoot()
+        assert shot.answer is not None, "only hold_fire leaves the answer empty"
+        return shot.answer
 
     def clash(self) -> Clash:
         """The melee, with its raw distributions (a whole-turn preview mixes them)."""

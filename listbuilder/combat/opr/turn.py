@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
+from operator import add
 from typing import Any
 
 from listbuilder.combat.opr.dialects import Dialect, dialect_for
@@ -88,7 +90,7 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
                 wounds[total_w] = wounds.get(total_w, 0.0) + weight * q
                 killed[total_k] = killed.get(total_k, 0.0) + weight * q
             hits_mix.append((weight, clash.hits))
-            back_wounds.append((weight, clash.ends_a.map(lambda pa, s=clash.start_a: pa - s)))
+            back_wounds.append((weight, clash.ends_a.map(partial(add, -clash.start_a))))
             melee_mix.append((weight, {k: clash.consequences[k] for k in MIXED}))
             charge_notes = charge_notes or clash.notes
     total_wounds, total_killed = Dist(wounds), Dist(killed)
