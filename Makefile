@@ -10,15 +10,50 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup native browser run test bench check-books clean
+.PHONY: setup native browser run test lint lock upgrade-check bench check-books clean
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# Exactly the versions of requirements-lock.txt, each checked against its hash, then this
+# package on top without resolving anything again. `make lock` writes the lock.
+$(VENV)/.installed: pyproject.toml requirements-lock.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --require-hashes -r requirements-lock.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
+
+# Rewrites requirements-lock.txt from pyproject.toml with uv, for every platform, with hashes.
+# Pins that still fit pyproject.toml are kept; `make lock LOCK_FLAGS=--upgrade` moves every pin
+# to the newest release the bounds allow. Then `make setup` installs the new lock.
+LOCK_FLAGS ?=
+lock: setup
+	$(PY) -m pip install --quiet 'uv>=0.13'
+	$(VENV)/bin/uv pip compile pyproject.toml --extra test --generate-hashes --universal --python-version 3.11 \
+		--custom-compile-command 'make lock' $(LOCK_FLAGS) --quiet -o requirements-lock.txt
+
+# The newest release of every dependency, our upper bounds ignored, in a venv of its own; then
+# the compat tests (the internals we rely on, tests/compat) and the whole suite. Run it on a
+# schedule, and before raising a bound in pyproject.toml. It prints what differs from the lock.
+# UPGRADE_TESTS narrows the second run (e.g. UPGRADE_TESTS=tests/web).
+UPGRADE_VENV ?= .venv-upgrade
+UPGRADE_TESTS ?=
+UPGRADE_PY   := $(UPGRADE_VENV)/bin/python
+NEWEST_NAMES := import re, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+	print("\n".join(re.split(r"[<>=!~;\s]", d, maxsplit=1)[0] for d in p["dependencies"] + p["optional-dependencies"]["test"]))
+upgrade-check: native browser
+	rm -rf $(UPGRADE_VENV)
+	$(PYTHON) -m venv $(UPGRADE_VENV)
+	$(UPGRADE_PY) -m pip install --quiet --upgrade pip
+	$(UPGRADE_PY) -m pip install --quiet --no-deps -e .
+	$(UPGRADE_PY) -c '$(NEWEST_NAMES)' > $(UPGRADE_VENV)/newest.txt
+	$(UPGRADE_PY) -m pip install --quiet --upgrade --upgrade-strategy eager -r $(UPGRADE_VENV)/newest.txt
+	@echo "Locked (<) and newest (>) where they differ:"
+	@grep -oE '^[A-Za-z0-9_.-]+==[^ ;]+' requirements-lock.txt | tr 'A-Z_' 'a-z-' | sort > $(UPGRADE_VENV)/locked.txt
+	@$(UPGRADE_PY) -m pip freeze --exclude-editable | tr 'A-Z_' 'a-z-' | sort > $(UPGRADE_VENV)/installed.txt
+	@diff $(UPGRADE_VENV)/locked.txt $(UPGRADE_VENV)/installed.txt | grep '^[<>]' || echo "  (none)"
+	$(UPGRADE_PY) -m pytest -q tests/compat
+	$(UPGRADE_PY) -m pytest -q $(UPGRADE_TESTS)
 
 # WeasyPrint subsets fonts with HarfBuzz's subset library (Debian package libharfbuzz-subset0);
 # without it WeasyPrint warns on import and embeds whole fonts.
@@ -39,8 +74,15 @@ browser:
 	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends nodejs npm)
 	test -f tests/browser/a11y/node_modules/axe-core/axe.min.js || (cd tests/browser/a11y && npm ci --no-audit --no-fund)
 
-test: setup native browser
+test: setup native browser lint
 	$(VENV)/bin/python -m pytest -q
+
+# ruff's lint rules on everything, and mypy on the pure core (strict; settings in pyproject.toml).
+# TODO(lead): add `$(VENV)/bin/ruff format --check .` once `ruff format` has been applied repo-wide.
+CORE := -p listbuilder.model -p listbuilder.validation -p listbuilder.dice -p listbuilder.systems -p listbuilder.combat
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy $(CORE)
 
 bench: setup
 	command -v wrk >/dev/null || (apt-get update && apt-get install -y --no-install-recommends wrk)
@@ -58,4 +100,4 @@ check-books: setup
 	$(VENV)/bin/listbuilder check-books
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(UPGRADE_VENV) .pytest_cache .mypy_cache .ruff_cache
