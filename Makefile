@@ -15,19 +15,22 @@ PORT   ?= 8000
 setup: $(VENV)/.installed
 
 # Exactly the versions of requirements-lock.txt, each checked against its hash, then this
-# package on top without resolving anything again. `make lock` writes the lock.
+# package on top without resolving anything again; pip check fails when the lock is missing
+# something pyproject.toml asks for (run `make lock` after changing the dependencies).
 $(VENV)/.installed: pyproject.toml requirements-lock.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --require-hashes -r requirements-lock.txt
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip check
 	touch $@
 
 # Rewrites requirements-lock.txt from pyproject.toml with uv, for every platform, with hashes.
 # Pins that still fit pyproject.toml are kept; `make lock LOCK_FLAGS=--upgrade` moves every pin
 # to the newest release the bounds allow. Then `make setup` installs the new lock.
 LOCK_FLAGS ?=
-lock: setup
+lock:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet 'uv>=0.13'
 	$(VENV)/bin/uv pip compile pyproject.toml --extra test --generate-hashes --universal --python-version 3.11 \
 		--custom-compile-command 'make lock' $(LOCK_FLAGS) --quiet -o requirements-lock.txt
@@ -77,9 +80,11 @@ browser:
 test: setup native browser lint
 	$(VENV)/bin/python -m pytest -q
 
-# ruff's lint rules on everything, and mypy on the pure core (strict; settings in pyproject.toml).
+# ruff's lint rules on everything, and mypy on the pure core (model, validation, dice, the rules
+# base and Family records, systems, combat): strict, settings in pyproject.toml.
 # TODO(lead): add `$(VENV)/bin/ruff format --check .` once `ruff format` has been applied repo-wide.
-CORE := -p listbuilder.model -p listbuilder.validation -p listbuilder.dice -p listbuilder.systems -p listbuilder.combat
+CORE := -p listbuilder.model -p listbuilder.validation -p listbuilder.dice -p listbuilder.rules -p listbuilder.families \
+	-p listbuilder.systems -p listbuilder.combat
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(CORE)

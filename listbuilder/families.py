@@ -79,7 +79,8 @@ def unregister(family_id: str) -> None:
 
 
 class _OfAFamily(Protocol):
-    family: str  # a GameSystem's family id
+    @property
+    def family(self) -> str: ...  # a GameSystem's family id (read-only: GameSystem is frozen)
 
 
 def family_of(system: _OfAFamily) -> Family:

@@ -53,7 +53,7 @@ def standings(players: Sequence[str], games: Sequence[Game], tiebreakers: Sequen
     unknown = [t for t in tiebreakers if t not in TIEBREAKERS]
     if unknown:
         raise ValueError(f"unknown tiebreakers {unknown}; known: {list(TIEBREAKERS)}")
-    score: dict[str, float] = {p: 0.0 for p in players}
+    score: dict[str, float] = dict.fromkeys(players, 0.0)
     secondary: dict[str, float] = dict.fromkeys(players, 0.0)
     opponents: dict[str, list[str]] = {p: [] for p in players}
     outcomes: dict[str, dict[str, int]] = {p: defaultdict(int) for p in players}

@@ -95,7 +95,7 @@ def test_a_new_sqlite_database_is_made_0600_in_a_0700_folder(tmp_path):
     try:
         db.upgrade()
         assert path.parent.stat().st_mode & 0o777 == 0o700
-        made = [p for p in path.parent.iterdir()]
+        made = list(path.parent.iterdir())
         assert path in made and all(p.stat().st_mode & 0o777 == 0o600 for p in made), [(p.name, oct(p.stat().st_mode)) for p in made]
     finally:
         db.dispose()

@@ -9,10 +9,8 @@ import math
 import random
 from pathlib import Path
 
-import pytest
 from pypdf import PdfReader
 
-from listbuilder.store.rounds import event_log, event_results
 from tests.web.test_events_api import EVENT, FUTURE, ILLEGAL, make_event, organiser, submit
 from tests.web.test_saved_api import ERROR_KEYS, LIST, auth, count_rows, create
 
