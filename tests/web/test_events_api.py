@@ -186,8 +186,8 @@ def test_the_name_pattern_means_the_same_in_python_and_ecmascript():
     between them (Python counts \x1d as a space, ECMAScript does not), so the pattern spells its
     blanks out and both must agree on every name made of these characters."""
     names = [chr(c) for c in _PROBES] + ["\v\f\n\x1d", " \ufeff ", "\x85Ann", "\u3000\u2029"]
-    script = "const re = new RegExp(process.argv[1]); const names = JSON.parse(process.argv[2]);" \
-             "console.log(JSON.stringify(names.map((n) => re.test(n))));"
+    script = ("const re = new RegExp(process.argv[1]); const names = JSON.parse(process.argv[2]);"
+              "console.log(JSON.stringify(names.map((n) => re.test(n))));")
     out = subprocess.run(["node", "-e", script, NOT_BLANK.regex.pattern, json.dumps(names)], capture_output=True, text=True, check=True)
     ecmascript = json.loads(out.stdout)
     python = [NOT_BLANK.regex.match(n) is not None for n in names]
