@@ -136,15 +136,20 @@ def test_an_odd_field_gives_a_bye_as_null_at_the_last_table(saved_client):
 
 
 def test_round_1_by_seed_order_and_by_seed_is_reproducible(saved_client):
-    names = ["Ann", "Bob", "Cid", "Dee"]
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
     event = make_event(saved_client)
-    register(saved_client, event, 4, names=names)
-    body = start(saved_client, event, seed_order=["Dee", "Cid", "Bob", "Ann"])
-    assert [t["players"] for t in body["pairings"]] == [["Dee", "Bob"], ["Cid", "Ann"]]
-    other = make_event(saved_client)
-    register(saved_client, other, 4, names=names)
-    again = start(saved_client, other, seed=body["seed"] or 99)
-    assert again["seed"] == (body["seed"] or 99)
+    register(saved_client, event, 8, names=names)
+    body = start(saved_client, event, seed_order=list(reversed(names)))
+    assert [t["players"] for t in body["pairings"]] == [["Hal", "Dee"], ["Gus", "Cid"], ["Fay", "Bob"], ["Eve", "Ann"]]  # 1 v 5, 2 v 6 …
+    drawn = []
+    for _ in range(2):  # two events, the same players and seed: the same round 1
+        other = make_event(saved_client)
+        register(saved_client, other, 8, names=names)
+        drawn.append(start(saved_client, other, seed=77))
+    assert drawn[0]["seed"] == drawn[1]["seed"] == 77 and drawn[0]["pairings"] == drawn[1]["pairings"]
+    unseeded = make_event(saved_client)
+    register(saved_client, unseeded, 8, names=names)
+    assert isinstance(start(saved_client, unseeded)["seed"], int)  # drawn, and shown so the round can be made again
 
 
 def test_later_rounds_refuse_a_seed_and_an_unknown_seed_order_is_422(saved_client):
