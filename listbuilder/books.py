@@ -281,9 +281,11 @@ def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str],
         problems.append(BookProblem(_show(path), "", "system file missing"))
         return None
     text = read(path, problems)
-    system = _system_from_text(text, _show(path), problems) if text is not None else None
+    if text is None:
+        return None
+    system = _system_from_text(text, _show(path), problems)
     if system is not None:
-        texts[system.digest] = text  # type: ignore[index]
+        texts[system.digest] = text
     return system
 
 
@@ -310,9 +312,11 @@ def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> Gam
 
 def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], texts: dict[str, str], warnings: list[BookProblem] | None = None, read: Reader = _read_text) -> ArmyBook | None:
     text = read(path, problems)
-    book = _book_from_text(text, _show(path), system, rules, problems, warnings) if text is not None else None
+    if text is None:
+        return None
+    book = _book_from_text(text, _show(path), system, rules, problems, warnings)
     if book is not None:
-        texts[book.digest] = text  # type: ignore[index]
+        texts[book.digest] = text
     return book
 
 

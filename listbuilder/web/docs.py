@@ -11,17 +11,19 @@ from __future__ import annotations
 from importlib.util import find_spec
 from pathlib import Path
 
-from flask import Blueprint, Flask, render_template, send_from_directory, url_for
+from flask import Blueprint, Flask, Response, render_template, send_from_directory, url_for
 
 SWAGGER_ASSETS_URL = "/api/v1/docs-assets/"
 # The wheel's files only: its module (a Flask blueprint we do not use) is never imported.
-_DIST = Path(find_spec("flask_swagger_ui").origin).resolve().parent / "dist"  # type: ignore[arg-type, union-attr]
+_FOUND = find_spec("flask_swagger_ui")
+assert _FOUND is not None and _FOUND.origin is not None, "flask-swagger-ui is a declared dependency"
+_DIST = Path(_FOUND.origin).resolve().parent / "dist"
 
 bp = Blueprint("docs_assets", __name__)
 
 
 @bp.route(f"{SWAGGER_ASSETS_URL}<path:filename>")
-def asset(filename: str):  # type: ignore[no-untyped-def]
+def asset(filename: str) -> Response:
     return send_from_directory(_DIST, filename, max_age=86400)
 
 
