@@ -61,7 +61,7 @@ read, write = os.pipe()
 pid = os.fork()
 if pid == 0:
     from listbuilder.pdf import roster_pdf
-    from listbuilder.web.api import REGISTRY_KEY
+    from listbuilder.web.context import REGISTRY_KEY
     start = time.perf_counter()
     roster_pdf(app.extensions[REGISTRY_KEY], army, cache=None)
     os.write(write, str(time.perf_counter() - start).encode())

@@ -123,7 +123,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 
     from listbuilder.store import Database
     from listbuilder.store.database import head_revision
-    from listbuilder.web.saved import database_url
+    from listbuilder.web.context import database_url
 
     instance = Flask("listbuilder.web").instance_path  # the app's instance folder, as create_app sees it
     try:

@@ -11,7 +11,7 @@ from listbuilder.lists import ListError, parse_list
 from listbuilder.pdf import PDF_CACHE
 from listbuilder.rosters import build_roster, roster_text
 from listbuilder.sheets import FALLBACK_SHEET
-from listbuilder.web.rosters import download_name
+from listbuilder.web.http.downloads import download_name
 from tests.conftest import GOLDEN
 
 CASES = sorted(GOLDEN.glob("*/*.json"))

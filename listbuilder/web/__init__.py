@@ -12,11 +12,12 @@ from listbuilder.books import load_registry
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
 from listbuilder.formats.lists import FastSchema
-from listbuilder.web import api, bodies, book_pages, docs, errors, event_pages, events, imports, list_pages, pages, previews, quotas, rosters, round_pages, rounds, saved, security
-from listbuilder.web.json_provider import OrjsonProvider
-from listbuilder.web.public_url import PublicUrl
-from listbuilder.web.rest import Api, built_spec
 from listbuilder.compat.werkzeug import LazyBuilderRule
+from listbuilder.web import api, book_pages, context, docs, event_pages, events, imports, list_pages, pages, previews, rosters, round_pages, rounds, saved
+from listbuilder.web.http import bodies, errors, quotas, security
+from listbuilder.web.http.json_provider import OrjsonProvider
+from listbuilder.web.http.public_url import PublicUrl
+from listbuilder.web.http.rest import Api, built_spec
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -43,7 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     registry = app.config.get("REGISTRY") or load_registry(app.config.get("BOOKS_FOLDER"))
     # Books imported through the API are found by id wherever a book id is looked up.
-    app.extensions[api.REGISTRY_KEY] = with_imported_books(registry, lambda: app.extensions.get(saved.DATABASE_KEY) or saved.open_database(app))
+    app.extensions[context.REGISTRY_KEY] = with_imported_books(registry, lambda: app.extensions.get(context.DATABASE_KEY) or context.open_database(app))
     app.json = OrjsonProvider(app)  # keeps payloads in schema order
     saved.init_app(app)
     app.url_map.converters["book_id"] = api.BookIdConverter
@@ -87,12 +88,12 @@ def warm_up(app: Flask) -> Flask:
     one's header, copying their pages from the master (measured: 84-95 ms and 10,500 page
     faults, against 0.6 ms frozen). No collection runs first: it would add 65 ms to start-up to
     free the 900 or so objects of garbage that the freeze keeps instead."""
-    saved.open_database(app)
+    context.open_database(app)
     built_spec(app)
     load_now(saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff)
     FastSchema.prepare()
     from listbuilder import pdf  # WeasyPrint: never imported by create_app
 
-    pdf.warm_up(app.extensions[api.REGISTRY_KEY])
+    pdf.warm_up(app.extensions[context.REGISTRY_KEY])
     gc.freeze()
     return app

@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import current_app, jsonify
+from flask import jsonify
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import BaseConverter
 from flask.views import MethodView
 from flask_smorest import abort
 from marshmallow import fields
 
-from listbuilder.books import BookRegistry
 from listbuilder.lists import ListError, book_for, parse_list, validate_list
 from listbuilder.editions import edition_note
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
@@ -24,21 +23,15 @@ from listbuilder.resolve import resolve_entry
 from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
 from listbuilder.formats.fields import Schema
-from listbuilder.formats.lists import ArmyListSchema
-from listbuilder.web.errors import error_body
-from listbuilder.web.rest import Blueprint
+from listbuilder.web.context import ARMY_LIST, registry
+from listbuilder.web.http.errors import error_body
+from listbuilder.web.http.rest import Blueprint
 
-REGISTRY_KEY = "listbuilder.registry"
 
 # One schema instance for every request: webargs builds a new one per request from a class,
 # and building one deep-copies every field (about a quarter of a validation request's time).
-ARMY_LIST = ArmyListSchema()
 
 blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems, army books and list validation.")
-
-
-def registry() -> BookRegistry:
-    return current_app.extensions[REGISTRY_KEY]
 
 
 class BookIdConverter(BaseConverter):

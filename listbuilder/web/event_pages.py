@@ -15,9 +15,10 @@ from typing import Any
 from flask import Blueprint, Flask, render_template
 
 from listbuilder.store.errors import EventNotFound
-from listbuilder.web.api import registry
-from listbuilder.web.events import event_body, store
-from listbuilder.web.saved import database
+from listbuilder.lazy import lazy_module
+from listbuilder.web.context import database, event_body, registry
+
+store = lazy_module("listbuilder.store.events")
 
 bp = Blueprint("event_pages", __name__)
 

@@ -20,11 +20,11 @@ from werkzeug.routing import BaseConverter
 
 from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import DeadlinePassed, StoreError
-from listbuilder.web import quotas
-from listbuilder.web.api import registry
-from listbuilder.web.rest import Blueprint
-from listbuilder.web.rosters import content_disposition, file_name
-from listbuilder.web.saved import store_error_response, bearer_token, database
+from listbuilder.web.context import bearer_token, database, event_body, registry
+from listbuilder.web.http import quotas
+from listbuilder.web.http.downloads import content_disposition, file_name
+from listbuilder.web.http.errors import store_error_response
+from listbuilder.web.http.rest import Blueprint
 from listbuilder.shapes.events import EventCreatedOut, EventIn, EventOut, PackProgressOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
 
 core = lazy_module("listbuilder.events")  # the tournament rules: loaded by the first event request
@@ -68,17 +68,6 @@ def _errors(*codes: int) -> Any:
         422: "invalid fields (a deadline already past), a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
     }
     return blp.errors(*codes, descriptions=described)
-
-
-def event_body(event: Any) -> dict[str, Any]:
-    books = registry().books
-    return {
-        "id": event.id, "name": event.name, "system": event.system_id, "settings": dict(event.settings),
-        "books": [{"book": p.book_id, "name": books[p.book_id].name if p.book_id in books else p.book_id, "version": p.book_version, "rules_version": p.rules_version} for p in event.books],
-        "deadline": event.deadline, "open": event.is_open(dt.datetime.now(dt.timezone.utc)), "allow_illegal": event.allow_illegal,
-        "created_at": event.created_at, "url": url_for("events.Event", event_id=event.id, _external=True),
-        "page_url": url_for("event_pages.view", event_id=event.id, _external=True),
-    }
 
 
 @blp.route("")

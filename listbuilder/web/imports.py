@@ -25,11 +25,10 @@ from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError, parse_list, validate_list
 from listbuilder.formats.fields import Schema, WholeNumber
 from listbuilder.shapes.api import BookSummaryOut, EditionOut, ReportOut
-from listbuilder.web.api import registry
-from listbuilder.web.bodies import BodyError
-from listbuilder.web.errors import error_body
-from listbuilder.web.rest import Blueprint
-from listbuilder.web.saved import database
+from listbuilder.web.context import database, registry
+from listbuilder.web.http.bodies import BodyError
+from listbuilder.web.http.errors import error_body
+from listbuilder.web.http.rest import Blueprint
 
 # The converters run on the first import, not at start-up.
 book_importer = lazy_module("listbuilder.importers.army_forge_book")

@@ -19,10 +19,11 @@ from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.store.errors import ListGone, ListNotFound
 from listbuilder.validation import ValidationReport
-from listbuilder.web.api import registry
-from listbuilder.web.saved import database, saved, store
+from listbuilder.web.context import database, registry
 
 list_diff = lazy_module("listbuilder.list_diff")
+saved = lazy_module("listbuilder.saved")
+store = lazy_module("listbuilder.store.lists")
 
 bp = Blueprint("list_pages", __name__)
 

@@ -13,7 +13,7 @@ from flask import Blueprint, Flask, Response, current_app, render_template, requ
 
 from listbuilder.editions import edition_note
 from listbuilder.importers.army_forge import LINES
-from listbuilder.web.api import registry
+from listbuilder.web.context import registry
 
 bp = Blueprint("pages", __name__)
 _ARMY_FORGE_SYSTEMS = [line.system for line in LINES]

@@ -19,8 +19,8 @@ from listbuilder.combat.service import compare, preview_turn
 from listbuilder.formats.fields import Schema
 from listbuilder.previews import finish_request
 from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSchema, schema_of
-from listbuilder.web.api import registry
-from listbuilder.web.rest import Blueprint
+from listbuilder.web.context import registry
+from listbuilder.web.http.rest import Blueprint
 
 blp = Blueprint("previews", __name__, url_prefix="/api/v1", description="Combat previews with exact odds.")
 

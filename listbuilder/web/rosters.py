@@ -6,24 +6,20 @@ book we do not have gets the same 4xx as ``/lists/validate``.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from typing import Any
-from urllib.parse import quote
 
 from flask import Response, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from listbuilder.canonical import rules_version, verification_code
 from listbuilder.lazy import lazy_module
-from listbuilder.lists import book_for
 from listbuilder.model import ArmyList
 from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
 from listbuilder.formats.fields import Schema
-from listbuilder.web.api import registry
-from listbuilder.web.rest import Blueprint
+from listbuilder.web.context import list_code, registry
+from listbuilder.web.http.downloads import CODE_HEADER, content_disposition, download_name
+from listbuilder.web.http.rest import Blueprint
 
 rosters = lazy_module("listbuilder.rosters")  # loaded by the first roster (or wsgi's warm_up), not at start-up
 
@@ -44,31 +40,6 @@ class PaperQuery(Schema):
 
 
 # Every roster answer names the list's verification code, as printed on each page.
-CODE_HEADER = {"X-Verification-Code": {"description": "the list's verification code (K7QM-2XWD), as printed on every page", "schema": {"type": "string"}}}
-
-
-def download_name(army: ArmyList, suffix: str) -> str:
-    """The list name as a safe file name (``Ember Host 2000.pdf``); ``roster.pdf`` if empty."""
-    return file_name(army.name, suffix)
-
-
-def file_name(text: str, suffix: str, default: str = "roster") -> str:
-    """*text* as a safe file name with *suffix*; *default* when nothing printable is left."""
-    name = unicodedata.normalize("NFKC", text)
-    name = "".join(c for c in name if unicodedata.category(c)[0] not in "CZ" or c == " ")
-    name = re.sub(r'[\\/:*?"<>|;,]+', " ", name)
-    name = re.sub(r"\s+", " ", name).strip(" .")[:80].strip(" .")
-    return f"{name or default}.{suffix}"
-
-
-def content_disposition(kind: str, filename: str) -> str:
-    # RFC 6266: an ASCII fallback for old clients and the UTF-8 name for everyone else.
-    stem, _, suffix = filename.rpartition(".")
-    plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
-    plain = re.sub(r"\s+", " ", re.sub(r"[^A-Za-z0-9._ -]+", " ", plain)).strip(" .") or "roster"
-    return f"{kind}; filename=\"{plain}.{suffix}\"; filename*=UTF-8''{quote(filename)}"
-
-
 @blp.route("/pdf")
 class RosterPdf(MethodView):
     @blp.arguments(PaperQuery, location="query")
@@ -112,8 +83,3 @@ class RosterHtml(MethodView):
         return Response(html, mimetype="text/html", headers={"X-Verification-Code": roster.code})
 
 
-def list_code(army: ArmyList, books: Any = None) -> str:
-    """The verification code of *army* under *books* (a saved list's books as saved), by default
-    the book and system served now."""
-    rules, book = book_for(books if books is not None else registry(), army)
-    return verification_code(army, rules_version(book, rules.system))

@@ -14,9 +14,7 @@ from flask import Blueprint, Flask, render_template
 
 from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import EventGone, EventNotFound
-from listbuilder.web.api import registry
-from listbuilder.web.rounds import standings_body
-from listbuilder.web.saved import database
+from listbuilder.web.context import database, registry, standings_body
 
 store = lazy_module("listbuilder.store.rounds")
 day = lazy_module("listbuilder.rounds")

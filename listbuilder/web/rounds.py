@@ -17,11 +17,10 @@ from flask.views import MethodView
 from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
-from listbuilder.web.api import registry
-from listbuilder.web.events import event_body
-from listbuilder.web.rest import Blueprint
-from listbuilder.web.rosters import content_disposition, file_name
-from listbuilder.web.saved import bearer_token, database, store_error_response
+from listbuilder.web.context import bearer_token, database, event_body, registry, scoring_of, standings_body
+from listbuilder.web.http.downloads import content_disposition, file_name
+from listbuilder.web.http.errors import store_error_response
+from listbuilder.web.http.rest import Blueprint
 from listbuilder.shapes.rounds import (
     EventEditIn, LogOut, PlayerIn, PrecheckIn, PrecheckOut, ReopenIn, ResultIn, ResultOut, RoundIn, RoundOut, RoundsOut, SheetQuery,
     StandingsOut, SwapIn, TableIn,
@@ -58,10 +57,6 @@ def _errors(*codes: int) -> Any:
         410: "the organiser deleted the event", 422: "invalid fields: the errors name each one",
     }
     return blp.errors(*codes, descriptions=described)
-
-
-def _scoring(event: Any) -> str:
-    return str(registry().rules[event.system_id].tournament_scoring)
 
 
 def _change(event_id: str, plan: Any) -> Any:
@@ -178,7 +173,7 @@ class Rounds(MethodView):
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Start the next round: Swiss pairing of the players still in (409 while a table of the last round has no result)."""
         before = store.read_day(database(), event_id)
-        scoring = _scoring(before.event)
+        scoring = scoring_of(before.event)
         factions = _factions(before)
         after = _change(event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"], factions=factions))
         return day.round_body(after, len(after.rounds), scoring)
@@ -188,7 +183,7 @@ class Rounds(MethodView):
     def get(self, event_id: str) -> Any:
         """Every round so far, with its tables and where their results stand."""
         found = store.read_day(database(), event_id)
-        scoring = _scoring(found.event)
+        scoring = scoring_of(found.event)
         return {"rounds": [day.round_body(found, r.number, scoring) for r in found.rounds]}
 
 
@@ -203,7 +198,7 @@ class Round(MethodView):
     def get(self, event_id: str, number: int) -> Any:
         """A round's pairings ({"table", "players": [a, b or null for a bye]}) and each table's result."""
         found = store.read_day(database(), event_id)
-        return day.round_body(found, number, _scoring(found.event))
+        return day.round_body(found, number, scoring_of(found.event))
 
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>/results")
@@ -232,7 +227,7 @@ class Confirmations(MethodView):
 def _recorded(event_id: str, number: int, table: int, body: dict[str, Any] | None) -> Any:
     db = database()
     event = store.read_day(db, event_id).event
-    scoring = _scoring(event)
+    scoring = scoring_of(event)
     written = store.change_day(db, event_id, bearer_token(), day.plan_result(scoring, number, table, body))
     after = store.read_day(db, event_id)
     item = next(p for p in day.round_body(after, number, scoring)["pairings"] if p["table"] == table)
@@ -248,26 +243,11 @@ class Swaps(MethodView):
     def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
         """Swap two players of the current round between their tables, before either game has a result (logged)."""
         after = _change(event_id, day.plan_swap(number, *data["players"]))
-        return day.round_body(after, number, _scoring(after.event))
+        return day.round_body(after, number, scoring_of(after.event))
 
 
 # --------------------------------------------------------------------------------------------
 # Standings, the record, printed sheets
-
-
-def standings_body(found: Any) -> dict[str, Any]:
-    books = registry().books
-    by_name = {p.name: p for p in day.players(found)}
-    rows = []
-    for s in day.current_standings(found, _scoring(found.event)):
-        player = by_name[s.player]
-        book = found.book_of(player.submission)
-        rows.append({
-            "rank": s.rank, "player": s.player, "faction": books[book].name if book in books else book, "score": s.score,
-            "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes, "withdrawn": player.withdrawn,
-            "tiebreakers": dict(s.tiebreakers),
-        })
-    return {"event": event_body(found.event), "rounds": len(found.rounds), "tiebreakers": list(day.day_settings(found)["tiebreakers"]), "standings": rows}
 
 
 @blp.route("/<event_id:event_id>/standings")
@@ -320,7 +300,7 @@ class PairingsPdf(MethodView):
         from listbuilder.round_sheets import pairings_pdf
 
         found = store.read_day(database(), event_id)
-        body = day.round_body(found, number, _scoring(found.event))
+        body = day.round_body(found, number, scoring_of(found.event))
         return _pdf(pairings_pdf(found.event.name, body, paper=query["paper"]), f"{found.event.name} round {number}")
 
 

@@ -12,15 +12,12 @@ refused before any of them (400/413/422) and nothing is stored.
 
 from __future__ import annotations
 
-import os
 import re
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, request, url_for
+from flask import Flask, Response, current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import abort
-from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import BaseConverter
 
 from listbuilder.canonical import verification_code
@@ -28,68 +25,31 @@ from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.shapes.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
 from listbuilder.shapes.api import ErrorOut as ErrorSchema
-from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
+from listbuilder.store.errors import StoreError
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
-from listbuilder.web.api import ARMY_LIST, registry
-from listbuilder.web.errors import error_body
-from listbuilder.web.rest import Blueprint
-from listbuilder.web.rosters import CODE_HEADER, content_disposition, download_name, list_code
+from listbuilder.web.context import ARMY_LIST, DATABASE_URL_KEY, bearer_token, database, database_url, list_code, registry
+from listbuilder.web.http.downloads import CODE_HEADER, content_disposition, download_name
+from listbuilder.web.http.errors import etag, store_error_response
+from listbuilder.web.http.rest import Blueprint
 from listbuilder.lazy import lazy_module
 from listbuilder.lru import Lru
-from listbuilder.store.urls import default_url
-
-if TYPE_CHECKING:
-    from listbuilder.store.database import Database
 
 saved = lazy_module("listbuilder.saved")  # checking and comparing versions: loaded by the first saved-list request
 store = lazy_module("listbuilder.store.lists")
-store_database = lazy_module("listbuilder.store.database")
 rosters = lazy_module("listbuilder.rosters")  # loaded by the first text roster (or wsgi's warm_up)
 
-DATABASE_KEY = "listbuilder.database"
-DATABASE_URL_KEY = "listbuilder.database_url"
 
 blp = Blueprint(
     "saved_lists", __name__, url_prefix="/api/v1/lists",
     description="Saved lists: share links, edit tokens, versions, diffs, locking and rosters.",
 )
+blp.errorhandler(StoreError)(store_error_response)
 
 EDIT_TOKEN = [{"editToken": []}]
 IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
             "description": 'the ETag of the version this change was made to, e.g. "v3" (`*`: whatever is current)'}
 LOCK_IF_MATCH = {**IF_MATCH, "required": False, "description": "optional: lock only if this is still the current version"}
 ETAG_HEADER = {"ETag": {"description": 'the version, as "v<number>"', "schema": {"type": "string"}}}
-
-
-def database() -> Database:
-    """The app's database, opened (and migrated) on first use in this process.
-
-    create_app only records the URL: start-up stays free of SQLAlchemy, and ``wsgi.py`` opens
-    the database in gunicorn's master before it forks, so workers find it migrated.
-    """
-    found = current_app.extensions.get(DATABASE_KEY)
-    if found is None:
-        found = open_database(current_app)
-    return found
-
-
-_OPENING = threading.Lock()
-
-
-def open_database(app: Flask) -> Database:
-    """Open the database named by the app's DATABASE_URL and bring its schema up to date.
-
-    The pool is emptied afterwards: gunicorn ``--preload`` forks workers from the process that
-    calls this in ``wsgi.py``, and a connection must never be shared across a fork.
-    """
-    with _OPENING:
-        found = app.extensions.get(DATABASE_KEY)
-        if found is None:
-            found = store_database.Database(app.extensions[DATABASE_URL_KEY])
-            found.upgrade()
-            found.dispose()
-            app.extensions[DATABASE_KEY] = found
-        return found
 
 
 class SavedIdConverter(BaseConverter):
@@ -117,43 +77,11 @@ def init_app(app: Flask) -> None:
     app.extensions[BODIES_KEY] = Lru(256)  # rendered GET bodies, see _answer
 
 
-def database_url(configured: str | None, instance_path: str) -> str:
-    """The one DATABASE_URL rule, shared with ``listbuilder db upgrade``."""
-    return configured or os.environ.get("DATABASE_URL") or default_url(instance_path)
-
-
 def register_security(rest: Any) -> None:
     rest.security_scheme("editToken", {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"})
 
 
-@blp.errorhandler(StoreError)
-def store_error_response(error: StoreError) -> Any:
-    """A store error in the API's one error shape, naming the header or field at fault
-    (saved lists and events answer the same way)."""
-    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), error.field)
-    body = error_body(error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]})
-    response = jsonify(body)
-    response.status_code = error.status
-    if isinstance(error, TokenMissing):
-        response.headers["WWW-Authenticate"] = 'Bearer realm="listbuilder"'
-    if isinstance(error, StaleVersion):
-        response.headers["ETag"] = etag(error.current)
-    return response
-
-
-def etag(number: int) -> str:
-    return f'"v{number}"'
-
-
 _ETAG = re.compile(r"v([1-9][0-9]{0,9})")
-
-
-def bearer_token() -> str | None:
-    """The token of an ``Authorization: Bearer`` header, or None (edit and organiser tokens)."""
-    auth = request.authorization
-    if auth is None or auth.type.lower() != "bearer":
-        return None
-    return auth.token or None
 
 
 def _expected(list_id: str, token: str | None, *, required: bool = True) -> int | None:

@@ -33,7 +33,7 @@ import os
 import sys
 
 from listbuilder.compat.gunicorn import answer_errors_with, hide_server_header
-from listbuilder.web.errors import gunicorn_error_response
+from listbuilder.web.http.errors import gunicorn_error_response
 
 preload_app = True          # books are loaded once in the master and shared by the workers
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1)))

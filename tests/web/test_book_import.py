@@ -198,7 +198,7 @@ def test_unknown_imported_ids_are_404(saved_client, path, body):
     (lambda book: book.clear() or book.update(fixture("gf-rustbound-list")), "list"),
 ])
 def test_bad_books_are_422_naming_the_path_and_store_nothing(saved_app, saved_client, mangle, field):
-    from listbuilder.web.saved import database
+    from listbuilder.web.context import database
 
     with saved_app.app_context():
         db = database()

@@ -7,7 +7,7 @@ through into strings that cannot be encoded again. Each of those became a 500 so
 further in. :func:`load_json_body` turns all of them into a :class:`BodyError`, a 4xx naming
 the position in the body or the field, before any schema sees the data.
 
-API blueprints read bodies with :class:`JsonBodyParser` (``listbuilder.web.rest.Blueprint``
+API blueprints read bodies with :class:`JsonBodyParser` (``listbuilder.web.http.rest.Blueprint``
 sets it up). :func:`init_app` makes chunked bodies (no
 Content-Length) obey ``MAX_CONTENT_LENGTH`` too: werkzeug stops reading them at the limit
 without a word, so a 20 MB stream used to arrive as truncated, "unterminated" JSON.

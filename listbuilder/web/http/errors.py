@@ -4,7 +4,7 @@
 client can point at what it sent wrong. Where they come from::
 
     HTTPException        werkzeug and flask-smorest: 404, 405 (with Allow), 413, 422 from schemas
-    BodyError            listbuilder.web.bodies: malformed JSON (400), deep or non-text (422), 415
+    BodyError            listbuilder.web.http.bodies: malformed JSON (400), deep or non-text (422), 415
     ListError            listbuilder.lists: unknown system or book (404/422)
     RosterTooLarge       listbuilder.roster_budget: a roster over its work budget (413)
     Exception            anything unexpected: 500, logged, no traceback sent
@@ -27,7 +27,8 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from listbuilder.lists import ListError, field_errors
 from listbuilder.roster_budget import RosterTooLarge
-from listbuilder.web.bodies import BodyError, load_json_body
+from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
+from listbuilder.web.http.bodies import BodyError, load_json_body
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def _http_error(error: HTTPException) -> Any:
 
 
 def _json_problem() -> str:
-    """Where the body stops being JSON (for parsers other than listbuilder.web.bodies')."""
+    """Where the body stops being JSON (for parsers other than listbuilder.web.http.bodies')."""
     try:
         load_json_body(request.get_data())
     except BodyError as exc:
@@ -104,3 +105,21 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(RosterTooLarge, _roster_too_large)
     app.register_error_handler(Exception, _unexpected)
 
+
+def store_error_response(error: StoreError) -> Any:
+    """A store error in the API's one error shape, naming the header or field at fault
+    (saved lists and events answer the same way)."""
+    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), error.field)
+    body = error_body(error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]})
+    response = jsonify(body)
+    response.status_code = error.status
+    if isinstance(error, TokenMissing):
+        response.headers["WWW-Authenticate"] = 'Bearer realm="listbuilder"'
+    if isinstance(error, StaleVersion):
+        response.headers["ETag"] = etag(error.current)
+    return response
+
+
+def etag(number: int) -> str:
+    """The ETag of a saved version (``"v3"``); a stale write answers with the current one."""
+    return f'"v{number}"'

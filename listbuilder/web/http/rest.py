@@ -2,7 +2,7 @@
 and an OpenAPI document built when first asked for.
 
 Every API blueprint is a :class:`Blueprint` (not ``flask_smorest.Blueprint``) so that bodies go
-through :class:`~listbuilder.web.bodies.JsonBodyParser`, arguments are read without webargs'
+through :class:`~listbuilder.web.http.bodies.JsonBodyParser`, arguments are read without webargs'
 per-request layers (:meth:`Blueprint.arguments`) and an operation documents the errors it
 really answers with ``@blp.errors(404, 422)`` instead of a catch-all ``default`` response.
 """
@@ -24,7 +24,7 @@ from webargs.flaskparser import is_json_request
 
 from listbuilder.compat.flask_smorest import LazySpecApi, api_of, copy_documentation
 from listbuilder.shapes.api import ErrorOut
-from listbuilder.web.bodies import JsonBodyParser, may_hold_nul
+from listbuilder.web.http.bodies import JsonBodyParser, may_hold_nul
 
 View = TypeVar("View", bound=Callable[..., Any])
 

@@ -1,0 +1,125 @@
+"""What every blueprint shares: the army books and systems served (:func:`registry`), the
+database (:func:`database`, opened on first use), the bearer token a request carries, and the
+bodies that an API answer and a page both show (an event, its standings, a list's code).
+
+Blueprints take these from here, never from each other, so each blueprint stands on this
+module and ``web/http`` alone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import threading
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask, current_app, request, url_for
+
+from listbuilder.canonical import rules_version, verification_code
+from listbuilder.formats.lists import ArmyListSchema
+from listbuilder.lazy import lazy_module
+from listbuilder.lists import book_for
+from listbuilder.model import ArmyList
+from listbuilder.store.urls import default_url
+
+if TYPE_CHECKING:
+    from listbuilder.books import BookRegistry
+    from listbuilder.store.database import Database
+
+store_database = lazy_module("listbuilder.store.database")
+day = lazy_module("listbuilder.rounds")
+
+REGISTRY_KEY = "listbuilder.registry"
+DATABASE_KEY = "listbuilder.database"
+DATABASE_URL_KEY = "listbuilder.database_url"
+
+ARMY_LIST = ArmyListSchema()  # the list format, shared by every blueprint that reads or answers a list
+
+
+def registry() -> BookRegistry:
+    """The books and systems this app serves (imported books included)."""
+    return current_app.extensions[REGISTRY_KEY]
+
+
+def database() -> Database:
+    """The app's database, opened (and migrated) on first use in this process.
+
+    create_app only records the URL: start-up stays free of SQLAlchemy, and ``wsgi.py`` opens
+    the database in gunicorn's master before it forks, so workers find it migrated.
+    """
+    found = current_app.extensions.get(DATABASE_KEY)
+    if found is None:
+        found = open_database(current_app)
+    return found
+
+
+_OPENING = threading.Lock()
+
+
+def open_database(app: Flask) -> Database:
+    """Open the database named by the app's DATABASE_URL and bring its schema up to date.
+
+    The pool is emptied afterwards: gunicorn ``--preload`` forks workers from the process that
+    calls this in ``wsgi.py``, and a connection must never be shared across a fork.
+    """
+    with _OPENING:
+        found = app.extensions.get(DATABASE_KEY)
+        if found is None:
+            found = store_database.Database(app.extensions[DATABASE_URL_KEY])
+            found.upgrade()
+            found.dispose()
+            app.extensions[DATABASE_KEY] = found
+        return found
+
+
+def database_url(configured: str | None, instance_path: str) -> str:
+    """The one DATABASE_URL rule, shared with ``listbuilder db upgrade``."""
+    return configured or os.environ.get("DATABASE_URL") or default_url(instance_path)
+
+
+def bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer`` header, or None (edit and organiser tokens)."""
+    auth = request.authorization
+    if auth is None or auth.type.lower() != "bearer":
+        return None
+    return auth.token or None
+
+
+def list_code(army: ArmyList, books: Any = None) -> str:
+    """The verification code of *army* under *books* (a saved list's books as saved), by default
+    the book and system served now."""
+    rules, book = book_for(books if books is not None else registry(), army)
+    return verification_code(army, rules_version(book, rules.system))
+
+
+def event_body(event: Any) -> dict[str, Any]:
+    """An event as the API answers it and its page shows it."""
+    books = registry().books
+    return {
+        "id": event.id, "name": event.name, "system": event.system_id, "settings": dict(event.settings),
+        "books": [{"book": p.book_id, "name": books[p.book_id].name if p.book_id in books else p.book_id, "version": p.book_version, "rules_version": p.rules_version} for p in event.books],
+        "deadline": event.deadline, "open": event.is_open(dt.datetime.now(dt.timezone.utc)), "allow_illegal": event.allow_illegal,
+        "created_at": event.created_at, "url": url_for("events.Event", event_id=event.id, _external=True),
+        "page_url": url_for("event_pages.view", event_id=event.id, _external=True),
+    }
+
+
+def scoring_of(event: Any) -> str:
+    """How a game of *event* is scored (its rules family's ``tournament_scoring``)."""
+    return str(registry().rules[event.system_id].tournament_scoring)
+
+
+def standings_body(found: Any) -> dict[str, Any]:
+    """The standings of an event's day as the API answers them and the standings page shows them."""
+    books = registry().books
+    by_name = {p.name: p for p in day.players(found)}
+    rows = []
+    for s in day.current_standings(found, scoring_of(found.event)):
+        player = by_name[s.player]
+        book = found.book_of(player.submission)
+        rows.append({
+            "rank": s.rank, "player": s.player, "faction": books[book].name if book in books else book, "score": s.score,
+            "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes, "withdrawn": player.withdrawn,
+            "tiebreakers": dict(s.tiebreakers),
+        })
+    return {"event": event_body(found.event), "rounds": len(found.rounds), "tiebreakers": list(day.day_settings(found)["tiebreakers"]), "standings": rows}

@@ -1,0 +1,35 @@
+"""Files the API answers with: a safe file name for a list or event, the Content-Disposition
+header that carries it, and the verification-code header every roster download declares."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote
+
+from listbuilder.model import ArmyList
+
+
+CODE_HEADER = {"X-Verification-Code": {"description": "the list's verification code (K7QM-2XWD), as printed on every page", "schema": {"type": "string"}}}
+
+
+def download_name(army: ArmyList, suffix: str) -> str:
+    """The list name as a safe file name (``Ember Host 2000.pdf``); ``roster.pdf`` if empty."""
+    return file_name(army.name, suffix)
+
+
+def file_name(text: str, suffix: str, default: str = "roster") -> str:
+    """*text* as a safe file name with *suffix*; *default* when nothing printable is left."""
+    name = unicodedata.normalize("NFKC", text)
+    name = "".join(c for c in name if unicodedata.category(c)[0] not in "CZ" or c == " ")
+    name = re.sub(r'[\\/:*?"<>|;,]+', " ", name)
+    name = re.sub(r"\s+", " ", name).strip(" .")[:80].strip(" .")
+    return f"{name or default}.{suffix}"
+
+
+def content_disposition(kind: str, filename: str) -> str:
+    # RFC 6266: an ASCII fallback for old clients and the UTF-8 name for everyone else.
+    stem, _, suffix = filename.rpartition(".")
+    plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    plain = re.sub(r"\s+", " ", re.sub(r"[^A-Za-z0-9._ -]+", " ", plain)).strip(" .") or "roster"
+    return f"{kind}; filename=\"{plain}.{suffix}\"; filename*=UTF-8''{quote(filename)}"
