@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from listbuilder.model import rule_rating
 
 if TYPE_CHECKING:
-    from listbuilder.combat.service import Combatant
+    from listbuilder.combat.combatant import Combatant
 
 MAX_MODELS = 100        # models on one side, joined heroes included
 MAX_DICE = 300          # attack dice one side throws: weapons x attacks, heroes included

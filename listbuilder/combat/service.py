@@ -28,7 +28,6 @@ the ``expected``/``distributions``/``p_destroyed``/``consequences`` part of the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from listbuilder.families import FAMILIES
@@ -37,6 +36,7 @@ from listbuilder.resolve import ResolvedEntry, resolve_entry
 from listbuilder.validation import ERROR
 
 from listbuilder.combat.budget import SideSize
+from listbuilder.combat.combatant import Combatant
 
 if TYPE_CHECKING:  # the registry module reads YAML; the core only needs its shape
     from listbuilder.books import BookRegistry
@@ -63,46 +63,6 @@ class PreviewError(Exception):
     def as_dict(self) -> dict[str, Any]:
         name = {404: "Not Found", 413: "Content Too Large"}.get(self.status, "Unprocessable Entity")
         return {"code": self.status, "status": name, "message": self.message, "errors": self.errors}
-
-
-@dataclass(frozen=True)
-class Combatant:
-    """One side of a preview as it hits the table, in family-neutral terms.
-
-    ``unit`` is the book (or inline) unit before upgrades: its ``stats`` hold the family's
-    profile. ``weapons``, ``items`` and ``rules`` are after upgrades (``rules`` includes what
-    items grant). A combined pair is one Combatant with both halves' models and gear; heroes
-    joined to the unit ride along in ``heroes`` so each family applies its own joining rules.
-    """
-
-    name: str
-    unit: Unit
-    models: int
-    weapons: tuple[Weapon, ...]
-    items: tuple[Item, ...]
-    rules: tuple[RuleRef, ...]
-    heroes: tuple[Combatant, ...] = ()
-    source: str = "profile"
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def stats(self) -> Mapping[str, Any]:
-        return self.unit.stats
-
-    def summary(self) -> dict[str, Any]:
-        """What the response echoes back about this side."""
-        out: dict[str, Any] = {
-            "name": self.name,
-            "unit": self.unit.id,
-            "source": self.source,
-            "models": self.models,
-            "stats": dict(self.unit.stats),
-            "rules": [r.label for r in self.rules],
-            "weapons": [{"name": w.name, "count": w.count, "label": w.label} for w in self.weapons],
-        }
-        if self.heroes:
-            out["heroes"] = [h.summary() for h in self.heroes]
-        return out
 
 
 def preview(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any]:
