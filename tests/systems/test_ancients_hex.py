@@ -18,7 +18,8 @@ import pytest
 from listbuilder.books import BookLoadError, BookRegistry, load_book
 from listbuilder.lists import parse_list, validate_list
 from listbuilder.model import ArmyBook
-from listbuilder.systems.ancients_hex import keyword_required, opponent_vp, param_problem
+from listbuilder.systems.ancients_hex import keyword_required, opponent_vp
+from listbuilder.systems.ancients_hex_books import param_problem
 
 SYSTEM = "ancients-hex"
 
