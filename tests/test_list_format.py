@@ -105,7 +105,7 @@ def test_list_entry_constructor_takes_the_dataclass_fields_with_their_defaults()
 
 def full_from_bytes(data: bytes):
     """What the API makes of a body without the fast path: its JSON reader, then the schema."""
-    from listbuilder.web.bodies import BodyError, load_json_body
+    from listbuilder.web.http.bodies import BodyError, load_json_body
 
     try:
         return full_load(ArmyListSchema, load_json_body(data))

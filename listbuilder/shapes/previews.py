@@ -24,7 +24,7 @@ _COUNT = validate.Range(min=0, max=10000, error="not a count from 0 to 10000")
 class SideSchema(StrictSchema):
     """Exactly one of: a book unit with upgrades, a unit of a list, or an inline profile."""
 
-    # kind -> (required fields, optional fields); also the OpenAPI oneOf (listbuilder.web.rest)
+    # kind -> (required fields, optional fields); also the OpenAPI oneOf (listbuilder.web.http.rest)
     ONE_OF: ClassVar[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
         "book": (("book", "unit"), ("upgrades",)),
         "list": (("list", "key"), ()),

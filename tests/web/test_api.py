@@ -184,7 +184,7 @@ def test_validate_profiles_flag_must_be_a_boolean(client):
 
 
 def test_validate_without_a_query_answers_as_with_the_default_spelled_out(client):
-    """No query string skips reading one (listbuilder.web.rest): the answer, byte for byte and
+    """No query string skips reading one (listbuilder.web.http.rest): the answer, byte for byte and
     header for header, is the one the schema's default gives."""
     for path in sorted(GOLDEN.glob("*/*.json")):
         army = json.loads(path.read_text())["list"]
@@ -199,7 +199,7 @@ def test_empty_query_is_remembered_only_when_it_loads_plain_defaults():
     from marshmallow import fields
 
     from listbuilder.formats.fields import Schema
-    from listbuilder.web.rest import _empty_query
+    from listbuilder.web.http.rest import _empty_query
 
     class Needs(Schema):
         version = fields.Integer(required=True)

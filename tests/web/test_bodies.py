@@ -10,8 +10,8 @@ import json
 import pytest
 from flask import Flask, jsonify
 
-from listbuilder.web.bodies import MAX_DEPTH, BodyError, _load_with_json, _shallow, load_json_body
-from listbuilder.web.json_provider import OrjsonProvider
+from listbuilder.web.http.bodies import MAX_DEPTH, BodyError, _load_with_json, _shallow, load_json_body
+from listbuilder.web.http.json_provider import OrjsonProvider
 
 BODIES = [
     b'{"name": "Host", "units": [{"key": "a", "upgrades": [{"section": "s", "option": "o", "count": 2}]}]}',

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from listbuilder.web.bodies import MAX_DEPTH
+from listbuilder.web.http.bodies import MAX_DEPTH
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
 LIST = {"system": "grimdark-future", "book": "gf-cinder-covenant", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.web.security import CONTENT_SECURITY_POLICY
+from listbuilder.web.http.security import CONTENT_SECURITY_POLICY
 
 ROOT = Path(__file__).resolve().parents[2]
 LIST = {"system": "grimdark-future", "book": "gf-cinder-covenant", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}
@@ -68,7 +68,7 @@ def test_templates_have_no_inline_script_or_style(path):
 def test_a_header_the_response_sets_itself_is_kept_and_not_repeated():
     from flask import Response
 
-    from listbuilder.web.security import HEADERS, add_headers
+    from listbuilder.web.http.security import HEADERS, add_headers
 
     response = add_headers(Response("x", headers={"x-frame-options": "DENY"}))
     assert response.headers.getlist("X-Frame-Options") == ["DENY"]

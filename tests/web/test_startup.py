@@ -9,7 +9,7 @@ import re
 
 from listbuilder.formats.fields import Schema
 from listbuilder.web import create_app, warm_up
-from listbuilder.web.rest import built_spec
+from listbuilder.web.http.rest import built_spec
 
 
 def new_app(registry, tmp_path):
