@@ -18,12 +18,12 @@ from marshmallow import fields
 
 from listbuilder.lists import ListError, book_for, parse_list, validate_list
 from listbuilder.editions import edition_note
-from listbuilder.model import ArmyBook, ArmyList, GameSystem
+from listbuilder.model import ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
 from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
 from listbuilder.formats.fields import Schema
-from listbuilder.web.context import ARMY_LIST, registry
+from listbuilder.web.context import ARMY_LIST, BookAnswer, registry
 from listbuilder.web.http.errors import error_body
 from listbuilder.web.http.rest import Blueprint
 
@@ -128,17 +128,6 @@ class Book(MethodView):
         if book is None:
             abort(404, message=f"no army book {book_id!r}", errors={"book_id": ["unknown"]})
         return BookAnswer(book, edition_note(book, reg.systems[book.system]))
-
-
-class BookAnswer:
-    """A book as ``GET /books/<id>`` answers it: every field of the book, and its edition note."""
-
-    def __init__(self, book: ArmyBook, edition: dict[str, Any]):
-        self.book = book
-        self.edition = edition
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.book, name)
 
 
 @blp.route("/lists/validate")

@@ -10,7 +10,7 @@ from flask import Blueprint, Flask, render_template
 
 from listbuilder.editions import edition_note
 from listbuilder.shapes.api import BookOut, SystemDetailOut
-from listbuilder.web.api import BookAnswer, registry
+from listbuilder.web.context import BookAnswer, registry
 
 bp = Blueprint("book_pages", __name__)
 

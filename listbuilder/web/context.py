@@ -1,6 +1,6 @@
 """What every blueprint shares: the army books and systems served (:func:`registry`), the
 database (:func:`database`, opened on first use), the bearer token a request carries, and the
-bodies that an API answer and a page both show (an event, its standings, a list's code).
+bodies that an API answer and a page both show (a book, an event, its standings, a list's code).
 
 Blueprints take these from here, never from each other, so each blueprint stands on this
 module and ``web/http`` alone.
@@ -24,6 +24,7 @@ from listbuilder.store.urls import default_url
 
 if TYPE_CHECKING:
     from listbuilder.books import BookRegistry
+    from listbuilder.model import ArmyBook
     from listbuilder.store.database import Database
 
 store_database = lazy_module("listbuilder.store.database")
@@ -123,3 +124,14 @@ def standings_body(found: Any) -> dict[str, Any]:
             "tiebreakers": dict(s.tiebreakers),
         })
     return {"event": event_body(found.event), "rounds": len(found.rounds), "tiebreakers": list(day.day_settings(found)["tiebreakers"]), "standings": rows}
+
+
+class BookAnswer:
+    """A book as ``GET /books/<id>`` answers it: every field of the book, and its edition note."""
+
+    def __init__(self, book: ArmyBook, edition: dict[str, Any]):
+        self.book = book
+        self.edition = edition
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.book, name)
