@@ -12,7 +12,8 @@ import pytest
 from marshmallow import fields, validate
 
 from listbuilder.books import load_registry
-from listbuilder.combat.service import Combatant, preview
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import preview
 from listbuilder.dice import Dist
 from listbuilder.families import FAMILIES, Family, register, unregister
 from listbuilder.lists import parse_list, validate_list

@@ -9,6 +9,7 @@ as :class:`~listbuilder.model.Unit`) by ``listbuilder.previews``.
 
 from __future__ import annotations
 
-from listbuilder.combat.service import Combatant, PreviewError, preview
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError, preview
 
 __all__ = ["Combatant", "PreviewError", "preview"]

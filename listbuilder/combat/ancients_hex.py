@@ -21,7 +21,8 @@ from functools import partial
 from operator import add
 from typing import Any
 
-from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 

@@ -20,7 +20,8 @@ from typing import Any
 from listbuilder.combat.armour_hex_assault import assault
 from listbuilder.combat.armour_hex_damage import BLOCKED, NO_DAMAGE, Strike, Vehicle, hit_rows, per_hit, read_vehicle, rule_key
 from listbuilder.combat.armour_hex_situation import FACINGS, SHOOTING, SPEED_MODIFIER, Situation, read_situation
-from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError, unmodelled_rules
 from listbuilder.dice import Dist, open_ended_at_least
 from listbuilder.model import GameSystem, Weapon
 

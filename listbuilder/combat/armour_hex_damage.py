@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError
 from listbuilder.dice import Dist
 from listbuilder.model import RuleRef, Weapon
 

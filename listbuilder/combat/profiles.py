@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from listbuilder.combat.service import Combatant
+from listbuilder.combat.combatant import Combatant
 from listbuilder.model import RuleRef, Weapon, rule_rating
 
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from listbuilder.combat.ancients_hex import Pool, engine, roll_pool, terror_failure, willpower_passes
-from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError
 from listbuilder.dice import reroll_once
 from listbuilder.model import RuleRef, Unit
 from tests.combat.montecarlo_hex import AncientsCard, ancients_trial, run

@@ -10,7 +10,8 @@ import pytest
 
 from listbuilder.combat.armour_hex import engine, hit_chance
 from listbuilder.combat.armour_hex_damage import armour_outcome
-from listbuilder.combat.service import Combatant, PreviewError
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError
 from listbuilder.dice import open_ended_at_least, open_ended_d6
 from listbuilder.model import RuleRef, Unit, Weapon
 from tests.combat.montecarlo_hex import armour_assault_trial, armour_fire_trial, run

@@ -17,7 +17,8 @@ from listbuilder.combat.opr.saves import Saves
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.opr.wounds import Wounding
 from listbuilder.combat.profiles import Fighter, WoundLine, fighter_from
-from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem, Weapon
 

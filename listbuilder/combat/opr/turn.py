@@ -26,7 +26,8 @@ from listbuilder.combat.opr.dialects import Dialect, dialect_for
 from listbuilder.combat.opr.preview import Preview, ranged_weapons
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.profiles import Fighter, fighter_from
-from listbuilder.combat.service import Combatant, PreviewError, unmodelled_rules
+from listbuilder.combat.combatant import Combatant
+from listbuilder.combat.service import PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
 
