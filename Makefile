@@ -71,11 +71,12 @@ run: setup native
 
 # The browser tests drive Debian's chromium (not a Playwright download); CI runs as root.
 # axe-core (accessibility checks in the browser tests) comes from the npm registry, pinned by
-# tests/browser/a11y/package-lock.json.
+# tests/browser/a11y/package-lock.json (installed again when the lock pins another version).
+AXE_CURRENT = node -e 'const a = "./node_modules/axe-core/package.json"; process.exit(require(a).version === require("./package-lock.json").packages["node_modules/axe-core"].version ? 0 : 1)'
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
 	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends nodejs npm)
-	test -f tests/browser/a11y/node_modules/axe-core/axe.min.js || (cd tests/browser/a11y && npm ci --no-audit --no-fund)
+	cd tests/browser/a11y && ($(AXE_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund)
 
 test: setup native browser lint
 	$(VENV)/bin/python -m pytest -q

@@ -18,7 +18,7 @@ const GONE = new Set([404, 410]);
 const keepable = (url) => url.origin === self.location.origin && KEEP.some((re) => re.test(url.pathname));
 
 const OFFLINE_PAGE = "/static/app/offline.html";
-const OFFLINE_FILES = [OFFLINE_PAGE, "/static/css/app.css", "/static/js/offline_page.js", "/favicon.ico"];
+const OFFLINE_FILES = [OFFLINE_PAGE, "/static/css/app.css", "/static/css/dark.css", "/static/js/offline_page.js", "/favicon.ico"];
 
 self.addEventListener("install", (event) => {
   self.skipWaiting();

@@ -475,7 +475,7 @@ function addControls(u) {
   const combines = comp.combined && !(comp.combined.multi_model_only && u.size <= 1);
   return h("span", { class: "add-controls" }, count,
     h("button", { type: "button", class: "add primary", "aria-label": `Add ${u.name}`, onclick: () => { addUnit(u.id, { count: Number(count.value) }); count.value = "1"; } }, "Add"),
-    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null,
+    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add pair: a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null,
     addWithControl(u, combines));
 }
 

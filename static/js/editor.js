@@ -58,7 +58,7 @@ export class Editor {
     const group = groupOf(list.units, key) || { key, members: [entry], heroes: [], entries: [entry] };
     const prefixOf = (e) => (e.key === key ? "" : `m-${cssId(e.key)}-`);
     const title = h("h3", { id: "editor-title" }, this.ctx.groupName(group));
-    const close = h("button", { type: "button", class: "close", onclick: () => this.ctx.close(), "aria-label": "Close the unit editor (Escape)" }, "Done");
+    const close = h("button", { type: "button", class: "close", onclick: () => this.ctx.close(), "aria-label": "Done: close the unit editor (Escape)" }, "Done");
     const controls = h("div", { class: "editor-controls" });
     const profile = h("div", { class: "editor-profile", id: "editor-profile", "aria-live": "polite" });
     const pair = group.members.length > 1;

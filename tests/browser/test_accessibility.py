@@ -32,16 +32,17 @@ def saved_list(live_server) -> str:
         return json.loads(response.read())["id"]
 
 
-@pytest.fixture(params=list(SIZES))
+@pytest.fixture(params=[(size, scheme) for size in SIZES for scheme in ("light", "dark")], ids=lambda p: f"{p[0]}-{p[1]}")
 def sized(request, browser, live_server):
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run `make browser` (npm ci in tests/browser/a11y)")
-    context = browser.new_context(viewport=SIZES[request.param], is_mobile=request.param == "phone", has_touch=request.param == "phone")
+    size, scheme = request.param
+    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone", color_scheme=scheme)
     context.add_init_script(path=str(AXE))
     page = context.new_page()
     page.set_default_timeout(10000)
     page.base = live_server  # type: ignore[attr-defined]
-    page.size = request.param  # type: ignore[attr-defined]
+    page.size = f"{size}, {scheme} scheme"  # type: ignore[attr-defined]
     yield page
     context.close()
 
@@ -62,7 +63,7 @@ def builder_states(page: Page):
     page.goto(f"{page.base}/build/{BOOK}")
     expect(page.locator("#validity")).to_be_visible()
     yield "empty builder"
-    page.get_by_role("button", name="Add a combined pair of Ash Wardens").click()
+    page.get_by_role("button", name="Add pair: a combined pair of Ash Wardens").click()
     page.locator("#ed-add-joined").select_option("cc-pyre-marshal")
     expect(page.locator("#editor-profile .profile-card")).to_have_count(3)
     yield "editor open"
@@ -78,7 +79,7 @@ def builder_states(page: Page):
 def test_axe_finds_nothing_serious_on_any_page(sized: Page, saved_list):
     page = sized
     problems = []
-    for path in ("/", "/systems/grimdark-future", "/lists", f"/l/{saved_list}", "/import", "/events/new", "/no-such-page"):
+    for path in ("/", "/systems/grimdark-future", f"/books/{BOOK}", "/lists", f"/l/{saved_list}", "/import", "/events/new", "/no-such-page"):
         page.goto(page.base + path)
         page.wait_for_load_state("networkidle")
         problems += [f"{path}: {p}" for p in serious(page)]
@@ -109,7 +110,7 @@ def test_touch_targets_are_at_least_44px_on_a_phone(browser, live_server, saved_
     page.base = live_server  # type: ignore[attr-defined]
     try:
         small = []
-        for path in ("/", "/systems/grimdark-future", "/lists", f"/l/{saved_list}", "/import", "/events/new"):
+        for path in ("/", "/systems/grimdark-future", f"/books/{BOOK}", "/lists", f"/l/{saved_list}", "/import", "/events/new"):
             page.goto(live_server + path)
             small += [f"{path}: {s}" for s in page.evaluate(TARGETS)]
         for state in builder_states(page):
@@ -204,6 +205,6 @@ def test_rule_chips_stay_inside_their_cards_and_gains_lines(sized: Page):
     page.goto(f"{page.base}/build/{BOOK}")
     expect(page.locator("#validity")).to_be_visible()
     # The editor open: on a desktop the book's column is at its narrowest.
-    page.get_by_role("button", name="Add a combined pair of Ash Wardens").click()
+    page.get_by_role("button", name="Add pair: a combined pair of Ash Wardens").click()
     expect(page.locator("#editor .gain .rule").first).to_be_visible()
     assert page.evaluate(CHIPS_OUT_OF_PLACE) == []

@@ -47,7 +47,7 @@ def test_pick_a_system_then_a_book(page: Page):
     page.get_by_role("link", name="Choose Grimdark Future").click()
     expect(page.get_by_role("heading", name="Cinder Covenant")).to_be_visible()
     expect(page.locator(".card", has_text="Cinder Covenant")).to_contain_text("Colonists")  # the book's description
-    page.get_by_role("link", name="Build a Cinder Covenant list").click()
+    page.get_by_role("link", name="Build a list: Cinder Covenant").click()
     expect(page).to_have_url(re.compile(r"/build/gf-cinder-covenant$"))
     expect(page.locator("#validity")).to_have_text("Empty")
 
@@ -67,17 +67,13 @@ def test_opr_legal_list_then_issues_appear_and_clear(page: Page):
     page.fill("#points-limit", "1000")
     page.locator("#points-limit").dispatch_event("change")
 
-    # A High Cantor must choose a liturgy: the issue appears, links to the unit, and clears.
+    # A High Cantor must choose a liturgy: the free one is chosen at once, and the editor says so.
     add(page, "High Cantor")
-    expect(issue(page, "upgrade.required")).to_be_visible()
-    expect(page.locator("#validity")).to_have_text("1 error")
-    expect(page.locator("#editor-issues")).to_contain_text("liturgy")  # the open unit's issues, in the editor
+    expect(page.locator("#preselected")).to_contain_text("the free “Liturgy of Ash")
+    expect(page.get_by_label(re.compile("^Liturgy of Ash"))).to_be_checked()
+    expect_legal(page)
     page.keyboard.press("Escape")
     expect(page.locator("#editor")).to_be_hidden()
-    issue(page, "upgrade.required").get_by_role("button", name="Go to High Cantor").click()
-    expect(page.locator("#ed-section-cc-cantor-liturgy input").first).to_be_focused()
-    page.get_by_label(re.compile("^Liturgy of Ash")).check()
-    expect_legal(page)
 
     # Ash Wardens: an option that needs another takes it along, and says so first.
     add(page, "Ash Wardens")
@@ -328,7 +324,7 @@ def test_phone_width_no_sideways_scroll(browser, live_server):
                 expect(page.locator("#editor")).to_be_visible()
                 page.locator("#editor .rule").first.tap()  # the unit's rules, in its profile beside the controls
                 expect(page.locator("#rule-tip")).to_be_visible()
-                page.get_by_role("button", name="Close the unit editor (Escape)").tap()
+                page.get_by_role("button", name="Done: close the unit editor (Escape)").tap()
                 expect(page.locator("#editor")).to_be_hidden()
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE["width"], f"{path} is {width}px wide at phone width"

@@ -48,7 +48,7 @@ class Clicks:
         self.click(self.page.get_by_role("button", name=f"Add {name}", exact=True))
 
     def add_pair(self, name: str) -> None:
-        self.click(self.page.get_by_role("button", name=f"Add a combined pair of {name}", exact=True))
+        self.click(self.page.get_by_role("button", name=f"Add pair: a combined pair of {name}", exact=True))
 
     def add_with(self, name: str, choice: str) -> None:
         """One choice in the book card's "Add with…": "pair+<hero>", "one+<hero>" or "opt:<section>/<option>"."""
