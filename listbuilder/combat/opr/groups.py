@@ -109,23 +109,7 @@ class AttackGroups:
         defender = self.f.att if striking_back else self.f.dfn
         ignores_cover = _has(rules, "Blast") or (d.lock_on and _has(rules, "Lock-On"))  # 000/001/002 Blast, 001 Lock-On: ignore cover
         if not melee:
-            if sit.cover and d.cover == "hit" and not ignores_cover:
-                mod -= 1  # 000 Cover Terrain: shooters get -1 to hit
-            if d.stealth_over is None and defender.has("Stealth"):
-                mod -= 1  # 000 Stealth: -1 to hit when shooting at it
-            elif d.stealth_over is not None and self.f.over(d.stealth_over) and all_have(defender, "Stealth"):
-                mod -= 1  # 001 Stealth (over 12") / 002 Stealth (over 9"): -1 to hit, all models must have it
-            if d.artillery == "ranged9" and self.f.over(9):
-                if fighter.has("Artillery"):
-                    mod += 1  # 002 Artillery: +1 to hit when shooting at enemies over 9" away
-                if defender.has("Artillery"):
-                    mod -= 2  # 002 Artillery: enemies shooting at it from over 9" get -2 to hit
-            if _has(rules, "Indirect") and not sit.hold:
-                mod -= 1  # 000/001/002 Indirect: -1 to hit when shooting after moving
-            if d.aircraft and all_have(defender, "Aircraft"):
-                mod -= 1  # 001 Aircraft: units targeting it get -1 to hit
-            if d.entrenched and defender.has("Entrenched") and self.f.over(12) and not sit.defender.moved:
-                mod -= 2  # 001 Entrenched: -2 to hit from over 12" if it has not moved
+            mod += self._shooting_mod(fighter, defender, rules, ignores_cover)
         if melee and charged and d.thrust and _has(rules, "Thrust"):
             mod += 1  # 002 Thrust: +1 to hit when charging
         if d.lock_on and _has(rules, "Lock-On") and mod < 0:
@@ -176,6 +160,29 @@ class AttackGroups:
             six_no_regen=six_no_regen, deadly=max(1, _rating(rules, "Deadly")),
             single_model=sniper or takedown, ignores_cover=ignores_cover, order=order,
         )
+
+    def _shooting_mod(self, fighter: Fighter, defender: Fighter, rules: tuple[RuleRef, ...], ignores_cover: bool) -> int:
+        """The to-hit modifiers only shooting has: cover, Stealth, Artillery, Indirect, Aircraft, Entrenched."""
+        d, sit = self.f.d, self.f.sit
+        mod = 0
+        if sit.cover and d.cover == "hit" and not ignores_cover:
+            mod -= 1  # 000 Cover Terrain: shooters get -1 to hit
+        if d.stealth_over is None and defender.has("Stealth"):
+            mod -= 1  # 000 Stealth: -1 to hit when shooting at it
+        elif d.stealth_over is not None and self.f.over(d.stealth_over) and all_have(defender, "Stealth"):
+            mod -= 1  # 001 Stealth (over 12") / 002 Stealth (over 9"): -1 to hit, all models must have it
+        if d.artillery == "ranged9" and self.f.over(9):
+            if fighter.has("Artillery"):
+                mod += 1  # 002 Artillery: +1 to hit when shooting at enemies over 9" away
+            if defender.has("Artillery"):
+                mod -= 2  # 002 Artillery: enemies shooting at it from over 9" get -2 to hit
+        if _has(rules, "Indirect") and not sit.hold:
+            mod -= 1  # 000/001/002 Indirect: -1 to hit when shooting after moving
+        if d.aircraft and all_have(defender, "Aircraft"):
+            mod -= 1  # 001 Aircraft: units targeting it get -1 to hit
+        if d.entrenched and defender.has("Entrenched") and self.f.over(12) and not sit.defender.moved:
+            mod -= 2  # 001 Entrenched: -2 to hit from over 12" if it has not moved
+        return mod
 
     def attack_groups(self, attacker: Fighter, *, striking_back: bool = False, counter: str = "all") -> list[Group]:
         """Every group of one side's attack; ``counter`` = all | only | without (Counter weapons)."""
