@@ -158,23 +158,6 @@ def rule_rating(rules: Iterable[RuleRef], name: str, default: int = 0) -> int:
     return sum(ratings) if ratings else default
 
 
-def merge_rules(rules: Iterable[RuleRef]) -> tuple[RuleRef, ...]:
-    """One entry per rule: numbered rules add up, the rest appear once.
-
-    000 "Rules Priority & Stacking Effects": several instances of a rule do not stack unless
-    the rule has an (X), so Tough(3) gained on a Tough(3) model makes Tough(6).
-    """
-    merged: dict[str, RuleRef] = {}
-    for rule in rules:
-        key = rule.label if rule.rating is None else rule.name
-        known = merged.get(key)
-        if known is None:
-            merged[key] = rule
-        elif rule.rating is not None and known.rating is not None:
-            merged[key] = RuleRef(rule.name, str(known.rating + rule.rating))
-    return tuple(merged.values())
-
-
 def has_rule(rules: Iterable[RuleRef], name: str) -> bool:
     return any(r.name == name for r in rules)
 

@@ -8,7 +8,7 @@ upgrades is computed in exactly one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -24,7 +24,6 @@ from listbuilder.model import (
     Item,
     ListEntry,
     RuleRef,
-    merge_rules,
     Unit,
     UpgradeOption,
     UpgradeSection,
@@ -36,6 +35,23 @@ from listbuilder.words import counted
 # The army book's upgrade sections are the rule here; the rulebooks only say to pick units
 # and upgrades from the army's list (000/001/002 "Preparation").
 UPGRADE_CLAUSE = "army book upgrade section"
+
+
+def merge_rules(rules: Iterable[RuleRef]) -> tuple[RuleRef, ...]:
+    """One entry per rule: numbered rules add up, the rest appear once.
+
+    000 "Rules Priority & Stacking Effects": several instances of a rule do not stack unless
+    the rule has an (X), so Tough(3) gained on a Tough(3) model makes Tough(6).
+    """
+    merged: dict[str, RuleRef] = {}
+    for rule in rules:
+        key = rule.label if rule.rating is None else rule.name
+        known = merged.get(key)
+        if known is None:
+            merged[key] = rule
+        elif rule.rating is not None and known.rating is not None:
+            merged[key] = RuleRef(rule.name, str(known.rating + rule.rating))
+    return tuple(merged.values())
 
 
 class TakenUpgrade(NamedTuple):

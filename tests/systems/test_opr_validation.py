@@ -473,7 +473,8 @@ def test_every_problem_reported_at_once(books):
 
 def test_rules_priority_numbered_rules_stack():
     """000 Rules Priority & Stacking Effects: rules with (X) add up; others do not repeat."""
-    from listbuilder.model import RuleRef, merge_rules
+    from listbuilder.model import RuleRef
+    from listbuilder.resolve import merge_rules
 
     merged = merge_rules([RuleRef.parse(x) for x in ["Tough(3)", "Fearless", "Tough(3)", "Fearless", "AP(1)"]])
     assert [r.label for r in merged] == ["Tough(6)", "Fearless", "AP(1)"]
