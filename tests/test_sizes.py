@@ -11,8 +11,6 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "listbuilder"
 MODULE_LINES, CLASS_LINES, FUNCTION_LINES = 600, 300, 80
-# Over a limit today and being split (issue 27); each leaves this set when it is.
-PENDING = {"model.py"}
 
 
 def sources() -> list[Path]:
@@ -42,8 +40,6 @@ def oversized(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(PACKAGE.parent)))
 def test_no_module_class_or_function_over_its_size_limit(path):
-    if path.relative_to(PACKAGE).as_posix() in PENDING:
-        pytest.xfail("being split (issue 27)")
     assert oversized(path) == []
 
 
