@@ -65,8 +65,10 @@ def keep_submitted(db: Database, check: events.EventCheck, submission: Submissio
     a pack asks for it."""
     try:
         _keep(db, check, submission, SUBMISSION_PAPER)
-    except (RosterTooLarge, ListError, OSError) as error:
-        log.warning("roster of submission %s/%d not rendered at submission: %s", submission.event_id, submission.number, error)
+    except RosterTooLarge as error:
+        log.info("roster of submission %s/%d is over a work budget: %s", submission.event_id, submission.number, error)
+    except Exception:  # noqa: BLE001 - the submission is committed: its answer must not become a 500
+        log.exception("roster of submission %s/%d not rendered at submission", submission.event_id, submission.number)
 
 
 def progress(db: Database, event: Event, submissions: Sequence[Submission], paper: str) -> PackProgress:

@@ -115,3 +115,13 @@ def test_reading_versions_together_leaves_out_deleted_and_unknown_ones(db, regis
     store.delete_list(db, gone.saved.id, gone.token)
     found = store.read_versions(db, [(kept.saved.id, 1), (gone.saved.id, 1), (kept.saved.id, 2), ("nope", 1)])
     assert list(found) == [(kept.saved.id, 1)] and found[kept.saved.id, 1].document == store.read_version(db, kept.saved.id, 1).document
+
+
+def test_a_renderer_failure_at_submission_still_answers_201_and_the_pack_tries_again(saved_client, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("renderer broke")
+    monkeypatch.setattr(roster_pack, "roster_pdf", broken)
+    event = make_event(saved_client)
+    assert submit(saved_client, event, create(saved_client), player="Ann").status_code == 201
+    monkeypatch.undo()
+    assert pack(saved_client, event).status_code == 200
