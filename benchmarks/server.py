@@ -2,7 +2,7 @@
 
     make bench            (or: .venv/bin/python benchmarks/server.py)
 
-One gunicorn (``--config python:listbuilder.web.serving``, 2 sync workers) on a free loopback
+One gunicorn (``--config python:listbuilder.web.serving``, 2 threaded workers) on a free loopback
 port serves every part, side by side in one run:
 
 1. throughput: ``POST /lists/validate`` and ``POST /previews`` as ratios to the trivial
@@ -133,7 +133,7 @@ def bench_throughput(server: Server) -> None:
                 rates[name].append(python_rate(server.port, path, payload, 3.0))
     medians = {name: statistics.median(values) for name, values in rates.items()}
     trivial = medians["GET  /api/v1/health"]
-    print(f"throughput: gunicorn, 2 sync workers; load from {client}:")
+    print(f"throughput: gunicorn as make run sets it (2 threaded workers here); load from {client}:")
     for name, rate in medians.items():
         print(f"  {name:29s} {rate:8.0f} req/s   (ratio to health {rate / trivial:.2f})")
     ratio = medians["POST /api/v1/lists/validate"] / trivial

@@ -2,7 +2,7 @@
 
     make bench            (or: .venv/bin/python benchmarks/store.py [--seconds 3] [--runs 3])
 
-For each backend, one gunicorn server as ``make run`` starts it (preloaded app, 2 sync
+For each backend, one gunicorn server as ``make run`` starts it (preloaded app, 2 threaded
 workers) on a fresh database, and in the same run:
   - requests per second of GET /api/v1/health (the trivial baseline), POST /api/v1/lists
     (create), GET /api/v1/lists/{id} (read) and PUT /api/v1/lists/{id} (update: a new version
@@ -147,7 +147,7 @@ def bench_backend(label: str, database_url: str, body: dict, seconds: int, runs:
                 p50[name].append(wrk(port, paths[name], path, seconds, 1, 1)[1])
     rates = {k: statistics.median(v) for k, v in rate.items()}
     latency = {k: statistics.median(v) for k, v in p50.items()}
-    print(f"{label}: gunicorn --preload, 2 sync workers; wrk 2 threads / 8 connections, median of {runs} x {seconds} s")
+    print(f"{label}: gunicorn --preload, 2 threaded workers; wrk 2 threads / 8 connections, median of {runs} x {seconds} s")
     print(f"  GET  /api/v1/health           {rates['health']:8.0f} req/s")
     for name, what in (("create", "POST /api/v1/lists      "), ("read", "GET  /api/v1/lists/{id} "), ("update", "PUT  /api/v1/lists/{id} ")):
         print(f"  {what}     {rates[name]:8.0f} req/s   ratio to /health {rates[name] / rates['health']:.2f}")
