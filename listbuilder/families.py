@@ -34,7 +34,8 @@ class Family:
     (also listed by the API's unit output). ``engine(system, attacker, defender, situation)``
     answers a combat preview, with the situation loaded by ``situation_schema`` when there is
     one; ``turn_engine`` and ``turn_situation_schema`` do the same for a whole turn. A family
-    without an engine has no previews. ``rules`` is the :class:`SystemRules` subclass that
+    without an engine has no previews; ``counts_wounds`` says its engine's answers count wounds
+    (``expected.wounds``), which a loadout comparison weighs per 100 points. ``rules`` is the :class:`SystemRules` subclass that
     checks books and lists; ``sheet`` (a ``listbuilder.sheets.FamilySheet``) says how its
     units print (every plain stat when it has none).
     """
@@ -49,6 +50,7 @@ class Family:
     turn_engine: Any = None
     turn_situation_schema: Any = None
     sheet: Any = None
+    counts_wounds: bool = False
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, name: str) -> Any:
@@ -103,6 +105,7 @@ OPR = register(Family(
     turn_engine="listbuilder.combat.opr:turn_engine",
     turn_situation_schema="listbuilder.shapes.previews:OprTurnSituationSchema",
     sheet="listbuilder.sheets:OPR_SHEET",
+    counts_wounds=True,
 ))
 
 ANCIENTS_HEX = register(Family(
@@ -115,6 +118,7 @@ ANCIENTS_HEX = register(Family(
     system_schema="listbuilder.formats.ancients_hex:AncientsHexSystemSchema",
     book_schema="listbuilder.formats.ancients_hex:AncientsHexBookSchema",
     engine="listbuilder.combat.ancients_hex:engine",
+    situation_schema="listbuilder.shapes.hex_situations:AncientsHexSituationSchema",
     sheet="listbuilder.sheets:ANCIENTS_HEX_SHEET",
 ))
 
@@ -128,5 +132,6 @@ ARMOUR_HEX = register(Family(
     system_schema="listbuilder.formats.armour_hex:ArmourHexSystemSchema",
     book_schema="listbuilder.formats.armour_hex:ArmourHexBookSchema",
     engine="listbuilder.combat.armour_hex:engine",
+    situation_schema="listbuilder.shapes.hex_situations:ArmourHexSituationSchema",
     sheet="listbuilder.sheets:ARMOUR_HEX_SHEET",
 ))

@@ -6,8 +6,8 @@ game system named in the same body:
 
 1. ``PreviewRequestSchema`` (``listbuilder.shapes.previews``) checks the envelope.
 2. :func:`finish_request` looks the system up, loads inline profiles with the family's own unit
-   schema (the very shape an army book uses) and the situation with the family's situation
-   schema (its record in ``listbuilder.families``; a family without one reads its own).
+   schema (the very shape an army book uses, :func:`profile_schema`) and the situation with the
+   family's situation schema (its record in ``listbuilder.families``).
 
 Errors are raised as :class:`~listbuilder.combat.PreviewError` with every bad field path
 (``attacker.profile.weapons[0].attacks``, ``situation.range``).
@@ -16,6 +16,7 @@ Errors are raised as :class:`~listbuilder.combat.PreviewError` with every bad fi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from marshmallow import ValidationError
@@ -23,8 +24,9 @@ from marshmallow import ValidationError
 from listbuilder.books import BookRegistry
 from listbuilder.combat.service import SIDES, PreviewError
 from listbuilder.families import FAMILIES
-from listbuilder.formats.fields import Schema
+from listbuilder.formats.fields import CostField, Identifier, Schema, positive_int
 from listbuilder.lists import field_errors
+from listbuilder.model import Cost
 from listbuilder.shapes.previews import PreviewRequestSchema, schema_of
 
 
@@ -73,13 +75,21 @@ def load_request(registry: BookRegistry, data: Any, situation: str = "situation_
 
 
 def _load_profile(family: str, data: Mapping[str, Any]) -> Any:
-    """An inline unit, read by the family's unit schema; id, size and cost get defaults."""
-    filled = {"id": "profile", "size": 1, "cost": {"pts": 0}, **data}
-    return schema_of(_unit_schema(family)).load(filled)
+    """An inline unit, read by the family's profile schema."""
+    return schema_of(profile_schema(family)).load(data)
 
 
-def _unit_schema(family: str) -> type[Schema]:
-    book_schema = FAMILIES[family].part("book_schema")  # created on the first inline profile
-    units = schema_of(book_schema).fields["units"]  # a List(Nested(unit schema))
-    nested = units.inner.nested
-    return nested if isinstance(nested, type) else type(nested)
+@cache
+def profile_schema(family: str) -> type[Schema]:
+    """The family's unit schema with ``id``, ``size`` and ``cost`` optional (``profile``, one
+    model, free): what an inline profile may hold, and the family's ``Profile`` in the document.
+    The book schemas are created by the first inline profile (or the document), not at start-up."""
+    book_schema = FAMILIES[family].part("book_schema")
+    unit_schema = schema_of(book_schema).fields["units"].inner.schema  # a List(Nested(unit schema))
+    name = "".join(part.title() for part in family.split("-")) + "ProfileSchema"
+    return type(name, (type(unit_schema),), {
+        "__doc__": f"An inline {family} unit for a preview: the book's unit shape, id, size and cost optional.",
+        "id": Identifier(load_default="profile"),
+        "size": positive_int(load_default=1),
+        "cost": CostField(load_default=lambda: Cost({"pts": 0})),
+    })

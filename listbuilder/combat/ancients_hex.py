@@ -209,7 +209,9 @@ def critical_applies(attacker: Fighter, defender: Fighter) -> bool:
 
 @dataclass(frozen=True)
 class Situation:
-    """How the attack happens; every field is optional except ``attack``."""
+    """How the attack happens; every field is optional except ``attack``. The API checks a
+    request's situation (keys, limits, words) with
+    ``listbuilder.shapes.hex_situations.AncientsHexSituationSchema`` before it gets here."""
 
     attack: str
     range: int | None = None
@@ -233,47 +235,6 @@ class Situation:
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
-
-_INT_FIELDS = {
-    "range": (0, 100),
-    "attacker_disadvantage": (0, 5),
-    "defender_disadvantage": (0, 5),
-    "attacker_support": (0, 6),
-    "defender_support": (0, 6),
-    "attacker_hp_lost": (0, 100),
-    "defender_hp_lost": (0, 100),
-    "retreat_blocked": (0, 3),
-}
-_BOOL_FIELDS = ("charging", "moved", "no_charge_bonus", "defender_activated", "terror")
-_CHOICES = {"attack": (MELEE, SHOOTING), "defender_action": (DEFEND, EVADE, FIGHT_BACK), "fight_back_with": ("defence", "missile")}
-
-
-def read_situation(raw: Mapping[str, Any]) -> Situation:
-    """Check and default the situation dict; raises PreviewError naming the bad key."""
-    known = set(Situation.__dataclass_fields__)
-    for key in raw:
-        if key not in known:
-            raise PreviewError(f"situation.{key}", f"unknown situation key for ancients-hex; known: {sorted(known)}")
-    values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if value is None:
-            continue
-        if key in _CHOICES:
-            if value not in _CHOICES[key]:
-                raise PreviewError(f"situation.{key}", f"must be one of {list(_CHOICES[key])}")
-        elif key in _INT_FIELDS:
-            if key == "retreat_blocked" and isinstance(value, bool):
-                value = int(value)
-            low, high = _INT_FIELDS[key]
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise PreviewError(f"situation.{key}", f"not a whole number from {low} to {high}")
-        elif key in _BOOL_FIELDS or key in ("defender_stands", "critical_hit"):
-            if not isinstance(value, bool):
-                raise PreviewError(f"situation.{key}", "not true or false")
-        values[key] = value
-    if "attack" not in values:
-        raise PreviewError("situation.attack", f"say how they fight: one of {list(_CHOICES['attack'])}")
-    return Situation(**values)
 
 
 # --------------------------------------------------------------------------------------------
@@ -558,7 +519,7 @@ def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situati
     """The ancients-hex engine the preview service dispatches to; raises PreviewError."""
     a = read_fighter(attacker, "attacker")
     d = read_fighter(defender, "defender")
-    out = preview_fight(a, d, read_situation(situation))
+    out = preview_fight(a, d, Situation(**situation))
     out["unmodelled"] = unmodelled_rules((attacker, defender), lambda name: _key(name) in KNOWN_RULES)
     return out
 
@@ -583,7 +544,6 @@ __all__ = [
     "plan_attack",
     "preview_fight",
     "read_fighter",
-    "read_situation",
     "roll_pool",
     "terror_failure",
     "willpower_passes",

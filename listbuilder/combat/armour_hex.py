@@ -19,7 +19,7 @@ from typing import Any
 
 from listbuilder.combat.armour_hex_assault import assault
 from listbuilder.combat.armour_hex_damage import BLOCKED, NO_DAMAGE, Strike, Vehicle, hit_rows, per_hit, read_vehicle, rule_key
-from listbuilder.combat.armour_hex_situation import FACINGS, SHOOTING, SPEED_MODIFIER, Situation, read_situation
+from listbuilder.combat.armour_hex_situation import FACINGS, SHOOTING, SPEED_MODIFIER, Situation
 from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.service import PreviewError, unmodelled_rules
 from listbuilder.dice import Dist, open_ended_at_least
@@ -217,7 +217,7 @@ def fire(shooter: Vehicle, target: Vehicle, s: Situation) -> dict[str, Any]:
 
 def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
     """The armour-hex engine the preview service dispatches to; raises PreviewError."""
-    s = read_situation(situation)
+    s = Situation(**situation)
     a = read_vehicle(attacker, "attacker")
     d = read_vehicle(defender, "defender")
     if s.models_lost >= d.models:

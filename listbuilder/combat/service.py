@@ -86,6 +86,8 @@ def compare(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
     """
     system = _system(registry, request)
     engine = engine_for(system.family)
+    if not FAMILIES[system.family].counts_wounds:
+        raise PreviewError("system", f"loadout comparisons weigh wounds, which the {system.family!r} rules family does not count")
     defender = resolve_side(registry, system, request.get("defender"), "defender")
     too_big = SideSize.of(defender).over_budget()
     if too_big:

@@ -82,7 +82,9 @@ class LazySpecApi(flask_smorest.Api):
 
         def document(spec: APISpec) -> None:
             blp.register_views_in_doc(self, self._app, spec, name=name, parameters=parameters)
-            spec.tag({"name": name, "description": blp.description})
+            # our blueprints name the areas of the API their routes belong to (web.rest.Blueprint)
+            for tag, description in getattr(blp, "tags", {name: blp.description}).items():
+                spec.tag({"name": tag, "description": description})
 
         self.document(document)
 

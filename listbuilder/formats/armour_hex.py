@@ -113,6 +113,9 @@ class AnglesField(fields.Field):
             raise ValidationError("a weapon must be able to fire in at least one facing")
         return tuple(value)
 
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else list(value)  # as JSON has it (also the document's default)
+
 
 class ExtraDamageSchema(StrictSchema):
     """A second damage roll of another kind, e.g. psychic damage on top of regular (004 Special Damage types)."""

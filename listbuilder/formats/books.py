@@ -33,6 +33,7 @@ from listbuilder.formats.fields import (
     RuleDefinitionSchema,
     SpellSchema,
     StrictSchema,
+    gear_key,
     non_negative_int,
     positive_int,
     rule_list,
@@ -50,7 +51,7 @@ class WeaponSchema(StrictSchema):
     EXTRA_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     name = fields.String(required=True, validate=validate.Length(min=1))
-    id = Identifier(load_default="")
+    id = gear_key()
     attacks = positive_int(required=True)
     range = non_negative_int(load_default=0)
     rules = rule_list()
@@ -76,7 +77,7 @@ class ItemSchema(StrictSchema):
     EXTRA_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     name = fields.String(required=True, validate=validate.Length(min=1))
-    id = Identifier(load_default="")
+    id = gear_key()
     rules = rule_list()
     weapons = fields.List(fields.Nested(WeaponSchema), load_default=())
     count = positive_int(load_default=None)

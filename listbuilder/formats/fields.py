@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import marshmallow
 from marshmallow import ValidationError, fields, post_load, validate
@@ -25,11 +25,40 @@ class Schema(marshmallow.Schema):
         return self
 
 
+class OutSchema(Schema):
+    """An answer's shape. Every field of an answer is always sent, so the OpenAPI document lists
+    each as required (``listbuilder.web.http.openapi``), except those named in ``SOMETIMES`` (sent
+    only when they apply). ``EXTRA`` is the JSON schema of keys an answer has beyond its fields
+    (a cost vector's currencies), or None for none."""
+
+    SOMETIMES: ClassVar[frozenset[str]] = frozenset()
+    EXTRA: ClassVar[dict[str, Any] | None] = None
+
+
+class Described(fields.Raw):
+    """A value sent as built (a report's totals: a dict the core made) and documented by an
+    :class:`OutSchema` that names its keys. Dumping it through that schema would drop the keys
+    it cannot name (``pts``), so it only describes."""
+
+    def __init__(self, schema: type[OutSchema], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.schema = schema
+
+
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 Identifier = lambda **kw: fields.String(  # noqa: E731 - a field factory reads best inline
     validate=validate.Regexp(ID_PATTERN, error="not an id (lowercase letters, digits, - and _)"),
     **kw,
 )
+
+
+def gear_key() -> fields.String:
+    """A weapon's or item's key, told apart from another profile of the same name; empty (the
+    default) when its name is enough. Empty is a valid value, so the document's default holds."""
+    return fields.String(
+        load_default="", validate=validate.Regexp(r"^(?:[a-z0-9][a-z0-9_-]*)?$", error="not a gear key (lowercase letters, digits, - and _)"),
+        metadata={"description": "gear key when two profiles share a name; empty otherwise"},
+    )
 
 
 class WholeNumber(fields.Integer):
@@ -43,6 +72,16 @@ class WholeNumber(fields.Integer):
         if type(value) is float and value.is_integer():
             value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Flag(fields.Boolean):
+    """``true`` or ``false`` and nothing else: marshmallow's Boolean also takes ``"yes"``, ``1``
+    and ``"on"``, which a typed client never sends and a typo should not pass as."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise ValidationError("not true or false")
+        return value
 
 
 def positive_int(**kw: Any) -> fields.Integer:

@@ -13,10 +13,10 @@ from typing import Any
 from marshmallow import fields, post_dump
 
 from listbuilder.families import FAMILIES
-from listbuilder.formats.fields import CostField, RuleLabel, Schema
+from listbuilder.formats.fields import CostField, Described, OutSchema, RuleLabel, Schema
 
 
-class RuleDefinitionOut(Schema):
+class RuleDefinitionOut(OutSchema):
     name = fields.String()
     param = fields.String(allow_none=True)
     kind = fields.String()
@@ -24,7 +24,7 @@ class RuleDefinitionOut(Schema):
     mentions = fields.List(fields.String())
 
 
-class SpellOut(Schema):
+class SpellOut(OutSchema):
     id = fields.String()
     name = fields.String()
     value = fields.Integer()
@@ -33,7 +33,7 @@ class SpellOut(Schema):
     extra = fields.Dict()
 
 
-class WeaponOut(Schema):
+class WeaponOut(OutSchema):
     name = fields.String()
     id = fields.String(metadata={"description": "gear key when two profiles share a name; empty otherwise"})
     carried_by = fields.String(metadata={"description": "the item this weapon comes inside, if any"})
@@ -45,7 +45,7 @@ class WeaponOut(Schema):
     extra = fields.Dict()
 
 
-class ItemOut(Schema):
+class ItemOut(OutSchema):
     name = fields.String()
     id = fields.String(metadata={"description": "gear key when two profiles share a name; empty otherwise"})
     count = fields.Integer()
@@ -54,14 +54,14 @@ class ItemOut(Schema):
     extra = fields.Dict()
 
 
-class GainsOut(Schema):
+class GainsOut(OutSchema):
     weapons = fields.List(fields.Nested(WeaponOut))
     items = fields.List(fields.Nested(ItemOut))
     rules = fields.List(RuleLabel())
     weapon_rules = fields.List(RuleLabel(), metadata={"description": "rules the section's targeted weapons gain"})
 
 
-class OptionOut(Schema):
+class OptionOut(OutSchema):
     id = fields.String()
     label = fields.String()
     cost = CostField()
@@ -73,7 +73,7 @@ class OptionOut(Schema):
     elite = fields.Function(lambda o: bool(o.extra.get("elite")), metadata={"description": "the option is an elite model taking a regular one's place (armour-hex)"})
 
 
-class SectionOut(Schema):
+class SectionOut(OutSchema):
     id = fields.String()
     label = fields.String()
     variant = fields.String(metadata={"description": "replace | upgrade | attachment"})
@@ -95,7 +95,9 @@ def _lifted_stats() -> dict[str, fields.Field]:
     return {name: fields.Raw(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"}) for name, family in names.items()}
 
 
-class UnitOut(Schema.from_dict(_lifted_stats())):  # type: ignore[misc]
+class UnitOut(OutSchema.from_dict(_lifted_stats())):  # type: ignore[misc]
+    SOMETIMES = frozenset(_lifted_stats())  # only the stats the unit's family has
+
     id = fields.String()
     name = fields.String()
     size = fields.Integer()
@@ -116,7 +118,7 @@ class UnitOut(Schema.from_dict(_lifted_stats())):  # type: ignore[misc]
         return data
 
 
-class BookSummaryOut(Schema):
+class BookSummaryOut(OutSchema):
     id = fields.String()
     system = fields.String()
     name = fields.String()
@@ -147,7 +149,7 @@ class BookOut(BookSummaryOut):
     edition = fields.Nested(EditionOut, metadata={"description": "which rules the book is checked under (issue 26)"})
 
 
-class SystemSummaryOut(Schema):
+class SystemSummaryOut(OutSchema):
     id = fields.String()
     name = fields.String()
     family = fields.String()
@@ -171,16 +173,18 @@ class SystemDetailOut(SystemOut):
     books = fields.List(fields.String(), metadata={"description": "ids of the system's army books"})
 
 
-class IssueOut(Schema):
+class IssueOut(OutSchema):
+    SOMETIMES = frozenset({"data"})  # only when the issue has figures to give
+
     code = fields.String(metadata={"description": "stable machine code, e.g. force_org.heroes"})
     severity = fields.String(metadata={"description": "error | warning | info"})
     message = fields.String()
     path = fields.String(metadata={"description": "JSON path into the submitted list, e.g. units[3].upgrades[1]"})
     clause = fields.String(metadata={"description": "the rule clause enforced"})
-    data = fields.Dict()
+    data = fields.Dict(metadata={"description": "the figures behind the message (allowed, asked, limit, spent, ...), by code"})
 
 
-class ProfileOut(Schema):
+class ProfileOut(OutSchema):
     """An entry's unit after its upgrades: the gear and rules it fights with (stats are the unit's)."""
 
     models = fields.Integer()
@@ -189,12 +193,43 @@ class ProfileOut(Schema):
     rules = fields.List(RuleLabel())
 
 
-class VerdictOut(Schema):
+class CostOut(OutSchema):
+    """A cost vector: each currency's amount (``{"pts": 485}``, ``{"ip": 18, "mp": 22}``)."""
+
+    EXTRA = {"type": "integer"}
+
+
+class TotalsOut(OutSchema):
+    """A list's totals: what it spends in each currency (``pts``; armour-hex ``ip``, ``mp``,
+    ``cp``, ``xp``; ancients-hex ``vp``) beside these counts and limits. Keys past ``left`` are
+    sent by the systems they belong to."""
+
+    EXTRA = {"type": "integer", "description": "the amount spent in a currency"}
+    SOMETIMES = frozenset({"limit", "force_org", "legal_up_to", "opponent_vp", "keyword", "magicians", "budget", "split", "elites", "huge", "game_mode"})
+
+    units = fields.Integer(metadata={"description": "entries in the list"})
+    activations = fields.Integer(metadata={"description": "units on the table: a combined pair once, joined heroes inside their unit"})
+    models = fields.Integer()
+    left = fields.Nested(CostOut, allow_none=True, metadata={"description": "what the limit or budget leaves (null: armour-hex without a budget)"})
+    limit = fields.Nested(CostOut, metadata={"description": "the points limit (OPR family, ancients-hex)"})
+    force_org = fields.Boolean(metadata={"description": "OPR family: force organisation was checked"})
+    legal_up_to = fields.Nested(CostOut, metadata={"description": "ancients-hex: the limit plus the allowed overage"})
+    opponent_vp = fields.Integer(allow_none=True, metadata={"description": "ancients-hex: victory points the overage gives the opponent"})
+    keyword = fields.Dict(metadata={"description": "ancients-hex: keyword-troop spend and the minimum required"})
+    magicians = fields.Integer(metadata={"description": "ancients-hex: magicians in the list"})
+    budget = fields.Nested(CostOut, allow_none=True, metadata={"description": "armour-hex: each currency's budget (null without one)"})
+    split = fields.Dict(metadata={"description": "armour-hex: the shared pool of a split budget"})
+    elites = fields.Integer(metadata={"description": "armour-hex: elite models in the list"})
+    huge = fields.List(fields.String(), metadata={"description": "armour-hex: ids of the huge units (declared to the opponent)"})
+    game_mode = fields.String(allow_none=True, metadata={"description": "armour-hex: the game mode played"})
+
+
+class VerdictOut(OutSchema):
     """Whether a list is legal, its totals and every issue: the part of a report that an
     event's entry repeats beside the player's name."""
 
     valid = fields.Boolean()
-    totals = fields.Dict(metadata={"description": "pts (or each currency), units, models, limit, left"})
+    totals = Described(TotalsOut)
     issues = fields.List(fields.Nested(IssueOut))
 
 
@@ -202,7 +237,7 @@ class ReportOut(VerdictOut):
     entries = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "per entry key: its cost vector after upgrades and its model count; with ?profiles=true also its profile (ProfileOut: weapons, items and rules after upgrades)"})
 
 
-class ErrorOut(Schema):
+class ErrorOut(OutSchema):
     """The one error shape of every 4xx and 5xx."""
 
     code = fields.Integer(required=True, metadata={"description": "the HTTP status code"})

@@ -11,9 +11,10 @@ from typing import Any
 from marshmallow import fields, validate
 
 from listbuilder.shapes.api import ErrorOut, ReportOut, VerdictOut
-from listbuilder.formats.fields import StrictSchema, positive_int
+from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
 from listbuilder.shapes.saved import PaperQuery
+from listbuilder.store.tokens import ID_PATTERN
 
 MAX_BOOKS = 50
 MAX_BATCH = 1000
@@ -56,14 +57,14 @@ class EventIn(StrictSchema):
     allow_illegal = fields.Boolean(load_default=False, metadata={"description": "accept illegal lists (flagged) instead of refusing them"})
 
 
-class BookPinOut(StrictSchema):
+class BookPinOut(OutSchema):
     book = fields.String()
     name = fields.String()
     version = fields.String(metadata={"description": "the book's version label"})
     rules_version = fields.String(metadata={"description": "digest of the pinned book and system files; a list must be saved against it"})
 
 
-class EventOut(StrictSchema):
+class EventOut(OutSchema):
     id = fields.String()
     name = fields.String()
     system = fields.String()
@@ -77,7 +78,7 @@ class EventOut(StrictSchema):
     page_url = fields.String(metadata={"description": "the event's page: players submit there; the organiser adds the token"})
 
 
-class EventCreatedOut(StrictSchema):
+class EventCreatedOut(OutSchema):
     id = fields.String()
     organiser_token = fields.String(metadata={"description": "shown only in this answer: `Authorization: Bearer <token>` for the organiser's report"})
     organiser_url = fields.String(metadata={"description": "the event's page with the token in its #fragment (never sent to the server)"})
@@ -85,12 +86,12 @@ class EventCreatedOut(StrictSchema):
 
 
 class SubmitIn(StrictSchema):
-    list_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$"), metadata={"description": "a saved list's id; its edit token goes in Authorization"})
+    list_id = fields.String(required=True, validate=validate.Regexp(ID_PATTERN, error="not a saved list's id (16 URL-safe characters)"), metadata={"description": "a saved list's id; its edit token goes in Authorization"})
     player = _name(100, required=True, metadata={"description": "the player's name as the organiser will see it"})
     player_token = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "needed to submit again under the same name: the token given with the first submission"})
 
 
-class SubmittedOut(StrictSchema):
+class SubmittedOut(OutSchema):
     """Which saved list, at which version, a submission locked, and its verification code."""
 
     number = fields.Integer()
@@ -123,7 +124,7 @@ class EntryOut(SubmittedOut, VerdictOut):
     changed_since_submission = fields.Boolean(metadata={"description": "after re-validation: the verdict or issues differ from those at submission"})
 
 
-class ReportOutEvent(StrictSchema):
+class ReportOutEvent(OutSchema):
     event = fields.Nested(EventOut)
     entries = fields.List(fields.Nested(EntryOut), metadata={"description": "one per player: their newest submission"})
     submissions = fields.Integer(metadata={"description": "submissions received in all (players who submitted again count each time)"})
@@ -148,12 +149,12 @@ class BatchIn(StrictSchema):
     )
 
 
-class BatchItemOut(StrictSchema):
+class BatchItemOut(OutSchema):
     index = fields.Integer()
     report = fields.Nested(ReportOut, allow_none=True)
     error = fields.Nested(ErrorOut, allow_none=True, metadata={"description": "when this list could not be validated: the error shape (code, status, message, errors)"})
 
 
-class BatchOut(StrictSchema):
+class BatchOut(OutSchema):
     reports = fields.List(fields.Nested(BatchItemOut))
     valid = fields.Integer(metadata={"description": "how many lists are legal"})

@@ -1,7 +1,13 @@
-"""Combat preview requests as the API reads them: the envelope (:class:`PreviewRequestSchema`,
-also the OpenAPI description: the system id, each side exactly one of book+unit(+upgrades),
-list+key or profile) and the OPR family's situations. ``listbuilder.previews`` loads the rest,
-which depends on the system named in the same body.
+"""Combat preview requests as the API reads them: the envelope (:class:`PreviewRequestSchema`:
+the system id, each side exactly one of :class:`SideBookSchema`, :class:`SideListSchema` or
+:class:`SideProfileSchema`, told apart by the keys each requires) and the OPR family's
+situations. ``listbuilder.previews`` loads the rest, which depends on the system named in the
+same body.
+
+The OpenAPI document shows the same thing the other way round (``listbuilder.web.http.openapi``):
+one request shape per family (``PreviewRequestOpr``, ... told apart by ``system``), each with
+its family's situation schema (the record part named by ``SITUATION_PART``), and a ``Profile``
+that is one of the families' unit shapes.
 
 Schema instances are built once per process (:func:`schema_of`) and reused: building one costs
 about as much as a small preview, and they keep no state between loads.
@@ -9,10 +15,11 @@ about as much as a small preview, and they keep no state between loads.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate
 
 from listbuilder.formats.fields import Schema, StrictSchema, WholeNumber
 from listbuilder.formats.lists import ArmyListSchema, ChosenUpgradeSchema
@@ -21,44 +28,69 @@ _ID = validate.Length(min=1, max=100)
 _COUNT = validate.Range(min=0, max=10000, error="not a count from 0 to 10000")
 
 
-class SideSchema(StrictSchema):
-    """Exactly one of: a book unit with upgrades, a unit of a list, or an inline profile."""
+class SideBookSchema(StrictSchema):
+    """A side that is a unit of an army book, with upgrades as a list entry takes them."""
 
-    # kind -> (required fields, optional fields); also the OpenAPI oneOf (listbuilder.web.http.rest)
-    ONE_OF: ClassVar[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
-        "book": (("book", "unit"), ("upgrades",)),
-        "list": (("list", "key"), ()),
-        "profile": (("profile",), ()),
-    }
-
-    book = fields.String(validate=_ID, metadata={"description": "army book id (with unit)"})
-    unit = fields.String(validate=_ID, metadata={"description": "unit id in the book"})
+    book = fields.String(required=True, validate=_ID, metadata={"description": "army book id"})
+    unit = fields.String(required=True, validate=_ID, metadata={"description": "unit id in the book"})
     upgrades = fields.List(fields.Nested(ChosenUpgradeSchema), validate=validate.Length(max=100))
-    list = fields.Nested(ArmyListSchema, metadata={"description": "a submitted army list (with key)"})
-    key = fields.String(validate=validate.Length(min=1, max=64), metadata={"description": "key of the unit in the list"})
-    profile = fields.Dict(keys=fields.String(), metadata={"description": "a unit in the same shape an army book uses; id and cost optional"})
 
-    @validates_schema
-    def one_kind(self, data: dict[str, Any], **_: Any) -> None:
-        kinds = [k for k in self.ONE_OF if k in data]
+
+class SideListSchema(StrictSchema):
+    """A side that is a unit of a submitted list, as it deploys (combined pair merged, joined heroes in)."""
+
+    list = fields.Nested(ArmyListSchema, required=True, metadata={"description": "a submitted army list"})
+    key = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"description": "key of the unit in the list"})
+
+
+class ProfileField(fields.Dict):
+    """An inline unit: an object here, read by the system's family once the system is known
+    (``listbuilder.previews.profile_schema``); documented as the ``Profile`` component, one of
+    the families' unit shapes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(keys=fields.String(), **kwargs)
+
+
+class SideProfileSchema(StrictSchema):
+    """A side that is a what-if unit given inline."""
+
+    profile = ProfileField(required=True, metadata={"description": "a unit in the shape the system's army books use; id, size and cost optional"})
+
+
+class OneOfSchemas(fields.Field):
+    """One of several object shapes, told apart by a key only one of them has (no kind field):
+    ``{"book": SideBookSchema, "list": SideListSchema, ...}``. Loaded by the shape it names;
+    documented as a ``oneOf`` of their components (each closed, with its own required keys)."""
+
+    def __init__(self, shapes: Mapping[str, type[Schema]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shapes = dict(shapes)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        kinds = [key for key in self.shapes if isinstance(value, dict) and key in value]
         if len(kinds) != 1:
-            raise ValidationError("give exactly one of book (+unit), list (+key) or profile", "_schema")
-        needs, optional = self.ONE_OF[kinds[0]]
-        allowed = {*needs, *optional}
-        for name in needs:
-            if name not in data:
-                raise ValidationError(f"required with {kinds[0]}", name)
-        for name in data:
-            if name not in allowed:
-                raise ValidationError(f"does not go with {kinds[0]}", name)
+            raise ValidationError(f"give exactly one of: {self.describe()}")
+        return schema_of(self.shapes[kinds[0]]).load(value)
+
+    def describe(self) -> str:
+        return ", ".join(" + ".join(n for n, f in schema_of(cls).fields.items() if f.required) for cls in self.shapes.values())
+
+
+def side(**kwargs: Any) -> OneOfSchemas:
+    """A preview side: a book unit, a unit of a list, or an inline profile."""
+    return OneOfSchemas({"book": SideBookSchema, "list": SideListSchema, "profile": SideProfileSchema}, **kwargs)
 
 
 class PreviewRequestSchema(StrictSchema):
     """``POST /api/v1/previews``: who fights whom, and how."""
 
+    # the family record's part that reads the situation; the document has one shape per family
+    SITUATION_PART: ClassVar[str] = "situation_schema"
+
     system = fields.String(required=True, validate=_ID)
-    attacker = fields.Nested(SideSchema, required=True)
-    defender = fields.Nested(SideSchema, required=True)
+    attacker = side(required=True)
+    defender = side(required=True)
     situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "how they fight; keys depend on the system (see docs/combat.md)"})
 
 
@@ -77,10 +109,13 @@ class CompareUnitSchema(StrictSchema):
 class CompareRequestSchema(StrictSchema):
     """``POST /api/v1/previews/compare``: loadouts of one unit against the same defender."""
 
+    SITUATION_PART: ClassVar[str] = "situation_schema"
+    FAMILY_FLAG: ClassVar[str] = "counts_wounds"  # only families whose answers count wounds compare loadouts
+
     system = fields.String(required=True, validate=_ID)
     attacker = fields.Nested(CompareUnitSchema, required=True)
     options = fields.List(fields.Nested(CompareOptionSchema), required=True, validate=validate.Length(min=2, max=8, error="give 2 to 8 options"))
-    defender = fields.Nested(SideSchema, required=True)
+    defender = side(required=True)
     situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "as in /previews for the system"})
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from listbuilder.shapes.api import ReportOut
 from listbuilder.shapes.events import NOT_BLANK, EventOut
-from listbuilder.formats.fields import StrictSchema, positive_int
+from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.tournament.standings import TIEBREAKERS
@@ -51,7 +51,7 @@ class PrecheckIn(StrictSchema):
     list_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$"), metadata={"description": "a saved list's id (its current version is checked)"})
 
 
-class PrecheckOut(StrictSchema):
+class PrecheckOut(OutSchema):
     legal = fields.Boolean(metadata={"description": "whether the event would accept the list as it is now"})
     reasons = fields.List(fields.String(), metadata={"description": "why not, one line per problem"})
     report = fields.Nested(ReportOut, allow_none=True, metadata={"description": "the validation under the event's rules (null when the list cannot be checked for it)"})
@@ -80,7 +80,7 @@ class RoundOut(StrictSchema):
     started_at = fields.DateTime()
 
 
-class RoundsOut(StrictSchema):
+class RoundsOut(OutSchema):
     rounds = fields.List(fields.Nested(RoundOut))
 
 
@@ -112,7 +112,7 @@ class PlayerIn(StrictSchema):
     player = _name(100, required=True)
 
 
-class StandingOut(StrictSchema):
+class StandingOut(OutSchema):
     rank = fields.Integer()
     player = fields.String()
     faction = fields.String()
@@ -126,14 +126,14 @@ class StandingOut(StrictSchema):
     tiebreakers = fields.Dict(metadata={"description": "each tiebreaker's value, in the organiser's order"})
 
 
-class StandingsOut(StrictSchema):
+class StandingsOut(OutSchema):
     event = fields.Nested(EventOut)
     rounds = fields.Integer(metadata={"description": "rounds started"})
     tiebreakers = fields.List(fields.String())
     standings = fields.List(fields.Nested(StandingOut))
 
 
-class LogOut(StrictSchema):
+class LogOut(OutSchema):
     log = fields.List(fields.Dict(), metadata={"description": "the organiser's actions, oldest first: settings, close, reopen, withdraw, reinstate, swap, delete"})
     rounds = fields.List(fields.Dict(), metadata={"description": "each round as paired (before any swap), with its seed"})
     results = fields.List(fields.Dict(), metadata={"description": "every result step: entry, confirmation, override"})

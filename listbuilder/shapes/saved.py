@@ -10,10 +10,10 @@ from marshmallow import fields, validate
 
 from listbuilder.roster_html import LAYOUTS, PAPERS
 from listbuilder.shapes.api import ReportOut
-from listbuilder.formats.fields import Schema
+from listbuilder.formats.fields import OutSchema, Schema
 from listbuilder.formats.lists import ArmyListSchema
 
-class SavedRulesOut(Schema):
+class SavedRulesOut(OutSchema):
     """The army book and system a version was saved against, and whether they changed since."""
 
     system = fields.String()
@@ -27,7 +27,7 @@ class SavedRulesOut(Schema):
     verification_code_when_saved = fields.String()
 
 
-class VersionOut(Schema):
+class VersionOut(OutSchema):
     id = fields.String(metadata={"description": "the saved list's id"})
     version = fields.Integer()
     saved_at = fields.DateTime()
@@ -46,7 +46,7 @@ class SavedListOut(VersionOut):
     share_url = fields.String(metadata={"description": "the read-only page for people"})
 
 
-class CreatedOut(Schema):
+class CreatedOut(OutSchema):
     id = fields.String()
     edit_token = fields.String(metadata={"description": "shown only in this answer: send it as `Authorization: Bearer <token>` to change the list"})
     version = fields.Integer()
@@ -56,7 +56,7 @@ class CreatedOut(Schema):
     report = fields.Nested(ReportOut, allow_none=True, metadata={"description": "validation now (a copy of a list whose book is gone: null)"})
 
 
-class VersionSummaryOut(Schema):
+class VersionSummaryOut(OutSchema):
     version = fields.Integer()
     saved_at = fields.DateTime()
     name = fields.String()
@@ -66,13 +66,13 @@ class VersionSummaryOut(Schema):
     verification_code = fields.String(metadata={"description": "under the rules it was saved with"})
 
 
-class VersionsOut(Schema):
+class VersionsOut(OutSchema):
     id = fields.String()
     current = fields.Integer()
     versions = fields.List(fields.Nested(VersionSummaryOut))
 
 
-class UpgradeChangeOut(Schema):
+class UpgradeChangeOut(OutSchema):
     section = fields.String()
     option = fields.String()
     label = fields.String()
@@ -80,7 +80,7 @@ class UpgradeChangeOut(Schema):
     to = fields.Integer()
 
 
-class EntryChangeOut(Schema):
+class EntryChangeOut(OutSchema):
     key = fields.String()
     unit = fields.String()
     name = fields.String()
@@ -92,19 +92,19 @@ class EntryChangeOut(Schema):
     summary = fields.String()
 
 
-class SettingChangeOut(Schema):
+class SettingChangeOut(OutSchema):
     field = fields.String()
     from_ = fields.Raw(data_key="from", attribute="from", allow_none=True)
     to = fields.Raw(allow_none=True)
 
 
-class DiffTotalsOut(Schema):
+class DiffTotalsOut(OutSchema):
     from_ = fields.Dict(data_key="from", attribute="from", keys=fields.String(), values=fields.Integer())
     to = fields.Dict(keys=fields.String(), values=fields.Integer())
     change = fields.Dict(keys=fields.String(), values=fields.Integer())
 
 
-class DiffOut(Schema):
+class DiffOut(OutSchema):
     id = fields.String()
     from_ = fields.Integer(data_key="from", attribute="from")
     to = fields.Integer()

@@ -14,6 +14,7 @@ import secrets
 from base64 import b32encode, urlsafe_b64encode
 
 ID_BYTES = 12      # 96 bits -> 16 URL-safe characters
+ID_PATTERN = f"^[A-Za-z0-9_-]{{{ID_BYTES * 4 // 3}}}$"  # every id new_id makes, for schemas and the API's docs
 TOKEN_BYTES = 32   # 256 bits -> 43 URL-safe characters
 BOOK_ID_PREFIX = "af-"
 BOOK_ID_BYTES = 10  # 80 bits -> 16 base-32 characters

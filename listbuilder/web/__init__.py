@@ -18,6 +18,7 @@ from listbuilder.web.http import bodies, errors, quotas, security
 from listbuilder.web.http.json_provider import OrjsonProvider
 from listbuilder.web.http.public_url import PublicUrl
 from listbuilder.web.http.rest import Api, built_spec
+from listbuilder.web.http.openapi import UnionPlugin, systems_by_family
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -49,7 +50,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     saved.init_app(app)
     app.url_map.converters["book_id"] = api.BookIdConverter
 
-    rest = Api(app, spec_kwargs={"info": {"description": "Build and validate army lists, print rosters, preview combats."}})
+    rest = Api(app, spec_kwargs={
+        "info": {"description": "Build and validate army lists, print rosters, preview combats."},
+        "servers": public_servers(app),
+        "extra_plugins": [UnionPlugin(lambda: systems_by_family(registry.systems))],
+    })
     rest.register_converter(saved.SavedIdConverter, saved.SavedIdConverter.openapi)
     rest.register_converter(api.BookIdConverter, api.BookIdConverter.openapi)
     rest.register_blueprint(api.blp)
@@ -74,6 +79,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("PUBLIC_URL"):
         app.wsgi_app = PublicUrl(app.wsgi_app, app.config["PUBLIC_URL"])  # type: ignore[method-assign]
     return app
+
+
+def public_servers(app: Flask) -> list[dict[str, str]]:
+    """The OpenAPI ``servers``: the configured ``PUBLIC_URL`` (``LISTBUILDER_PUBLIC_URL`` in the
+    environment), else the server the document was fetched from (``/``: paths already start
+    with ``/api/v1``)."""
+    public = (app.config.get("PUBLIC_URL") or "").rstrip("/")
+    if public:
+        return [{"url": public, "description": "this service"}]
+    return [{"url": "/", "description": "the server this document was fetched from"}]
 
 
 def warm_up(app: Flask) -> Flask:

@@ -22,7 +22,7 @@ from listbuilder.model import ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
 from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
-from listbuilder.formats.fields import Schema
+from listbuilder.formats.fields import OutSchema, Schema
 from listbuilder.web.context import ARMY_LIST, BookAnswer, registry
 from listbuilder.web.http.errors import error_body
 from listbuilder.web.http.rest import Blueprint
@@ -31,7 +31,12 @@ from listbuilder.web.http.rest import Blueprint
 # One schema instance for every request: webargs builds a new one per request from a class,
 # and building one deep-copies every field (about a quarter of a validation request's time).
 
-blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems, army books and list validation.")
+blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems, army books and list validation.", tags={
+    "service": "Whether the service is up.",
+    "systems": "Game systems: glossaries, composition parameters, game modes, issue codes.",
+    "books": "Army books: units, weapons, rules, spells and upgrade sections.",
+    "validation": "List validation: legal or not, totals, and every issue with its path and clause.",
+})
 
 
 class BookIdConverter(BaseConverter):
@@ -67,31 +72,34 @@ VALIDATE_QUERY = ValidateQuery()  # an instance, as ARMY_LIST
 PROFILE = ProfileOut()
 
 
-class HealthOut(Schema):
+class HealthOut(OutSchema):
     status = fields.String()
     books = fields.Integer()
 
 
-@blp.route("/health")
+@blp.route("/health", tags=["service"])
 class Health(MethodView):
     @blp.response(200, HealthOut)
+    @blp.doc(operationId="getHealth")
     def get(self) -> Any:
         """Liveness check for load balancers (also the benchmark's trivial baseline)."""
         return {"status": "ok", "books": len(registry().books)}
 
 
-@blp.route("/systems")
+@blp.route("/systems", tags=["systems"])
 class Systems(MethodView):
     @blp.response(200, SystemSummaryOut(many=True))
+    @blp.doc(operationId="listSystems")
     def get(self) -> Any:
         """List the game systems."""
         return list(registry().systems.values())
 
 
-@blp.route("/systems/<system_id>")
+@blp.route("/systems/<system_id>", tags=["systems"])
 class System(MethodView):
     @blp.response(200, SystemDetailOut)
     @blp.errors(404)
+    @blp.doc(operationId="getSystem")
     def get(self, system_id: str) -> Any:
         """Read one game system: glossary, composition parameters, game modes, issue codes."""
         reg = registry()
@@ -103,11 +111,12 @@ class System(MethodView):
         return SystemDetail(system, limits, rules.issue_codes, [b.id for b in reg.books_of(system_id)])
 
 
-@blp.route("/books")
+@blp.route("/books", tags=["books"])
 class Books(MethodView):
     @blp.arguments(BookQuery, location="query")
     @blp.response(200, BookSummaryOut(many=True))
     @blp.errors(404)
+    @blp.doc(operationId="listBooks")
     def get(self, query: dict[str, str]) -> Any:
         """List army books, optionally of one system."""
         reg = registry()
@@ -117,10 +126,11 @@ class Books(MethodView):
         return reg.books_of(system) if system else list(reg.books.values())
 
 
-@blp.route("/books/<book_id:book_id>")
+@blp.route("/books/<book_id:book_id>", tags=["books"])
 class Book(MethodView):
     @blp.response(200, BookOut)
     @blp.errors(404)
+    @blp.doc(operationId="getBook")
     def get(self, book_id: str) -> Any:
         """Read one army book: units, weapons, rules, spells and upgrade sections."""
         reg = registry()
@@ -130,12 +140,13 @@ class Book(MethodView):
         return BookAnswer(book, edition_note(book, reg.systems[book.system]))
 
 
-@blp.route("/lists/validate")
+@blp.route("/lists/validate", tags=["validation"])
 class ValidateList(MethodView):
     @blp.arguments(VALIDATE_QUERY, location="query")
     @blp.arguments(ARMY_LIST)
     @blp.response(200, ReportOut)
     @blp.errors(400, 404, 413, 415)
+    @blp.doc(operationId="validateList")
     def post(self, query: dict[str, Any], army: ArmyList) -> Any:
         """Validate an army list: legal or not, totals, and every issue with path and clause."""
         # as_dict() is already in ReportOut's shape (tests check that dumping it changes
@@ -163,11 +174,12 @@ def add_profiles(army: ArmyList, entries: dict[str, dict[str, Any]]) -> None:
 BATCH_BODY_BYTES = 16 * 1024 * 1024
 
 
-@blp.route("/lists/validate-batch")
+@blp.route("/lists/validate-batch", tags=["validation"])
 class ValidateBatch(MethodView):
     @blp.arguments(BatchIn)
     @blp.response(200, BatchOut)
     @blp.errors(400, 413, 415, 422, descriptions={413: f"over {MAX_BATCH} lists, or the body is over {BATCH_BODY_BYTES // 2**20} MiB"})
+    @blp.doc(operationId="validateLists")
     def post(self, data: dict[str, Any]) -> Any:
         """Validate up to 1000 lists in one request: one report per list, in the order sent.
 

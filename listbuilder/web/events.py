@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Flask, Response, current_app, url_for
+from flask import Flask, Response, current_app, jsonify, url_for
 from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
@@ -22,7 +22,8 @@ from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import DeadlinePassed, StoreError
 from listbuilder.web.context import bearer_token, database, event_body, registry
 from listbuilder.web.http import quotas
-from listbuilder.web.http.downloads import content_disposition, file_name
+from listbuilder.store.tokens import ID_PATTERN
+from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
 from listbuilder.shapes.events import EventCreatedOut, EventIn, EventOut, PackProgressOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
@@ -35,6 +36,7 @@ event_players = lazy_module("listbuilder.store.event_players")
 blp = Blueprint(
     "events", __name__, url_prefix="/api/v1/events",
     description="Tournament events: pinned rules, list submission and locking, the organiser's report, exports and roster pack.",
+    tags={"events": "Tournament events: pinned rules, list submission and locking, the organiser's report, exports and roster pack."},
 )
 blp.errorhandler(StoreError)(store_error_response)
 
@@ -47,7 +49,7 @@ class EventIdConverter(BaseConverter):
 
     @staticmethod
     def openapi(converter: BaseConverter) -> dict[str, str]:
-        return {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$", "description": "an event's id: 16 URL-safe characters"}
+        return {"type": "string", "pattern": ID_PATTERN, "description": "an event's id: 16 URL-safe characters"}
 
 
 def register(app: Flask, rest: Any) -> None:
@@ -58,7 +60,8 @@ def register(app: Flask, rest: Any) -> None:
     rest.register_blueprint(blp)
 
 
-def _errors(*codes: int) -> Any:
+def _errors(*codes: int, **overrides: str) -> Any:
+    """Document the error answers an operation gives (``_409="..."`` overrides a code's words)."""
     described = {
         401: "no token (Authorization: Bearer <token>)", 403: "wrong token",
         404: "no event with this id, or a book, system or list we do not have",
@@ -67,6 +70,7 @@ def _errors(*codes: int) -> Any:
         410: "the organiser deleted the event, or the list was deleted",
         422: "invalid fields (a deadline already past), a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
     }
+    described.update({int(code.lstrip("_")): text for code, text in overrides.items()})
     return blp.errors(*codes, descriptions=described)
 
 
@@ -75,6 +79,7 @@ class Events(MethodView):
     @blp.arguments(EventIn)
     @blp.response(201, EventCreatedOut, headers={"Location": {"description": "the new event's URL", "schema": {"type": "string"}}})
     @_errors(400, 404, 409, 413, 415, 422)
+    @blp.doc(operationId="createEvent")
     def post(self, data: dict[str, Any]) -> Any:
         """Create an event: its list settings, allowed books (pinned now) and deadline; an organiser token shown only now."""
         from listbuilder.event_admin import check_deadline
@@ -96,6 +101,7 @@ class Events(MethodView):
 class Event(MethodView):
     @blp.response(200, EventOut)
     @_errors(404)
+    @blp.doc(operationId="getEvent")
     def get(self, event_id: str) -> Any:
         """Read an event's settings, pinned books and deadline (anyone with the id: players need them)."""
         return event_body(store.read_event(database(), event_id))
@@ -108,6 +114,7 @@ class Submissions(MethodView):
     @blp.alt_response(200, schema=SubmissionOut, description="this version was already the player's entry: nothing changed")
     @blp.doc(security=EDIT_TOKEN)
     @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422)
+    @blp.doc(operationId="submitToEvent")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Submit a saved list (its edit token in Authorization): checked against the pinned rules, then locked."""
         db, books, token = database(), registry(), bearer_token()
@@ -148,6 +155,7 @@ class Report(MethodView):
     @blp.response(200, ReportOutEvent)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404)
+    @blp.doc(operationId="getEventReport")
     def get(self, event_id: str) -> Any:
         """The organiser's report (also the JSON export): each player's entry as submitted, with the changes since their earlier submission."""
         return _report_body(event_id, revalidate=False)
@@ -158,6 +166,7 @@ class Revalidate(MethodView):
     @blp.response(200, ReportOutEvent)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404)
+    @blp.doc(operationId="revalidateEvent")
     def post(self, event_id: str) -> Any:
         """Re-validate every entry now against the pinned rules; what was stored at submission stays."""
         return _report_body(event_id, revalidate=True)
@@ -165,9 +174,10 @@ class Revalidate(MethodView):
 
 @blp.route("/<event_id:event_id>/report.csv")
 class ReportCsv(MethodView):
-    @blp.response(200, content_type="text/csv", description="One row per player.")
+    @blp.response(200, TEXT, content_type="text/csv", description="One row per player.")
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404)
+    @blp.doc(operationId="getEventReportCsv")
     def get(self, event_id: str) -> Any:
         """The report as CSV: player, faction, points, legal, issues, verification code, changes."""
         event, found, _ = _report(event_id, revalidate=False)
@@ -187,6 +197,7 @@ class RosterPackProgress(MethodView):
     @blp.response(200, PackProgressOut)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404, 422)
+    @blp.doc(operationId="getEventRosterPackProgress")
     def get(self, query: dict[str, Any], event_id: str) -> Any:
         """How far the roster pack is: rosters rendered so far of the players' entries (renders nothing)."""
         db = database()
@@ -197,10 +208,11 @@ class RosterPackProgress(MethodView):
 @blp.route("/<event_id:event_id>/roster-pack.pdf")
 class RosterPack(MethodView):
     @blp.arguments(PackQuery, location="query")
-    @blp.response(200, content_type="application/pdf", description="Every entry's roster, one after another.")
+    @blp.response(200, BINARY, content_type="application/pdf", description="Every entry's roster, one after another.")
     @blp.alt_response(202, schema=PackProgressOut, description="rosters are still being rendered: this request rendered some; ask again (Retry-After)")
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 413, 422)
+    @_errors(401, 403, 404, 409, 413, 422, _409="no list has been submitted to the event yet: nothing to print")
+    @blp.doc(operationId="getEventRosterPack")
     def get(self, query: dict[str, Any], event_id: str) -> Any:
         """The roster pack: each player's roster in turn, every page header naming the player.
 
@@ -211,7 +223,8 @@ class RosterPack(MethodView):
         event, submissions = store.read_as_organiser(db, event_id, bearer_token())
         progress = pack.render_missing(db, registry(), event, submissions, query["paper"], seconds=current_app.config["PACK_RENDER_SECONDS"])
         if not progress.ready:
-            return _pack_progress_body(event_id, progress), 202, {"Retry-After": "1"}
+            # sent as built (PackProgressOut's shape): the 200's schema describes the PDF, not this
+            return jsonify(_pack_progress_body(event_id, progress)), 202, {"Retry-After": "1"}
         response = Response(pack.event_pack(db, event, submissions, paper=query["paper"]), mimetype="application/pdf")
         response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
         return response

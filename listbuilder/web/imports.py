@@ -23,7 +23,7 @@ from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge import LINES, supported
 from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError, parse_list, validate_list
-from listbuilder.formats.fields import Schema, WholeNumber
+from listbuilder.formats.fields import OutSchema, Schema, WholeNumber
 from listbuilder.shapes.api import BookSummaryOut, EditionOut, ReportOut
 from listbuilder.web.context import database, registry
 from listbuilder.web.http.bodies import BodyError
@@ -34,7 +34,8 @@ from listbuilder.web.http.rest import Blueprint
 book_importer = lazy_module("listbuilder.importers.army_forge_book")
 list_importer = lazy_module("listbuilder.importers.army_forge_list")
 
-blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Books and lists from other builders (Army Forge).")
+blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Books and lists from other builders (Army Forge).",
+                tags={"imports": "Books and lists from other builders (Army Forge)."})
 
 
 class ArmyForgeUnitIn(Schema):
@@ -74,7 +75,7 @@ class ArmyForgeBookIn(Schema):
         return data
 
 
-class BookImportOut(Schema):
+class BookImportOut(OutSchema):
     id = fields.String(metadata={"description": "the new book's id: unlisted (GET /books never shows it), usable wherever a book id is"})
     url = fields.String(metadata={"description": "the book in this API (GET)"})
     builder_url = fields.String(metadata={"description": "the page that builds a list from it"})
@@ -90,7 +91,7 @@ class ListImportIn(Schema):
     list = fields.Dict(required=True, metadata={"description": "the Army Forge list file as Army Forge saves it (or its inner list object)"})
 
 
-class ListImportOut(Schema):
+class ListImportOut(OutSchema):
     list = fields.Dict(metadata={"description": "the list in this API's format (as /lists/validate takes it)"})
     report = fields.Nested(ReportOut, metadata={"description": "its validation report"})
     army_forge_points = fields.Integer(allow_none=True, metadata={"description": "the points total Army Forge saved with the list, if any"})
@@ -106,6 +107,7 @@ def _import_failed(error: ImportFailed) -> Any:
 
 @blp.route("/books/import")
 class ImportBook(MethodView):
+    @blp.doc(operationId="importBook")
     @blp.arguments(ArmyForgeBookIn)
     @blp.response(201, BookImportOut, headers={"Location": {"description": "the new book's URL", "schema": {"type": "string"}}})
     @blp.errors(400, 413, 415, 422, descriptions={
@@ -130,6 +132,7 @@ class ImportBook(MethodView):
 
 @blp.route("/lists/import")
 class ImportList(MethodView):
+    @blp.doc(operationId="importList")
     @blp.arguments(ListImportIn)
     @blp.response(200, ListImportOut)
     @blp.errors(400, 404, 413, 415, 422, descriptions={422: "The Army Forge list cannot be read, names units or upgrades the book lacks, or the book was not imported from Army Forge (errors name the place)."})

@@ -16,25 +16,46 @@ from marshmallow import fields
 
 from listbuilder.combat import PreviewError, preview
 from listbuilder.combat.service import compare, preview_turn
-from listbuilder.formats.fields import Schema
+from listbuilder.formats.fields import OutSchema
 from listbuilder.previews import finish_request
 from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSchema, schema_of
 from listbuilder.web.context import registry
 from listbuilder.web.http.rest import Blueprint
 
-blp = Blueprint("previews", __name__, url_prefix="/api/v1", description="Combat previews with exact odds.")
+blp = Blueprint("previews", __name__, url_prefix="/api/v1", description="Combat previews with exact odds.", tags={"previews": "Combat previews with exact odds."})
 
 
-class DistributionOut(Schema):
+class DistributionOut(OutSchema):
     mean = fields.Float()
     pmf = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={"description": "outcome -> probability"})
     at_least = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={"description": "N -> probability of at least N"})
 
 
-class PreviewOut(Schema):
+class SideWeaponOut(OutSchema):
+    name = fields.String()
+    count = fields.Integer()
+    label = fields.String(metadata={"description": "as printed: 16× Ash Rifle (24\", A1)"})
+
+
+class SideOut(OutSchema):
+    """A side as it hits the table (``Combatant.summary``): a combined pair merged, joined heroes in ``heroes``."""
+
+    SOMETIMES = frozenset({"heroes"})
+
+    name = fields.String()
+    unit = fields.String(metadata={"description": "the unit's id (profile for an inline one)"})
+    source = fields.String(metadata={"description": "book, list or profile"})
+    models = fields.Integer()
+    stats = fields.Dict(metadata={"description": "the unit's profile in its family's stats"})
+    rules = fields.List(fields.String(), metadata={"description": "rules after upgrades, as labels"})
+    weapons = fields.List(fields.Nested(SideWeaponOut))
+    heroes = fields.List(fields.Nested(lambda: SideOut()), metadata={"description": "heroes joined to the unit, each as a side of its own"})
+
+
+class PreviewOut(OutSchema):
     system = fields.String()
-    attacker = fields.Dict(metadata={"description": "the attacking side as it hits the table"})
-    defender = fields.Dict()
+    attacker = fields.Nested(SideOut, metadata={"description": "the attacking side as it hits the table"})
+    defender = fields.Nested(SideOut)
     situation = fields.Dict(metadata={"description": "the situation after defaults"})
     expected = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={"description": "expected hits, wounds, models killed, ..."})
     distributions = fields.Dict(keys=fields.String(), values=fields.Nested(DistributionOut))
@@ -44,7 +65,7 @@ class PreviewOut(Schema):
     unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model (ignored in the odds)"})
 
 
-class TurnStepsOut(Schema):
+class TurnStepsOut(OutSchema):
     shooting = fields.Dict(allow_none=True, metadata={"description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test, the pick); null when the attacker has no ranged weapon and only charges"})
     charge = fields.Dict(metadata={"description": "the charge: expected hits, given the target survived the shooting"})
 
@@ -56,10 +77,12 @@ class TurnOut(PreviewOut):
 class TurnRequestSchema(PreviewRequestSchema):
     """``POST /api/v1/previews/turn``: the attacker shoots the defender, then charges it."""
 
+    SITUATION_PART = "turn_situation_schema"
+
     situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "range, hold, cover, weapons, pick (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"})
 
 
-class CompareOptionOut(Schema):
+class CompareOptionOut(OutSchema):
     label = fields.String()
     upgrades = fields.List(fields.Dict(), metadata={"description": "the option's upgrades as given"})
     cost = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "the unit's cost with these upgrades"})
@@ -71,10 +94,10 @@ class CompareOptionOut(Schema):
     unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model"})
 
 
-class CompareOut(Schema):
+class CompareOut(OutSchema):
     system = fields.String()
     attacker = fields.Dict(metadata={"description": "book, unit and name of the unit compared"})
-    defender = fields.Dict()
+    defender = fields.Nested(SideOut)
     situation = fields.Dict()
     options = fields.List(fields.Nested(CompareOptionOut))
     best = fields.Integer(allow_none=True, metadata={"description": "index of the option with the most expected wounds per 100 points"})
@@ -87,6 +110,7 @@ def _preview_error(error: PreviewError) -> Any:
 
 @blp.route("/previews")
 class Previews(MethodView):
+    @blp.doc(operationId="previewAttack")
     @blp.arguments(schema_of(PreviewRequestSchema))  # an instance: webargs builds a class anew per request
     @blp.response(200, PreviewOut)
     @blp.errors(400, 404, 413, 415)
@@ -100,6 +124,7 @@ class Previews(MethodView):
 
 @blp.route("/previews/turn")
 class TurnPreviews(MethodView):
+    @blp.doc(operationId="previewTurn")
     @blp.arguments(schema_of(TurnRequestSchema))
     @blp.response(200, TurnOut)
     @blp.errors(400, 404, 413, 415)
@@ -112,6 +137,7 @@ class TurnPreviews(MethodView):
 
 @blp.route("/previews/compare")
 class ComparePreviews(MethodView):
+    @blp.doc(operationId="compareLoadouts")
     @blp.arguments(schema_of(CompareRequestSchema))
     @blp.response(200, CompareOut)
     @blp.errors(400, 404, 413, 415)

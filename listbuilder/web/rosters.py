@@ -18,18 +18,15 @@ from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
 from listbuilder.formats.fields import Schema
 from listbuilder.web.context import list_code, registry
-from listbuilder.web.http.downloads import CODE_HEADER, content_disposition, download_name
+from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name
 from listbuilder.web.http.rest import Blueprint
 
 rosters = lazy_module("listbuilder.rosters")  # loaded by the first roster (or wsgi's warm_up), not at start-up
 
 ROSTER_LIST = RosterListSchema()
 
-blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.")
-
-
-BINARY = {"type": "string", "format": "binary"}
-TEXT = {"type": "string"}
+blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.",
+                tags={"rosters": "Printable army rosters of a list sent in the body: PDF, forum text, HTML preview."})
 
 
 class PaperQuery(Schema):
@@ -42,6 +39,7 @@ class PaperQuery(Schema):
 # Every roster answer names the list's verification code, as printed on each page.
 @blp.route("/pdf")
 class RosterPdf(MethodView):
+    @blp.doc(operationId="printRosterPdf")
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ROSTER_LIST)
     @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
@@ -59,6 +57,7 @@ class RosterPdf(MethodView):
 
 @blp.route("/text")
 class RosterText(MethodView):
+    @blp.doc(operationId="printRosterText")
     @blp.arguments(ROSTER_LIST)
     @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
     @blp.errors(400, 404, 413, 415)
@@ -70,6 +69,7 @@ class RosterText(MethodView):
 
 @blp.route("/html")
 class RosterHtml(MethodView):
+    @blp.doc(operationId="printRosterHtml")
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ROSTER_LIST)
     @blp.response(200, TEXT, content_type="text/html", description="The print preview as an HTML page.", headers=CODE_HEADER)

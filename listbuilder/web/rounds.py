@@ -18,7 +18,7 @@ from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
 from listbuilder.web.context import bearer_token, database, event_body, registry, scoring_of, standings_body
-from listbuilder.web.http.downloads import content_disposition, file_name
+from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
 from listbuilder.shapes.rounds import (
@@ -35,6 +35,7 @@ events_core = lazy_module("listbuilder.events")
 blp = Blueprint(
     "rounds", __name__, url_prefix="/api/v1/events",
     description="The tournament day: organiser controls, a list's pre-check, rounds and pairings, results, standings and printed sheets.",
+    tags={"tournament day": "The tournament day: organiser controls, a list's pre-check, rounds and pairings, results, standings and printed sheets."},
 )
 blp.errorhandler(StoreError)(store_error_response)
 
@@ -76,6 +77,7 @@ class EventControls(MethodView):
     @blp.response(200, EventOut)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="updateEvent")
     def patch(self, data: dict[str, Any], event_id: str) -> Any:
         """Edit the event before round 1: name, deadline (in the future), illegal lists, day settings; list settings while nothing is submitted."""
         event = store.read_day(database(), event_id).event
@@ -87,10 +89,11 @@ class EventControls(MethodView):
     @blp.response(204)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="deleteEvent")
     def delete(self, event_id: str) -> Any:
         """Delete the event: it answers 410 from now on; its records are kept and its lists stay locked."""
         store.change_day(database(), event_id, bearer_token(), admin.plan_delete(day.now()))
-        return "", 204
+        return no_content()
 
 
 @blp.route("/<event_id:event_id>/close")
@@ -98,6 +101,7 @@ class Close(MethodView):
     @blp.response(200, EventOut)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404, 409, 410)
+    @blp.doc(operationId="closeEvent")
     def post(self, event_id: str) -> Any:
         """Close submissions now (before the deadline)."""
         return event_body(_change(event_id, admin.plan_close(day.now())).event)
@@ -109,6 +113,7 @@ class Reopen(MethodView):
     @blp.response(200, EventOut)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(*BODY, 401, 403, 404, 410, 422)
+    @blp.doc(operationId="reopenEvent")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Open submissions again until a new deadline (in the future)."""
         return event_body(_change(event_id, admin.plan_reopen(data["deadline"], day.now())).event)
@@ -120,6 +125,7 @@ class Withdrawals(MethodView):
     @blp.response(201, PlayerIn)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="withdrawPlayer")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Withdraw a player from the rounds still to come (their games so far stay in the standings)."""
         _change(event_id, day.plan_withdrawal(data["player"], withdraw=True))
@@ -132,6 +138,7 @@ class Reinstatements(MethodView):
     @blp.response(201, PlayerIn)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="reinstatePlayer")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Bring a withdrawn player back: they are paired again from the next round."""
         _change(event_id, day.plan_withdrawal(data["player"], withdraw=False))
@@ -143,6 +150,7 @@ class Precheck(MethodView):
     @blp.arguments(PrecheckIn)
     @blp.response(200, PrecheckOut)
     @_errors(*BODY, 404, 410, 422)
+    @blp.doc(operationId="precheckList")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Would the event take this saved list now? Legal or not, and why, under the event's pinned rules: nothing is locked or recorded."""
         from listbuilder import saved
@@ -170,6 +178,7 @@ class Rounds(MethodView):
     @blp.response(201, RoundOut)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="startRound")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Start the next round: Swiss pairing of the players still in (409 while a table of the last round has no result)."""
         before = store.read_day(database(), event_id)
@@ -180,6 +189,7 @@ class Rounds(MethodView):
 
     @blp.response(200, RoundsOut)
     @_errors(404, 410)
+    @blp.doc(operationId="listRounds")
     def get(self, event_id: str) -> Any:
         """Every round so far, with its tables and where their results stand."""
         found = store.read_day(database(), event_id)
@@ -195,6 +205,7 @@ def _factions(found: Any) -> dict[str, str]:
 class Round(MethodView):
     @blp.response(200, RoundOut)
     @_errors(404, 410)
+    @blp.doc(operationId="getRound")
     def get(self, event_id: str, number: int) -> Any:
         """A round's pairings ({"table", "players": [a, b or null for a bye]}) and each table's result."""
         found = store.read_day(database(), event_id)
@@ -207,6 +218,7 @@ class Results(MethodView):
     @blp.response(201, ResultOut)
     @blp.doc(security=ANY_TOKEN)
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="enterResult")
     def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
         """Enter a table's result: a player enters it, the opponent confirms (or enters the same); the organiser's overrides."""
         body = {k: v for k, v in data.items() if k != "table" and v is not None}
@@ -219,6 +231,7 @@ class Confirmations(MethodView):
     @blp.response(201, ResultOut)
     @blp.doc(security=ANY_TOKEN)
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="confirmResult")
     def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
         """Confirm the result the opponent entered at this table (the organiser's confirmation decides it)."""
         return _recorded(event_id, number, data["table"], None)
@@ -240,6 +253,7 @@ class Swaps(MethodView):
     @blp.response(201, RoundOut)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="swapPairings")
     def post(self, data: dict[str, Any], event_id: str, number: int) -> Any:
         """Swap two players of the current round between their tables, before either game has a result (logged)."""
         after = _change(event_id, day.plan_swap(number, *data["players"]))
@@ -254,6 +268,7 @@ class Swaps(MethodView):
 class Standings(MethodView):
     @blp.response(200, StandingsOut)
     @_errors(404, 410)
+    @blp.doc(operationId="getStandings")
     def get(self, event_id: str) -> Any:
         """The standings now: score, then the organiser's tiebreakers in order; recomputed from every result."""
         return standings_body(store.read_day(database(), event_id))
@@ -261,8 +276,9 @@ class Standings(MethodView):
 
 @blp.route("/<event_id:event_id>/standings.csv")
 class StandingsCsv(MethodView):
-    @blp.response(200, content_type="text/csv", description="One row per player, in rank order.")
+    @blp.response(200, TEXT, content_type="text/csv", description="One row per player, in rank order.")
     @_errors(404, 410)
+    @blp.doc(operationId="getStandingsCsv")
     def get(self, event_id: str) -> Any:
         """The standings as CSV."""
         from listbuilder.round_sheets import standings_csv
@@ -278,6 +294,7 @@ class Log(MethodView):
     @blp.response(200, LogOut)
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="getEventLog")
     def get(self, event_id: str) -> Any:
         """The day's whole record: the organiser's actions, each round as paired, every result step."""
         found = store.read_day(database(), event_id, bearer_token())
@@ -293,8 +310,9 @@ class Log(MethodView):
 @blp.route("/<event_id:event_id>/rounds/<int:number>/pairings.pdf")
 class PairingsPdf(MethodView):
     @blp.arguments(SheetQuery, location="query")
-    @blp.response(200, content_type="application/pdf", description="The round's tables, 40 to a page.")
+    @blp.response(200, BINARY, content_type="application/pdf", description="The round's tables, 40 to a page.")
     @_errors(404, 410, 422)
+    @blp.doc(operationId="getPairingsPdf")
     def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
         """The round's pairings to print and pin up (A4 or Letter)."""
         from listbuilder.round_sheets import pairings_pdf
@@ -307,8 +325,9 @@ class PairingsPdf(MethodView):
 @blp.route("/<event_id:event_id>/standings.pdf")
 class StandingsPdf(MethodView):
     @blp.arguments(SheetQuery, location="query")
-    @blp.response(200, content_type="application/pdf", description="The standings, 40 rows to a page.")
+    @blp.response(200, BINARY, content_type="application/pdf", description="The standings, 40 rows to a page.")
     @_errors(404, 410, 422)
+    @blp.doc(operationId="getStandingsPdf")
     def get(self, query: dict[str, Any], event_id: str) -> Any:
         """The standings to print (A4 or Letter)."""
         from listbuilder.round_sheets import standings_pdf

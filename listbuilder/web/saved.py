@@ -28,7 +28,8 @@ from listbuilder.shapes.api import ErrorOut as ErrorSchema
 from listbuilder.store.errors import StoreError
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.web.context import ARMY_LIST, DATABASE_URL_KEY, bearer_token, database, database_url, list_code, registry
-from listbuilder.web.http.downloads import CODE_HEADER, content_disposition, download_name
+from listbuilder.store.tokens import ID_PATTERN
+from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name, no_content
 from listbuilder.web.http.errors import etag, store_error_response
 from listbuilder.web.http.rest import Blueprint
 from listbuilder.lazy import lazy_module
@@ -42,6 +43,7 @@ rosters = lazy_module("listbuilder.rosters")  # loaded by the first text roster 
 blp = Blueprint(
     "saved_lists", __name__, url_prefix="/api/v1/lists",
     description="Saved lists: share links, edit tokens, versions, diffs, locking and rosters.",
+    tags={"saved lists": "Saved lists: share links, edit tokens, versions, diffs, locking and rosters."},
 )
 blp.errorhandler(StoreError)(store_error_response)
 
@@ -63,7 +65,7 @@ class SavedIdConverter(BaseConverter):
     @staticmethod
     def openapi(converter: BaseConverter) -> dict[str, str]:
         """The ids a list can have, for the OpenAPI document (``listbuilder.store.tokens``)."""
-        return {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$", "description": "a saved list's id: 16 URL-safe characters"}
+        return {"type": "string", "pattern": ID_PATTERN, "description": "a saved list's id: 16 URL-safe characters"}
 
 
 def init_app(app: Flask) -> None:
@@ -82,20 +84,28 @@ def register_security(rest: Any) -> None:
 
 
 _ETAG = re.compile(r"v([1-9][0-9]{0,9})")
+# RFC 9110 §13.1.1: If-Match is "*" or a comma-separated list of quoted entity tags (W/ for weak)
+_IF_MATCH = re.compile(r'\s*(?:\*|(?:W/)?"[^"]*"(?:\s*,\s*(?:W/)?"[^"]*")*)\s*')
 
 
 def _expected(list_id: str, token: str | None, *, required: bool = True) -> int | None:
     """The version ``If-Match`` names; None for ``*`` (or when absent and not *required*).
 
-    A missing header is answered 428, but only once the caller is known to be allowed to
-    edit: a stranger learns nothing from the order of checks.
+    A missing header is answered 428 and one that is not an entity tag (``v1`` unquoted) 400,
+    but only once the caller is known to be allowed to edit: a stranger learns nothing from the
+    order of checks.
     """
-    if_match = request.if_match
-    if not if_match:
+    raw = request.headers.get("If-Match", "")
+    if not raw.strip():
         if required:
             store.check_editable(database(), list_id, token)
             abort(428, message="send If-Match with the ETag of the version you edited (from GET)", errors={"If-Match": ["missing"]})
         return None
+    if not _IF_MATCH.fullmatch(raw):
+        store.check_editable(database(), list_id, token)
+        abort(400, message='If-Match is not an entity tag: send the ETag as GET gave it, quotes included ("v1"), or *',
+              errors={"If-Match": [f"not a quoted entity tag: {raw[:40]!r}"]})
+    if_match = request.if_match
     if if_match.star_tag:
         return None
     for tag in if_match.as_set(include_weak=False):  # If-Match compares strongly (RFC 9110 13.1.1): a weak tag never matches
@@ -202,7 +212,7 @@ def _errors(*codes: int, **overrides: str) -> Any:
     """Document the error answers an operation really gives, all in the one error shape
     (``_413="..."`` overrides a code's description)."""
     described = {
-        400: "the body is not JSON", 401: "no edit token (Authorization: Bearer <token>)", 403: "wrong edit token",
+        400: "the body is not JSON, or If-Match is not a quoted entity tag", 401: "no edit token (Authorization: Bearer <token>)", 403: "wrong edit token",
         404: _NOT_FOUND["description"], 409: f"the list already has {MAX_VERSIONS_PER_LIST} versions, the most one list keeps: copy it to go on saving",
         410: _GONE["description"], 412: "If-Match names an older version: reload, then change",
         413: "body over 1 MiB", 422: _UNPROCESSABLE["description"], 423: "the list is locked", 428: "If-Match is missing",
@@ -217,6 +227,7 @@ class SavedLists(MethodView):
     @blp.arguments(ARMY_LIST)
     @blp.response(201, CreatedOut, headers={"Location": {"description": "the new list's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
     @_errors(400, 404, 413, 415, 422)
+    @blp.doc(operationId="saveList")
     def post(self, army: ArmyList) -> Any:
         """Save a list (legal or not): a new id, an edit token shown only now, version 1."""
         ready = saved.to_save(registry(), army)
@@ -227,6 +238,7 @@ class SavedLists(MethodView):
 class SavedList(MethodView):
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @_errors(404, 410)
+    @blp.doc(operationId="getSavedList")
     def get(self, list_id: str) -> Any:
         """Read a saved list: the list, its validation now, its version and the rules it was saved under."""
         db = database()
@@ -238,6 +250,7 @@ class SavedList(MethodView):
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @blp.doc(security=EDIT_TOKEN, parameters=[IF_MATCH])
     @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422, 423, 428)
+    @blp.doc(operationId="updateSavedList")
     def put(self, army: ArmyList, list_id: str) -> Any:
         """Save a new version (edit token and If-Match needed); older versions stay readable."""
         token = bearer_token()
@@ -248,16 +261,18 @@ class SavedList(MethodView):
     @blp.response(204)
     @blp.doc(security=EDIT_TOKEN)
     @_errors(401, 403, 404, 410, 423)
+    @blp.doc(operationId="deleteSavedList")
     def delete(self, list_id: str) -> Any:
         """Delete a list and all its versions (edit token needed); its id then answers 410."""
         store.delete_list(database(), list_id, bearer_token())
-        return ""
+        return no_content()
 
 
 @blp.route("/<saved_id:list_id>/versions")
 class Versions(MethodView):
     @blp.response(200, VersionsOut)
     @_errors(404, 410)
+    @blp.doc(operationId="listVersions")
     def get(self, list_id: str) -> Any:
         """Every saved version of a list, oldest first."""
         versions = store.list_versions_of(database(), list_id)
@@ -275,6 +290,7 @@ class Versions(MethodView):
 class Version(MethodView):
     @blp.response(200, VersionOut)
     @_errors(404, 410)
+    @blp.doc(operationId="getVersion")
     def get(self, list_id: str, number: int) -> Any:
         """One saved version, validated against the books now (and as saved, if they changed)."""
         version = store.read_version(database(), list_id, number)
@@ -286,6 +302,7 @@ class Diff(MethodView):
     @blp.arguments(DiffQuery, location="query")
     @blp.response(200, DiffOut)
     @_errors(404, 410, 422)
+    @blp.doc(operationId="diffVersions")
     def get(self, query: dict[str, int], list_id: str) -> Any:
         """What changed between two versions: units added, removed and changed, and the points."""
         db = database()
@@ -299,7 +316,8 @@ class Diff(MethodView):
 class Lock(MethodView):
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @blp.doc(security=EDIT_TOKEN, parameters=[LOCK_IF_MATCH])
-    @_errors(401, 403, 404, 410, 412)
+    @_errors(400, 401, 403, 404, 410, 412, _400="If-Match is not a quoted entity tag")
+    @blp.doc(operationId="lockSavedList")
     def post(self, list_id: str) -> Any:
         """Lock a list (e.g. when submitted to an event): no more saves; id and history stay."""
         token = bearer_token()
@@ -311,6 +329,7 @@ class Copy(MethodView):
     @blp.arguments(VersionQuery, location="query")
     @blp.response(201, CreatedOut, headers={"Location": {"description": "the copy's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
     @_errors(404, 410, 422)
+    @blp.doc(operationId="copySavedList")
     def post(self, query: dict[str, int], list_id: str) -> Any:
         """Copy any list one can read into a new list with its own id and edit token."""
         db = database()
@@ -327,8 +346,9 @@ def _version_to_print(list_id: str, number: int | None) -> tuple[Any, ArmyList]:
 @blp.route("/<saved_id:list_id>/roster.pdf")
 class SavedRosterPdf(MethodView):
     @blp.arguments(RosterQuery, location="query")
-    @blp.response(200, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
+    @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
     @_errors(404, 410, 413, 422, _413="the roster is over a work budget no legal list reaches (listbuilder.roster_budget)")
+    @blp.doc(operationId="getSavedRosterPdf")
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The PDF roster of the current version (or ?version=N), legal or not."""
         from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
@@ -344,8 +364,9 @@ class SavedRosterPdf(MethodView):
 @blp.route("/<saved_id:list_id>/roster.txt")
 class SavedRosterText(MethodView):
     @blp.arguments(VersionQuery, location="query")
-    @blp.response(200, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
+    @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
     @_errors(404, 410, 422)
+    @blp.doc(operationId="getSavedRosterText")
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The roster of the current version (or ?version=N) as compact text."""
         books, army = _version_to_print(list_id, query.get("version"))

@@ -220,8 +220,7 @@ def test_4_1_nonsense_inputs_are_refused() -> None:
         engine(None, card(missile=2, rng=3), card(), {"attack": "shooting", "range": 1})  # type: ignore[arg-type]
     with pytest.raises(PreviewError):
         fight(card(attack=0), card())
-    with pytest.raises(PreviewError):
-        fight(card(), card(), surprise=True)
+    # unknown keys and wrong values are refused before the engine: tests/combat/test_hex_situations.py
 
 
 # -- Monte Carlo battery ----------------------------------------------------------------------------

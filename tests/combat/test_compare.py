@@ -46,3 +46,14 @@ def test_compare_refuses_in_the_error_shape(client, change, status, field):
     res = client.post("/api/v1/previews/compare", json={**body([{"upgrades": []}, {"upgrades": GREAT}]), **change})
     assert res.status_code == status, res.get_json()
     assert field in res.get_json()["errors"], res.get_json()
+
+
+def test_comparing_hex_loadouts_is_refused_not_a_500(client):
+    """The hex engines count hit points and damage results, not wounds: a 422 naming the system,
+    and the document offers comparisons for the OPR systems only."""
+    jarl = {"book": "ahx-fjordhold", "unit": "jarl"}
+    res = client.post("/api/v1/previews/compare", json={"system": "ancients-hex", "attacker": jarl, "options": [{"upgrades": []}, {"upgrades": []}],
+                                                         "defender": jarl, "situation": {"attack": "melee"}})
+    assert res.status_code == 422 and "system" in res.get_json()["errors"]
+    mapping = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["CompareRequest"]["discriminator"]["mapping"]
+    assert set(mapping) == {"age-of-fantasy", "age-of-fantasy-regiments", "grimdark-future"}

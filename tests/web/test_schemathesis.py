@@ -13,7 +13,10 @@ Two settings, both honest about what the API promises:
   at most MAX_LIST_UPGRADES upgrade rows in all (rows past it are dropped). Breaking either
   is a 422 naming the field;
 - an Army Forge book (POST /books/import) that matches its schema may still be refused with a
-  422 naming the path in the file (see IMPORTS).
+  422 naming the path in the file (see IMPORTS);
+- a preview that matches its schema may still make no sense, and is refused with a 422 naming
+  the field (see PREVIEWS): a melee with no melee weapon, a range past every weapon, a defender
+  shortcut given twice (``situation.wounds_taken`` and ``situation.defender.wounds_taken``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,12 @@ REFUSALS = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422"
 # formation sizes) is more than OpenAPI can state, so a schema-valid file may still be refused
 # by the importer: a 422 naming the path in the file, which is what this operation promises.
 IMPORTS = {"include-path": "/api/v1/books/import", "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "422"]}}}
-CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}, "operations": [IMPORTS]})
+# POST /previews, /previews/turn and /previews/compare: the document states each system's
+# situation and each family's unit shape, but not what makes sense together (a melee needs a
+# melee weapon, a range one that reaches): the engine answers those with a 422 naming the field.
+PREVIEWS = [{"include-path": f"/api/v1/previews{tail}", "checks": {"positive_data_acceptance": {"expected-statuses": ["200", "404", "413", "422"]}}}
+            for tail in ("", "/turn", "/compare")]
+CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}, "operations": [IMPORTS, *PREVIEWS]})
 
 _DATABASE = tempfile.TemporaryDirectory()  # saved lists land in a throw-away SQLite file
 _APP = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{Path(_DATABASE.name) / 'schemathesis.sqlite3'}"})

@@ -42,8 +42,8 @@ def test_first_request_for_the_document_builds_it_with_every_operation(registry,
         if rule.endpoint.split(".")[0] in {"api", "rosters", "previews", "saved_lists", "imports", "events"}
     }
     assert operations and operations <= set(spec["paths"])
-    assert set(spec["components"]["securitySchemes"]) == {"editToken", "organiserToken"}
-    assert [tag["name"] for tag in spec["tags"]] == ["api", "rosters", "previews", "saved_lists", "imports", "events"]
+    assert set(spec["components"]["securitySchemes"]) == {"editToken", "organiserToken", "playerToken"}
+    assert [tag["name"] for tag in spec["tags"]] == ["service", "systems", "books", "validation", "rosters", "previews", "saved lists", "imports", "events", "tournament day"]
 
 
 def test_the_document_is_built_once(registry, tmp_path):

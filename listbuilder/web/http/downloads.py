@@ -7,8 +7,14 @@ import re
 import unicodedata
 from urllib.parse import quote
 
+from flask import Response
+
 from listbuilder.model import ArmyList
 
+
+# The OpenAPI content of file answers: a PDF's bytes, a text's characters.
+BINARY = {"type": "string", "format": "binary"}
+TEXT = {"type": "string"}
 
 CODE_HEADER = {"X-Verification-Code": {"description": "the list's verification code (K7QM-2XWD), as printed on every page", "schema": {"type": "string"}}}
 
@@ -33,3 +39,10 @@ def content_disposition(kind: str, filename: str) -> str:
     plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
     plain = re.sub(r"\s+", " ", re.sub(r"[^A-Za-z0-9._ -]+", " ", plain)).strip(" .") or "roster"
     return f"{kind}; filename=\"{plain}.{suffix}\"; filename*=UTF-8''{quote(filename)}"
+
+
+def no_content() -> Response:
+    """A 204: no body, so no Content-Type either (Flask would name text/html, flask-smorest JSON)."""
+    response = Response(status=204)
+    del response.headers["Content-Type"]
+    return response

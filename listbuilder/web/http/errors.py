@@ -51,7 +51,7 @@ def _http_error(error: HTTPException) -> Any:
     message = data.get("message") or error.description or error.name
     if status == 422 and not data.get("message"):
         message = "the request body has invalid fields: see errors"
-    if status == 400 and errors:
+    if status == 400 and errors and not data.get("message"):  # webargs' own: a body it could not read
         message = "the request body is not valid JSON"
         errors = {"(body)": [_json_problem()]}
     response = jsonify(error_body(status, error.name, message, errors))

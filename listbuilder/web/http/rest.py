@@ -3,8 +3,11 @@ and an OpenAPI document built when first asked for.
 
 Every API blueprint is a :class:`Blueprint` (not ``flask_smorest.Blueprint``) so that bodies go
 through :class:`~listbuilder.web.http.bodies.JsonBodyParser`, arguments are read without webargs'
-per-request layers (:meth:`Blueprint.arguments`) and an operation documents the errors it
-really answers with ``@blp.errors(404, 422)`` instead of a catch-all ``default`` response.
+per-request layers (:meth:`Blueprint.arguments`), an operation documents the errors it
+really answers with ``@blp.errors(404, 422)`` (and every operation has ``default: ErrorOut``
+beside them, for what a proxy or gunicorn may answer), and every route is tagged with its area
+of the API. What the document says beyond one schema per payload (operationIds, unions, one
+request shape per rules family) is in :mod:`listbuilder.web.http.openapi`.
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ from typing import Any, TypeVar
 
 import flask
 import flask_smorest
-from apispec import APISpec, BasePlugin
-from apispec.ext.marshmallow.common import resolve_schema_cls
+from apispec import APISpec
 from flask import Flask
 from marshmallow import Schema, ValidationError
 from webargs import core
@@ -25,6 +27,7 @@ from webargs.flaskparser import is_json_request
 from listbuilder.compat.flask_smorest import LazySpecApi, api_of, copy_documentation
 from listbuilder.shapes.api import ErrorOut
 from listbuilder.web.http.bodies import JsonBodyParser, may_hold_nul
+from listbuilder.web.http.openapi import ContractPlugin
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -43,27 +46,10 @@ ERROR_DESCRIPTIONS = {
 ERROR_OUT = ErrorOut()
 
 
-class OneOfPlugin(BasePlugin):
-    """Documents a schema with a ``ONE_OF`` table (kind -> required, optional fields) as a
-    JSON-schema ``oneOf`` of closed objects, which marshmallow cannot say by itself."""
-
-    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
-        one_of = getattr(resolve_schema_cls(kwargs.get("schema")), "ONE_OF", None)
-        if not one_of or "properties" not in definition:
-            return None
-        properties = definition.pop("properties")
-        definition.pop("additionalProperties", None)
-        definition["oneOf"] = [
-            {"type": "object", "title": kind, "properties": {n: properties[n] for n in (*needs, *optional)}, "required": list(needs), "additionalProperties": False}
-            for kind, (needs, optional) in one_of.items()
-        ]
-        return None
-
-
 class Api(LazySpecApi):
-    """No catch-all ``default`` response; errors documented with :class:`ErrorOut`; schemas
-    with a ``ONE_OF`` table documented by :class:`OneOfPlugin`; the OpenAPI document
-    (``spec``) built on first use (:class:`~listbuilder.compat.flask_smorest.LazySpecApi`).
+    """Errors documented with :class:`ErrorOut` (each operation's own codes and a ``default``);
+    every operation named (:class:`~listbuilder.web.http.openapi.ContractPlugin`); the OpenAPI
+    document (``spec``) built on first use (:class:`~listbuilder.compat.flask_smorest.LazySpecApi`).
 
     Documenting every operation is needed only by ``/api/v1/openapi.json`` (and the docs page
     that reads it), so ``create_app`` leaves it to the first reader; ``wsgi.warm_up`` reads it
@@ -71,12 +57,13 @@ class Api(LazySpecApi):
     """
 
     ERROR_SCHEMA = ErrorOut
-    DEFAULT_ERROR_RESPONSE_NAME = None
 
     def __init__(self, app: Flask | None = None, *, spec_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
         spec_kwargs = dict(spec_kwargs or {})
-        spec_kwargs["extra_plugins"] = [*(spec_kwargs.get("extra_plugins") or ()), OneOfPlugin()]
+        spec_kwargs["extra_plugins"] = [*(spec_kwargs.get("extra_plugins") or ()), ContractPlugin()]
         super().__init__(app, spec_kwargs=spec_kwargs, **kwargs)
+        # flask-smorest documents its pagination header's schema for every API; we paginate nothing
+        self.document(lambda spec: spec.components.schemas.pop("PaginationMetadata", None))
 
     def security_scheme(self, name: str, definition: dict[str, Any]) -> None:
         """An OpenAPI security scheme (``components.securitySchemes``)."""
@@ -113,9 +100,21 @@ def built_spec(app: Flask) -> APISpec:
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint with our body parser and :meth:`errors`."""
+    """flask-smorest's Blueprint with our body parser, :meth:`errors`, and the areas of the API
+    its routes belong to: *tags* maps each tag to its description; a route takes the first
+    unless it names its own (``@blp.route("/books", tags=["books"])``)."""
 
     ARGUMENTS_PARSER = JsonBodyParser()
+
+    def __init__(self, name: str, import_name: str, *, tags: Mapping[str, str], **options: Any) -> None:
+        super().__init__(name, import_name, **options)
+        self.tags = dict(tags)
+
+    def route(self, rule: str, *, parameters: Any = None, tags: list[str] | None = None, **options: Any) -> Callable[[View], View]:
+        unknown = set(tags or ()) - set(self.tags)
+        if unknown:
+            raise ValueError(f"{rule}: tags {sorted(unknown)} are not among {self.name}'s {sorted(self.tags)}")
+        return super().route(rule, parameters=parameters, tags=tags or [next(iter(self.tags))], **options)
 
     # Options of flask-smorest's ``arguments`` that only document; webargs' own are not taken.
     _DOCUMENTING = frozenset({"content_type", "required", "description", "example", "examples", "error_status_code"})

@@ -1,0 +1,145 @@
+"""What the OpenAPI document says beyond one marshmallow schema per payload, through apispec's
+public plugin hooks: names every operation must have, unions, and requests whose shape depends
+on the game system named in them.
+
+- :class:`ContractPlugin`: every operation has a unique ``operationId`` (generated clients name
+  their functions after it, so a path change does not rename them).
+- an answer's schema (:class:`~listbuilder.formats.fields.OutSchema`) lists every key it always
+  sends as required, and a :class:`~listbuilder.formats.fields.Described` value (sent as the
+  core built it) is documented by the schema that names its keys.
+- :class:`UnionPlugin`: a :class:`~listbuilder.shapes.previews.OneOfSchemas` field is a
+  ``oneOf`` of named components (``SideBook``, ``SideList``, ``SideProfile``); a
+  :class:`~listbuilder.shapes.previews.ProfileField` is the ``Profile`` component, one of the
+  families' unit shapes; and a request schema with ``SITUATION_PART`` (the family record's part
+  that reads its situation) is a ``oneOf`` of one shape per family that has one, discriminated
+  by ``system``, each requiring its family's situation (``PreviewRequestOpr``:
+  ``situation.attack`` required, ...); ``FAMILY_FLAG`` names a record flag a family needs too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from apispec import APISpec, BasePlugin
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import resolve_schema_cls
+from marshmallow import Schema, fields, validate
+
+from listbuilder.families import FAMILIES
+from listbuilder.formats.fields import Described, OutSchema
+from listbuilder.previews import profile_schema
+from listbuilder.shapes.previews import OneOfSchemas, ProfileField
+
+SystemsByFamily = Callable[[], Mapping[str, list[str]]]
+
+
+class ContractPlugin(BasePlugin):
+    """Refuses to document an operation without an ``operationId``, or with one already used."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: dict[str, str] = {}
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            name = operation.get("operationId")
+            where = f"{method.upper()} {path}"
+            if not name:
+                raise ValueError(f"{where} has no operationId: add @blp.doc(operationId=...)")
+            if self.seen.setdefault(name, where) != where:
+                raise ValueError(f"operationId {name!r} of {where} is already {self.seen[name]}'s")
+
+
+def _title(family: str) -> str:
+    return "".join(part.title() for part in family.split("-"))
+
+
+class UnionPlugin(BasePlugin):
+    """Unions as named components; *systems_by_family* gives each rules family's system ids
+    (read when the document is built, from the books loaded)."""
+
+    def __init__(self, systems_by_family: SystemsByFamily) -> None:
+        super().__init__()
+        self.systems_by_family = systems_by_family
+        self.converter: Any = None
+
+    def init_spec(self, spec: APISpec) -> None:
+        super().init_spec(spec)
+        self.spec = spec
+        marshmallow_plugin = next(p for p in spec.plugins if isinstance(p, MarshmallowPlugin))
+        self.converter = marshmallow_plugin.converter
+        plugin = self
+
+        def union2properties(converter: Any, field: fields.Field, ret: dict[str, Any], **_: Any) -> dict[str, Any]:
+            return plugin.union_property(field, ret)
+
+        self.converter.add_attribute_function(union2properties)
+
+    def union_property(self, field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
+        """A OneOfSchemas, ProfileField or Described property."""
+        if isinstance(field, Described):
+            return self.converter.resolve_nested_schema(field.schema)  # type: ignore[no-any-return]
+        if isinstance(field, OneOfSchemas):
+            return {"oneOf": [self.converter.resolve_nested_schema(shape) for shape in field.shapes.values()]}
+        if isinstance(field, ProfileField):
+            for key in ("type", "additionalProperties", "propertyNames"):
+                ret.pop(key, None)
+            return self.profile_ref()
+        return {}
+
+    def profile_ref(self) -> dict[str, str]:
+        if "Profile" not in self.spec.components.schemas:
+            shapes = [self.converter.resolve_nested_schema(profile_schema(family)) for family in self.systems_by_family()]
+            self.spec.components.schema("Profile", {
+                "description": "An inline unit in the shape the system's army books use (id, size and cost optional): one shape per rules family.",
+                "anyOf": shapes,
+            })
+        return {"$ref": "#/components/schemas/Profile"}
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        """An answer's required keys; a request with ``SITUATION_PART``: one shape per family."""
+        schema_cls = resolve_schema_cls(kwargs.get("schema")) if kwargs.get("schema") is not None else None
+        if isinstance(schema_cls, type) and issubclass(schema_cls, OutSchema):
+            definition["required"] = [key for key in definition.get("properties", {}) if key not in schema_cls.SOMETIMES]
+            if schema_cls.EXTRA is not None:
+                definition["additionalProperties"] = schema_cls.EXTRA
+            return None
+        part: str | None = getattr(schema_cls, "SITUATION_PART", None)
+        if not part:
+            return None
+        flag = getattr(schema_cls, "FAMILY_FLAG", None)
+        shapes, mapping = [], {}
+        for family, systems in self.systems_by_family().items():
+            record = FAMILIES[family]
+            situation = record.part(part)
+            if situation is None or (flag and not getattr(record, flag)):
+                continue
+            ref = self.converter.resolve_nested_schema(_family_shape(schema_cls, name, family, systems, situation))
+            shapes.append(ref)
+            mapping.update(dict.fromkeys(systems, ref["$ref"]))
+        description = definition.get("description")
+        definition.clear()
+        definition.update({"oneOf": shapes, "discriminator": {"propertyName": "system", "mapping": mapping}})
+        if description:
+            definition["description"] = description
+        return None
+
+
+def _family_shape(schema_cls: type[Schema], name: str, family: str, systems: list[str], situation: Any) -> type[Schema]:
+    """*schema_cls* for one family: ``system`` one of its systems, ``situation`` its schema, required."""
+    return type(f"{name}{_title(family)}Schema", (schema_cls,), {
+        "__doc__": f"{schema_cls.__doc__ or name} For the {family} systems.",
+        "SITUATION_PART": None,
+        "system": fields.String(required=True, validate=validate.OneOf(systems)),
+        "situation": fields.Nested(situation, required=True),
+    })
+
+
+def systems_by_family(systems: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Each registered family's system ids, from a registry's ``systems``."""
+    out: dict[str, list[str]] = {}
+    for system in systems.values():
+        if system.family in FAMILIES:
+            out.setdefault(system.family, []).append(system.id)
+    return {family: sorted(ids) for family, ids in sorted(out.items())}
