@@ -67,7 +67,7 @@ def keep_submitted(db: Database, check: events.EventCheck, submission: Submissio
         _keep(db, check, submission, SUBMISSION_PAPER)
     except RosterTooLarge as error:
         log.info("roster of submission %s/%d is over a work budget: %s", submission.event_id, submission.number, error)
-    except Exception:  # noqa: BLE001 - the submission is committed: its answer must not become a 500
+    except Exception:  # the submission is committed: its answer must not become a 500
         log.exception("roster of submission %s/%d not rendered at submission", submission.event_id, submission.number)
 
 
