@@ -82,7 +82,7 @@ class LazySpecApi(flask_smorest.Api):
 
         def document(spec: APISpec) -> None:
             blp.register_views_in_doc(self, self._app, spec, name=name, parameters=parameters)
-            # our blueprints name the areas of the API their routes belong to (web.rest.Blueprint)
+            # our blueprints name the areas of the API their routes belong to (web.http.rest.Blueprint)
             for tag, description in getattr(blp, "tags", {name: blp.description}).items():
                 spec.tag({"name": tag, "description": description})
 
