@@ -83,3 +83,10 @@ def test_with_redis_down_the_limits_count_in_the_worker_and_nothing_fails(limite
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:9/0")  # nothing listens on port 9
     client = limited(RATE_LIMIT="2/minute")
     assert [client.get("/api/v1/systems").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_the_openapi_document_names_the_429_of_every_limited_operation(saved_client):
+    paths = saved_client.get("/api/v1/openapi.json").json["paths"]
+    assert "429" not in paths["/api/v1/health"]["get"]["responses"]
+    limited = [op for path, ops in paths.items() if path != "/api/v1/health" for op in ops.values() if isinstance(op, dict) and "responses" in op]
+    assert limited and all("429" in op["responses"] and "Retry-After" in op["responses"]["429"]["headers"] for op in limited)

@@ -51,6 +51,23 @@ class ContractPlugin(BasePlugin):
                 raise ValueError(f"operationId {name!r} of {where} is already {self.seen[name]}'s")
 
 
+class RateLimitPlugin(BasePlugin):
+    """Documents the 429 every rate-limited operation may answer (``web.http.quotas``): all but
+    ``/health``, which a load balancer's checks must always reach."""
+
+    UNLIMITED = frozenset({"/api/v1/health"})
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        if path in self.UNLIMITED:
+            return
+        for operation in (operations or {}).values():
+            operation.setdefault("responses", {}).setdefault("429", {
+                "description": "too many requests from this client (LISTBUILDER_RATE_LIMIT and the other quotas): try again after Retry-After seconds",
+                "headers": {"Retry-After": {"description": "seconds until the limit resets", "schema": {"type": "integer"}}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+            })
+
+
 def _title(family: str) -> str:
     return "".join(part.title() for part in family.split("-"))
 

@@ -27,7 +27,7 @@ from webargs.flaskparser import is_json_request
 from listbuilder.compat.flask_smorest import LazySpecApi, api_of, copy_documentation
 from listbuilder.shapes.api import ErrorOut
 from listbuilder.web.http.bodies import JsonBodyParser, may_hold_nul
-from listbuilder.web.http.openapi import ContractPlugin
+from listbuilder.web.http.openapi import ContractPlugin, RateLimitPlugin
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -60,7 +60,7 @@ class Api(LazySpecApi):
 
     def __init__(self, app: Flask | None = None, *, spec_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
         spec_kwargs = dict(spec_kwargs or {})
-        spec_kwargs["extra_plugins"] = [*(spec_kwargs.get("extra_plugins") or ()), ContractPlugin()]
+        spec_kwargs["extra_plugins"] = [*(spec_kwargs.get("extra_plugins") or ()), ContractPlugin(), RateLimitPlugin()]
         super().__init__(app, spec_kwargs=spec_kwargs, **kwargs)
         # flask-smorest documents its pagination header's schema for every API; we paginate nothing
         self.document(lambda spec: spec.components.schemas.pop("PaginationMetadata", None))
