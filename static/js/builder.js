@@ -447,21 +447,38 @@ function rebuildSettings() {
 
 function renderBook() {
   const ul = $("book-units");
+  // Compact: name, size, cost and Add at a glance (many units on one screen); the profile,
+  // weapons and rules open on demand, one unit or all at once.
   ul.replaceChildren(...book.units.map((u) => h("li", { class: "unit-card", id: `book-${u.id}`, dataset: { name: u.name.toLowerCase() } },
     h("div", { class: "card-head" },
       h("h3", {}, u.name),
+      h("span", { class: "meta size" }, `${counted(u.size, "model")}${u.is_hero ? " · hero" : ""}`),
       h("span", { class: "cost" }, formatCost(u.cost)),
       addControls(u)),
-    h("p", { class: "meta" }, `${u.size} model${u.size === 1 ? "" : "s"}${u.is_hero ? " · hero" : ""}${u.upgrades.length ? ` · ${u.upgrades.length} upgrade section${u.upgrades.length === 1 ? "" : "s"}` : ""}`),
-    bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
-    u.description ? h("p", { class: "desc" }, u.description) : null,
-    ruleTexts(glossary, rulesShown(u), { whose: u.name }))));
+    h("details", { class: "unit-details", open: detailed() },
+      h("summary", {}, "Details", h("span", { class: "sr-only" }, ` of ${u.name}`)),
+      u.upgrades.length ? h("p", { class: "meta" }, counted(u.upgrades.length, "upgrade section")) : null,
+      bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
+      u.description ? h("p", { class: "desc" }, u.description) : null,
+      ruleTexts(glossary, rulesShown(u), { whose: u.name })))));
+  const toggle = $("book-detailed");
+  toggle.checked = detailed();
+  toggle.addEventListener("change", () => {
+    try { localStorage.setItem(DETAILED_KEY, toggle.checked ? "1" : "0"); } catch { /* this page only */ }
+    for (const d of ul.querySelectorAll("details.unit-details")) d.open = toggle.checked;
+  });
   const armyRule = book.extra && book.extra.army_rule;
   if (armyRule) ul.before(h("p", { class: "army-rule" }, "Army rule: ", ruleList([armyRule.name])));
   $("unit-filter").addEventListener("input", (e) => {
     const q = e.target.value.trim().toLowerCase();
     for (const li of ul.children) li.hidden = Boolean(q) && !li.dataset.name.includes(q);
   });
+}
+
+const DETAILED_KEY = "listbuilder.book-detailed";
+/** Whether the player asked to see every unit's details in the book panel (kept in this browser). */
+function detailed() {
+  try { return localStorage.getItem(DETAILED_KEY) === "1"; } catch { return false; }
 }
 
 /**

@@ -123,13 +123,14 @@ def test_touch_targets_are_at_least_44px_on_a_phone(browser, live_server, saved_
 def test_rule_chips_are_not_tab_stops_but_still_read_on_tap(page: Page):
     page.goto(f"{page.base}/build/{BOOK}")
     expect(page.locator("#validity")).to_be_visible()
+    page.check("#book-detailed")  # every unit's details open, its rule chips among them
     chips = page.locator("#book-units button.rule")
     assert chips.count() > 10
     assert page.evaluate("[...document.querySelectorAll('button.rule')].every((b) => b.tabIndex === -1)")
     chips.first.click()
     expect(page.locator("#rule-tip")).to_be_visible()
-    # Tabbing from the filter goes straight to the first unit's controls, past its rules.
-    page.locator("#unit-filter").focus()
+    # Tabbing from the details switch goes straight to the first unit's controls, past its rules.
+    page.locator("#book-detailed").focus()
     page.keyboard.press("Tab")
     expect(page.locator("#book-units .add-count").first).to_be_focused()
 
@@ -152,8 +153,12 @@ def test_keyboard_users_read_rule_texts_from_one_disclosure_per_unit(page: Page)
     page.goto(f"{page.base}/build/{BOOK}")
     expect(page.locator("#validity")).to_be_visible()
     card = page.locator("#book-cc-iron-sentinels")
-    # From the card's last add control, Tab lands on its one "Rules explained" (the chips are skipped).
+    # From the card's last add control, Tab lands on "Details"; opened, the next Tab lands on its
+    # one "Rules explained" (the chips are skipped).
     card.locator(".add-with").focus()
+    page.keyboard.press("Tab")
+    expect(card.locator(".unit-details > summary")).to_be_focused()
+    page.keyboard.press("Enter")
     page.keyboard.press("Tab")
     summary = card.locator(".rule-texts summary")
     expect(summary).to_be_focused()

@@ -171,6 +171,7 @@ def test_points_limit_is_checked_in_the_form(page: Page):
 
 def test_rules_read_on_hover_and_focus(page: Page):
     open_builder(page, "gf-cinder-covenant")
+    page.locator("#book-cc-ember-priest .unit-details > summary").click()  # the compact card opens on demand
     rule = page.locator("#book-cc-ember-priest .rule", has_text="Tough(3)").first
     rule.hover()
     expect(page.locator("#rule-tip")).to_be_visible()
@@ -337,7 +338,9 @@ def test_keyboard_only(page: Page):
     page.locator("#unit-filter").focus()
     page.keyboard.type("cantor")
     expect(page.locator("#book-cc-ash-wardens")).to_be_hidden()
-    page.keyboard.press("Tab")  # how many to add, then the High Cantor's Add button
+    page.keyboard.press("Tab")  # the details switch, how many to add, then the High Cantor's Add button
+    expect(page.locator("#book-detailed")).to_be_focused()
+    page.keyboard.press("Tab")
     expect(page.get_by_label("How many High Cantor to add")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="Add High Cantor")).to_be_focused()

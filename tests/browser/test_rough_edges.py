@@ -89,3 +89,22 @@ def test_ancients_hex_empty_list_is_empty_and_the_keyword_minimum_names_and_link
     keyword.get_by_role("button", name="Go to Huscarls").click()
     expect(page.locator("#editor")).to_be_visible()
     expect(page.locator("#editor-title")).to_contain_text("Huscarls")
+
+
+def test_the_book_panel_is_compact_with_details_on_demand_and_the_choice_kept(page: Page):
+    open_builder(page, BOOK)
+    card = page.locator("#book-cc-ember-priest")
+    expect(card.locator(".card-head")).to_contain_text("1 model · hero")
+    expect(card.locator(".card-head")).to_contain_text("65 pts")
+    expect(card.locator("table")).to_be_hidden()  # the weapons wait for "Details"
+    # At 1280 x 800 several unit cards fit in the window (it was about one and a half).
+    in_view = page.evaluate("""() => [...document.querySelectorAll('#book-units > li')]
+        .filter((li) => li.getBoundingClientRect().bottom <= innerHeight).length""")
+    assert in_view >= 2, in_view
+    card.locator(".unit-details > summary").click()
+    expect(card.locator("table")).to_be_visible()
+    page.check("#book-detailed")
+    expect(page.locator("#book-cc-high-cantor table")).to_be_visible()
+    page.reload()
+    expect(page.locator("#book-detailed")).to_be_checked()
+    expect(page.locator("#book-cc-high-cantor table")).to_be_visible()
