@@ -11,6 +11,7 @@ from listbuilder.shapes.events import NOT_BLANK, EventOut
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
 from listbuilder.shapes.saved import PaperQuery
+from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.tournament.standings import TIEBREAKERS
 
 MAX_PLAYERS = 2000
@@ -48,7 +49,7 @@ class ReopenIn(StrictSchema):
 
 
 class PrecheckIn(StrictSchema):
-    list_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,32}$"), metadata={"description": "a saved list's id (its current version is checked)"})
+    list_id = fields.String(required=True, validate=validate.Regexp(ID_PATTERN, error="not a saved list's id (16 URL-safe characters)"), metadata={"description": "a saved list's id (its current version is checked)"})
 
 
 class PrecheckOut(OutSchema):
