@@ -10,7 +10,7 @@ the token rides in the fragment, which browsers never send to the server or its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Blueprint, Flask, render_template, request
@@ -70,7 +70,7 @@ def view(list_id: str) -> Any:
         "list_view.html",
         found=found, version=version, checked=checked, report=report, book=book,
         system_name=system.name if system is not None else version.rules.system_id,
-        rows=unit_rows(checked.army, report, book), total=_total(report), changes=changes,
+        blocks=unit_blocks(checked.army, unit_rows(checked.army, report, book), report), total=_total(report), changes=changes,
     )
 
 
@@ -93,6 +93,63 @@ def unit_rows(army: ArmyList, report: ValidationReport | None, book: ArmyBook | 
         cost = list_diff.format_cost(Cost(priced["cost"])) if "cost" in priced else "–"
         rows.append(UnitRow(entry.key, names[entry.key], _unit_name(book, entry.unit), priced.get("models"), cost, tuple(details)))
     return rows
+
+
+@dataclass(frozen=True)
+class UnitBlock:
+    """What stands on the table as one unit, as the builder shows it: one entry, or a combined
+    pair, with the heroes joined to it; its models and cost summed once."""
+
+    title: str
+    models: int | None
+    cost: str
+    members: tuple[UnitRow, ...]
+    heroes: tuple[UnitRow, ...]
+
+
+def unit_blocks(army: ArmyList, rows: list[UnitRow], report: ValidationReport | None) -> list[UnitBlock]:
+    """The rows grouped as they deploy: a pair once, a joined hero inside its unit."""
+    row_of = {r.key: r for r in rows}
+    keys = {e.key for e in army.units}
+    groups: list[tuple[list[str], list[str]]] = []
+    group_at: dict[str, int] = {}
+    joined = [e for e in army.units if e.joined_to in keys and e.joined_to != e.key]
+    for entry in army.units:
+        if entry in joined:
+            continue
+        at = group_at.get(entry.combined_with or "")
+        if at is not None and len(groups[at][0]) == 1:
+            groups[at][0].append(entry.key)
+        else:
+            at = len(groups)
+            groups.append(([entry.key], []))
+        group_at[entry.key] = at
+    for entry in joined:
+        at = group_at.get(entry.joined_to)
+        if at is None:
+            group_at[entry.key] = len(groups)
+            groups.append(([entry.key], []))
+        else:
+            groups[at][1].append(entry.key)
+    priced = report.entries if report is not None else {}
+    blocks = []
+    for members, heroes in groups:
+        everyone = members + heroes
+        costs = [priced.get(k, {}).get("cost") for k in everyone]
+        total: dict[str, int] = {}
+        for cost in costs:
+            for currency, value in (cost or {}).items():
+                total[currency] = total.get(currency, 0) + value
+        models = [row_of[k].models for k in everyone]
+        # The block shows the pairing and the joining itself: those lines go from the members.
+        drawn = [replace(row_of[k], details=tuple(d for d in row_of[k].details if not d.startswith(("combined with ", "joined to "))))
+                 for k in everyone] if len(everyone) > 1 else [row_of[k] for k in everyone]
+        first = row_of[members[0]]
+        title = ("2× " if len(members) > 1 else "") + first.name + (" with " + ", ".join(row_of[k].name for k in heroes) if heroes else "")
+        blocks.append(UnitBlock(title, None if None in models else sum(m for m in models if m is not None),
+                                list_diff.format_cost(Cost(total)) if None not in costs else "–",
+                                tuple(drawn[:len(members)]), tuple(drawn[len(members):])))
+    return blocks
 
 
 def _unit_name(book: ArmyBook | None, unit_id: str) -> str:
