@@ -28,6 +28,7 @@ from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefiniti
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.sheets import FALLBACK_SHEET, FamilySheet, Table
 from listbuilder.validation import ERROR
+from listbuilder.words import counted
 
 # --------------------------------------------------------------------------------------------
 # The view model
@@ -304,11 +305,18 @@ def _profile(members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSyste
         for item in m.items:
             items[item.name] = items.get(item.name, 0) + item.count
     rules = list(dict.fromkeys(r for m in members for r in m.rules))
-    upgrades = []
+    # A pair whose halves took the same upgrade lists it once, "on both halves": printed twice
+    # it read as bought twice (the builder and the share page show a pair the same way).
+    taken: dict[tuple[str, str], int] = {}
     for m in members:
         for t in m.taken:
             times = f"{t.models}× " if t.models > 1 and t.section.affects not in ("unit", "all") else ""
-            upgrades.append(f"{times}{t.option.label} ({format_cost(t.option.cost_for(unit.id))})")
+            key = (f"{times}{t.option.label}", format_cost(t.option.cost_for(unit.id)))
+            taken[key] = taken.get(key, 0) + 1
+    upgrades = []
+    for (label, cost), n in taken.items():
+        both = n == len(members) == 2
+        upgrades += [f"{label} on both halves ({cost} each)"] if both else [f"{label} ({cost})"] * n
     spells = _spells_of(first, book, system, casters)
     stats = unit.stats
     return Profile(
@@ -507,7 +515,7 @@ def roster_text(roster: Roster) -> str:
     lines = [
         (
             f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
-            f" · {roster.counts['units']} units, {roster.counts['activations']} activations, {roster.counts['models']} models"
+            f" · {counted(roster.counts['units'], 'unit')}, {counted(roster.counts['activations'], 'activation')}, {counted(roster.counts['models'], 'model')}"
             f" · code {roster.code}"
         ),
     ]

@@ -258,3 +258,17 @@ def test_unit_card_rules_are_those_its_profiles_carry(registry):
     labels = {r.label for r in roster.rules_of(knights)}
     assert {"Fast", "Impact(X)", "Fearless", "Kindled Steel"} <= labels
     assert "Wizard(X)" not in labels
+
+
+def test_a_pair_with_the_same_upgrade_lists_it_once_on_both_halves(registry):
+    drill = [{"section": "cc-squad-drill", "option": "ember-drill"}]
+    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Pair", "units": [
+        {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b", "upgrades": drill},
+        {"key": "b", "unit": "cc-ash-wardens", "upgrades": drill}]}
+    (block,) = build_roster(registry, parse_list(army)).blocks
+    assert len(block.profile.upgrades) == 1
+    assert block.profile.upgrades[0].startswith("Ember Drill on both halves (") and block.profile.upgrades[0].endswith(" pts each)")
+    single = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "One", "units": [
+        {"key": "a", "unit": "cc-ash-wardens", "upgrades": drill}]}
+    (one,) = build_roster(registry, parse_list(single)).blocks
+    assert one.profile.upgrades[0].startswith("Ember Drill (") and "both" not in one.profile.upgrades[0]
