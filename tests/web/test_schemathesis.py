@@ -17,6 +17,7 @@ Two settings, both honest about what the API promises:
   of the generated bodies before they are sent (:func:`without_nul`), as the key rule above;
 - an Army Forge book (POST /books/import) that matches its schema may still be refused with a
   422 naming the path in the file (see IMPORTS);
+- an event whose deadline has passed is refused with a 422 naming ``deadline`` (see EVENTS);
 - a preview that matches its schema may still make no sense, and is refused with a 422 naming
   the field (see PREVIEWS): a melee with no melee weapon, a range past every weapon, a defender
   shortcut given twice (``situation.wounds_taken`` and ``situation.defender.wounds_taken``).
@@ -51,7 +52,10 @@ IMPORTS = {"include-path": "/api/v1/books/import", "checks": {"positive_data_acc
 # melee weapon, a range one that reaches): the engine answers those with a 422 naming the field.
 PREVIEWS = [{"include-path": f"/api/v1/previews{tail}", "checks": {"positive_data_acceptance": {"expected-statuses": ["200", "404", "413", "422"]}}}
             for tail in ("", "/turn", "/compare")]
-CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}, "operations": [IMPORTS, *PREVIEWS]})
+# POST /events: a deadline must be in the future when the event is made, which a schema cannot
+# say (the present moves); a past one is a 422 naming ``deadline``.
+EVENTS = {"include-path": "/api/v1/events", "include-method": "POST", "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "404", "409", "422"]}}}
+CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}, "operations": [IMPORTS, *PREVIEWS, EVENTS]})
 
 _DATABASE = tempfile.TemporaryDirectory()  # saved lists land in a throw-away SQLite file
 _APP = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{Path(_DATABASE.name) / 'schemathesis.sqlite3'}"})
