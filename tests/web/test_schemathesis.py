@@ -54,7 +54,7 @@ PREVIEWS = [{"include-path": f"/api/v1/previews{tail}", "checks": {"positive_dat
             for tail in ("", "/turn", "/compare")]
 # POST /events: a deadline must be in the future when the event is made, which a schema cannot
 # say (the present moves); a past one is a 422 naming ``deadline``.
-EVENTS = {"include-path": "/api/v1/events", "include-method": "POST", "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "404", "409", "422"]}}}
+EVENTS = {"include-path": "/api/v1/events", "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "401", "403", "404", "409", "410", "422"]}}}
 CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}, "operations": [IMPORTS, *PREVIEWS, EVENTS]})
 
 _DATABASE = tempfile.TemporaryDirectory()  # saved lists land in a throw-away SQLite file
