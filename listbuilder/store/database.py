@@ -191,9 +191,16 @@ class Database:
 def _private_file(path: Path) -> None:
     """Make the SQLite file's folder (0700) and the file itself (0600) if missing: saved lists
     hold tokens' hashes and players' names, for no other user of the machine to read. SQLite
-    gives its -wal and -shm files the database file's permissions."""
+    gives its -wal and -shm files the database file's permissions.
+
+    An existing file is never opened here: closing any descriptor of a SQLite file drops every
+    POSIX lock this process holds on it through its other connections, and then another
+    writer can corrupt the database. O_EXCL creates the file or fails without opening it."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass
 
 
 def alembic_config() -> Any:
