@@ -4,7 +4,7 @@ Unpickling the book cache and laying out a PDF roster each create tens of thousa
 that stay alive until the burst ends. The collector, triggered by allocation counts, would walk
 them again and again while they arrive (and every few bursts walk the whole heap, the loaded
 books included) to find almost no garbage. Paused, the objects are examined once, by the first
-collection after the burst: for a 2000-point roster, 10 ms of collecting instead of 23 ms.
+collection after the burst, which for a roster more than halves the time spent collecting.
 """
 
 from __future__ import annotations

@@ -34,8 +34,8 @@ stored = lazy_module("listbuilder.store.books")
 book_importer = lazy_module("listbuilder.importers.army_forge_book")  # run on the first import, not at start-up
 log = logging.getLogger(__name__)
 
-# Books loaded from the store, by (id, digest). A big imported book takes a few MB in memory
-# and about 100 ms to load; a process keeps the ones in use.
+# Books loaded from the store, by (id, digest). A big imported book is costly to load and to
+# keep in memory; a process keeps the ones in use.
 LOADED: Lru[tuple[str, str], ArmyBook] = Lru(32)
 
 

@@ -7,8 +7,8 @@ player, so an organiser can print the pack or jump to a table's lists.
 
 Why rosters are rendered once and kept (``listbuilder.store.rendered``): a submitted list is
 locked and a submission never changes, so its roster is fixed the moment it is submitted.
-Rendering every roster inside the pack request cost about 110 ms a player: a 100-player pack
-outlived the worker timeout and a 500-player one took 55 s. So the A4 roster is rendered when
+Rendering every roster inside the pack request made a large event's pack outlive the worker
+timeout. So the A4 roster is rendered when
 the list is submitted (:func:`keep_submitted`, one roster's time added to a submission), and
 a pack that still lacks rosters (the other paper size, events older than this, templates
 changed since) renders them in slices of a few seconds per request (:func:`render_missing`),

@@ -296,7 +296,7 @@ def read_version(db: Database, list_id: str, number: int) -> SavedVersion:
 
 def read_versions(db: Database, wanted: Sequence[tuple[str, int]], *, chunk: int = 400) -> dict[tuple[str, int], SavedVersion]:
     """The versions *wanted* names as (list id, number) that exist, *chunk* per statement: an
-    event's report reads hundreds at once, and a transaction each cost 10 ms a player. A
+    event's report reads hundreds at once, and a transaction each grew with the players. A
     version missing from the answer is one :func:`read_version` refuses (deleted, unknown)."""
     pairs = list(dict.fromkeys(wanted))
     found: dict[tuple[str, int], SavedVersion] = {}

@@ -96,13 +96,12 @@ def warm_up(app: Flask) -> Flask:
     open and migrate the database (a broken DATABASE_URL stops the server here, not at the
     first save), build the OpenAPI document, run the modules start-up leaves lazy, derive the
     list format's fast readers, and import WeasyPrint and print one roster, so no request pays
-    the 1-2 s of a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools.
+    for a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools.
 
     Last, everything loaded is frozen out of the cyclic collector's walks (``gc.freeze``): a full
-    collection in a worker would otherwise walk the 140,000 objects it inherits and write each
-    one's header, copying their pages from the master (measured: 84-95 ms and 10,500 page
-    faults, against 0.6 ms frozen). No collection runs first: it would add 65 ms to start-up to
-    free the 900 or so objects of garbage that the freeze keeps instead."""
+    collection in a worker would otherwise walk every object it inherits and write each one's
+    header, copying their pages from the master. No collection runs first: it would slow
+    start-up to free the little garbage that the freeze keeps instead (docs/performance.md)."""
     context.open_database(app)
     built_spec(app)
     load_now(saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff)

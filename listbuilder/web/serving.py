@@ -6,10 +6,10 @@ Threaded workers (``gthread``), two processes per CPU of two threads each: a hea
 1000-list batch, a 1 MiB import, a PDF, a big preview, a roster pack) holds one thread and
 never a whole process, and ``/health`` or a list read goes to a free thread, most often in a
 process no heavy request is computing in (threads of one process share Python's lock). With two
-sync workers, two heavy requests held every worker and ``/health`` waited 1-4 s behind them;
-the figures of 2 x 4 and 4 x 2 are in docs/performance.md. Python switches threads every
-``switch_interval`` seconds when one of them computes: 5 ms by default, which a light request
-paid several times over behind a heavy one, so workers switch every millisecond.
+sync workers, two heavy requests held every worker and ``/health`` waited behind them (the
+figures are in docs/performance.md). Python switches threads every
+``switch_interval`` seconds when one of them computes; the default is long enough that a light
+request paid it several times over behind a heavy one, so workers switch every millisecond.
 
 Work budgets (``listbuilder.combat.budget``, ``listbuilder.formats.lists``) keep every request
 well under a second; the worker timeout catches a worker whose main loop stops (a thread
