@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import fields, post_dump
 
 from listbuilder.families import FAMILIES
-from listbuilder.formats.fields import CostField, Described, OutSchema, RuleLabel, Schema
+from listbuilder.formats.fields import CostField, Described, OutSchema, RuleLabel
 
 
 class RuleDefinitionOut(OutSchema):
@@ -128,7 +128,7 @@ class BookSummaryOut(OutSchema):
     unit_count = fields.Function(lambda b: len(b.units))
 
 
-class EditionOut(Schema):
+class EditionOut(OutSchema):
     """The rules a book is checked under, and what differs for a book written for another edition."""
 
     checked_under = fields.String(metadata={"description": "the rulebook and edition this service checks the book's lists under"})

@@ -64,7 +64,9 @@ class RoundIn(StrictSchema):
     seed_order = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=None, allow_none=True, validate=validate.Length(max=MAX_PLAYERS), metadata={"description": "round 1: every player still in, best seed first"})
 
 
-class PairingOut(StrictSchema):
+class PairingOut(OutSchema):
+    SOMETIMES = frozenset({"entered_by"})  # not on a bye's table
+
     table = fields.Integer()
     players = fields.List(fields.String(allow_none=True), metadata={"description": "the two players; the second is null for a bye"})
     status = fields.String(metadata={"description": "open, waiting (entered, not confirmed), confirmed, decided (by the organiser) or bye"})
@@ -73,7 +75,7 @@ class PairingOut(StrictSchema):
     scores = fields.Dict(allow_none=True, metadata={"description": "player -> points, secondary, outcome (once the result counts)"})
 
 
-class RoundOut(StrictSchema):
+class RoundOut(OutSchema):
     number = fields.Integer()
     pairings = fields.List(fields.Nested(PairingOut))
     complete = fields.Boolean(metadata={"description": "every table has a result that counts"})

@@ -215,3 +215,22 @@ def test_real_answers_keep_the_documents_promises(saved_client, spec):
     side = {"book": "gf-cinder-covenant", "unit": "cc-ash-wardens"}
     preview = saved_client.post("/api/v1/previews", json={"system": "grimdark-future", "attacker": side, "defender": side, "situation": {"attack": "shooting", "range": 12}})
     conforms(spec, "PreviewOut", preview.json)
+
+
+def test_tournament_day_answers_keep_the_documents_promises(saved_client, spec):
+    """A round with a bye, an entered result, a confirmed one, and a book's edition note: every
+    key the document calls required is there (PairingOut, RoundOut, ResultOut, EditionOut)."""
+    from tests.web.test_rounds_api import confirm, register, result, start, url, win
+
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 5)
+    conforms(spec, "RoundOut", start(saved_client, event, seed=1))
+    table = saved_client.get(url(event, "/rounds/1")).json["pairings"][0]
+    a, b = table["players"]
+    entered = result(saved_client, event, 1, tokens[a], table=table["table"], **win(a, b))
+    assert entered.status_code == 201, entered.json
+    conforms(spec, "ResultOut", entered.json)
+    conforms(spec, "RoundOut", saved_client.get(url(event, "/rounds/1")).json)  # waiting, open and bye tables
+    conforms(spec, "ResultOut", confirm(saved_client, event, 1, tokens[b], table["table"]).json)
+    conforms(spec, "RoundOut", saved_client.get(url(event, "/rounds/1")).json)
+    conforms(spec, "EditionOut", saved_client.get("/api/v1/books/gf-cinder-covenant").json["edition"])
