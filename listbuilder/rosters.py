@@ -13,7 +13,6 @@ Errors::
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,8 +23,9 @@ from listbuilder.deployment import count_totals, deployment_groups
 from listbuilder.editions import edition_note
 from listbuilder.families import FAMILIES
 from listbuilder.lists import book_for
-from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleDefinition, RuleRef, Spell, Weapon, rule_rating, spell_chart
+from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleRef, Spell, Weapon, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
+from listbuilder.roster_rules import Definitions, rules_used
 from listbuilder.sheets import FALLBACK_SHEET, FamilySheet, Table
 from listbuilder.validation import ERROR
 from listbuilder.words import counted
@@ -198,7 +198,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     sheet = sheet_for(system)
     report = rules.validate(army, book)
     resolved, _ = rules.resolve(army, book)
-    definitions = _Definitions(book, system, sheet)
+    definitions = Definitions(book, system, sheet.glossary_keys)
     casters = _caster_rules(system, sheet)
 
     groups = deployment_groups(resolved)
@@ -216,7 +216,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
             if profile.spells:
                 shared.setdefault(profile.spells, []).append(profile.name)
     spellbooks = tuple(Spellbook(tuple(dict.fromkeys(names)), spells) for spells, names in shared.items())
-    used = _rules_used(resolved, sheet, definitions, [s for b in spellbooks for s in b.spells])
+    used = rules_used(resolved, sheet.rule_stats, definitions, [s.text for b in spellbooks for s in b.spells])
     reference = tuple(ReferenceRule(definitions.label(name), definitions.text(name), name) for name in sorted(definitions.closure(used), key=str.casefold))
 
     spent = Cost.total(r.cost for r in resolved)
@@ -423,86 +423,6 @@ def _weapon_label(w: Weapon, sheet: FamilySheet) -> str:
     parts += [r.label for r in w.rules]
     times = f"{w.count}× " if w.count > 1 else ""
     return f"{times}{w.name} ({', '.join(parts)})"
-
-
-# --------------------------------------------------------------------------------------------
-# The quick reference
-
-
-class _Definitions:
-    """Rule texts in force for a book: its own rules first, then the system glossary."""
-
-    def __init__(self, book: ArmyBook, system: GameSystem, sheet: FamilySheet):
-        self.rules: dict[str, RuleDefinition] = {}
-        for key in sheet.glossary_keys:
-            for item in system.composition.get(key) or ():
-                self.rules[item["name"]] = RuleDefinition(item["name"], item["text"], item.get("param"))
-        self.rules.update(system.glossary)
-        self.rules.update(book.rules)
-        army_rule = book.extra.get("army_rule")
-        self.army_rule: str | None = None
-        if isinstance(army_rule, Mapping) and army_rule.get("name"):
-            # ancients-hex: the army special rule applies to the whole army, so it is used.
-            self.rules[army_rule["name"]] = RuleDefinition(army_rule["name"], army_rule["text"], kind="army", mentions=tuple(army_rule.get("mentions") or ()))
-            self.army_rule = army_rule["name"]
-        names = sorted(self.rules, key=len, reverse=True)
-        self._mention = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b") if names else None
-
-    def label(self, name: str) -> str:
-        rule = self.rules.get(name)
-        return f"{name}({rule.param})" if rule and rule.param else name
-
-    def text(self, name: str) -> str:
-        rule = self.rules.get(name)
-        return rule.text if rule else "(no text for this rule in the book or the rulebook glossary)"
-
-    def named_in(self, text: str) -> set[str]:
-        """Rules a free text (a spell) names: whole words, exact case, longest name first."""
-        return set(self._mention.findall(text)) if self._mention else set()
-
-    def closure(self, names: Iterable[str]) -> set[str]:
-        """*names* plus every rule their texts mention, transitively."""
-        seen: set[str] = set()
-        todo = list(names)
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            rule = self.rules.get(name)
-            if rule is not None:
-                todo.extend(rule.mentions)
-        return seen
-
-
-def _rules_used(resolved: list[ResolvedEntry], sheet: FamilySheet, definitions: _Definitions, spells: list[SpellLine]) -> set[str]:
-    """Names of every rule on the list: units, weapons, items, upgrades (already applied), spells."""
-    used: set[str] = set()
-    for r in resolved:
-        used.update(rule.name for rule in r.all_rules)
-        for weapon in r.weapons:
-            used.update(rule.name for rule in weapon.rules)
-        for path in sheet.rule_stats:
-            used.update(RuleRef.parse(label).name for label in _dig(r.unit.stats, path))
-    for spell in spells:
-        used |= definitions.named_in(spell.text)
-    if definitions.army_rule and resolved:
-        used.add(definitions.army_rule)
-    return used
-
-
-def _dig(stats: Mapping[str, Any], path: str) -> list[str]:
-    """The rule labels at a dotted *path* in a unit's stats; ``*`` walks every key or item."""
-    values: list[Any] = [stats]
-    for step in path.split("."):
-        found: list[Any] = []
-        for value in values:
-            if step == "*":
-                found.extend(value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ())
-            elif isinstance(value, Mapping) and value.get(step) is not None:
-                found.append(value[step])
-        values = found
-    return [label for value in values for label in (value if isinstance(value, (list, tuple)) else (value,))]
 
 
 # --------------------------------------------------------------------------------------------

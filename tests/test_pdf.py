@@ -18,7 +18,8 @@ from weasyprint import HTML
 
 from listbuilder.lists import parse_list
 from listbuilder.pdf import ASSET_FOLDERS, PAPERS, PRINT_STYLE, STATIC, LocalFetcher, RedisCache, RenderCache, cache_key, render_pdf, roster_pdf
-from listbuilder.rosters import _Definitions, build_roster, sheet_for
+from listbuilder.roster_rules import Definitions
+from listbuilder.rosters import build_roster, sheet_for
 from tests.conftest import GOLDEN
 from tests.test_rosters import ember, every_unit_list
 
@@ -55,7 +56,7 @@ def check_sheet(registry, army_data):
     reference = squash("\n".join(pages[start:]))
     book = registry.books[army.book]
     system = registry.systems[army.system]
-    definitions = _Definitions(book, system, sheet_for(system))
+    definitions = Definitions(book, system, sheet_for(system).glossary_keys)
     used = set(roster.rule_names)
     for name, rule in definitions.rules.items():
         label = definitions.label(name)
