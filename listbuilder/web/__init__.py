@@ -94,9 +94,9 @@ def public_servers(app: Flask) -> list[dict[str, str]]:
 def warm_up(app: Flask) -> Flask:
     """Do once, before gunicorn forks its workers, what the first request would otherwise pay:
     open and migrate the database (a broken DATABASE_URL stops the server here, not at the
-    first save), build the OpenAPI document, run the modules start-up leaves lazy, derive the
-    list format's fast readers, and import WeasyPrint and print one roster, so no request pays
-    for a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools.
+    first save), build the OpenAPI document, run the modules start-up leaves lazy, make the rate
+    limiter, derive the list format's fast readers, and import WeasyPrint and print one roster,
+    so no request pays for a first PDF. ``wsgi.py`` calls it; create_app stays quick for tests and tools.
 
     Last, everything loaded is frozen out of the cyclic collector's walks (``gc.freeze``): a full
     collection in a worker would otherwise walk every object it inherits and write each one's
@@ -105,6 +105,7 @@ def warm_up(app: Flask) -> Flask:
     context.open_database(app)
     built_spec(app)
     load_now(saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff)
+    quotas.start(app)
     FastSchema.prepare()
     from listbuilder import pdf  # WeasyPrint: never imported by create_app
 

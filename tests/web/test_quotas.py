@@ -43,6 +43,28 @@ def test_a_client_over_the_rate_limit_gets_429_and_another_client_does_not(limit
     assert client.get("/api/v1/health").status_code == 200  # a load balancer's check is never refused
 
 
+def test_first_requests_arriving_together_are_all_counted(limited):
+    """The limiter is made by the first request (``quotas._LimitsFirst``): threads arriving at
+    once wait for it, none passes uncounted and none finds the app half set up."""
+    import threading
+
+    client = limited(RATE_LIMIT="2/minute")
+    app = client.application
+    together = threading.Barrier(4)
+    statuses = []
+
+    def ask():
+        together.wait()
+        statuses.append(app.test_client().get("/api/v1/systems").status_code)
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 200, 429, 429]
+
+
 def test_heavy_requests_share_one_smaller_budget(limited):
     client = limited(HEAVY_RATE_LIMIT="2/minute")
     assert client.post("/api/v1/lists/validate-batch", json={"lists": [LIST]}).status_code == 200

@@ -122,13 +122,14 @@ def test_books_from_the_cache_start_the_app_without_creating_the_book_schemas(tm
     assert again.strip() == "[]"
 
 
-def test_saved_lists_events_importers_and_the_fast_list_reader_load_on_their_first_request(tmp_path):
+def test_saved_lists_events_importers_the_fast_list_reader_and_the_limiter_load_on_their_first_request(tmp_path):
     """Their core modules are lazy (``listbuilder.lazy``): start-up does not run them (nor
-    import msgspec); the warm-up before the workers fork does."""
+    import msgspec, nor Flask-Limiter and asyncio: ``web.http.quotas``); the warm-up before the
+    workers fork does."""
     import subprocess
     import sys
 
-    modules = ["listbuilder.saved", "listbuilder.events", "listbuilder.list_diff", "listbuilder.importers.army_forge_book", "listbuilder.importers.army_forge_list", "listbuilder.formats.fast_reader", "msgspec"]
+    modules = ["listbuilder.saved", "listbuilder.events", "listbuilder.list_diff", "listbuilder.importers.army_forge_book", "listbuilder.importers.army_forge_list", "listbuilder.formats.fast_reader", "msgspec", "flask_limiter", "asyncio"]
     code = (
         "import sys, types; from listbuilder.web import create_app, warm_up; app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
         f"loaded = lambda: [m for m in {modules!r} if type(sys.modules.get(m)) is types.ModuleType]; "

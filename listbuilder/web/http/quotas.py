@@ -26,17 +26,25 @@ answers again. Without Redis each worker process counts alone, so a client can r
 limit once per worker. Behind a reverse proxy the client is the proxy unless
 ``LISTBUILDER_PROXY_HOPS`` says how many proxies append to ``X-Forwarded-For``. The limits are
 off in tests (``TESTING``) unless ``RATELIMIT_ENABLED`` is set.
+
+Flask-Limiter and its ``limits`` package (which imports asyncio) are the largest import of
+start-up, so the limiter is made by the first request, before Flask sees it (``_LimitsFirst``),
+or by ``start`` before gunicorn forks (``web.warm_up``): every request is counted, and no
+served worker pays the import inside a request.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, request
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+if TYPE_CHECKING:
+    from flask_limiter import Limiter
 
 DEFAULTS = {
     "RATE_LIMIT": "600/minute", "HEAVY_RATE_LIMIT": "60/minute", "IMPORTS_PER_HOUR": 20,
@@ -49,19 +57,53 @@ HEAVY = (
 )
 UNLIMITED = frozenset({"api.Health", "static"})
 LIMITER_KEY = "listbuilder.limiter"
+STORAGE_KEY = "listbuilder.limiter_storage"
 
 
-def init_app(app: Flask) -> Limiter:
-    """Attach the limiter and wrap the counted views; call after every blueprint is registered."""
+def init_app(app: Flask) -> None:
+    """Settle the settings and have the limiter made before the first request is handled; call
+    after every blueprint is registered (the limiter wraps the counted views)."""
     config = app.config
     for name, value in DEFAULTS.items():
         config.setdefault(name, value)
     config.setdefault("RATELIMIT_ENABLED", not app.testing)
+    app.extensions[STORAGE_KEY] = _storage()  # read from the environment now, as when the limiter was made here
+    app.wsgi_app = _LimitsFirst(app, app.wsgi_app)  # type: ignore[method-assign]
     if config["PROXY_HOPS"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(config["PROXY_HOPS"]))  # type: ignore[method-assign]
+
+
+class _LimitsFirst:
+    """WSGI middleware, innermost: makes the app's limiter (``start``) before the first request
+    reaches Flask, which takes no new request hooks once it has handled one. Threads arriving
+    together wait for the one that makes it."""
+
+    def __init__(self, app: Flask, wsgi_app: Any):
+        self.app, self.wsgi_app = app, wsgi_app
+        self.started = False
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        if not self.started:
+            with self.lock:
+                if not self.started:
+                    start(self.app)
+                    self.started = True
+        return self.wsgi_app(environ, start_response)
+
+
+def start(app: Flask) -> Limiter:
+    """The app's limiter, made now if it is not yet (before the first request, or before
+    gunicorn forks): it hooks into the app and wraps the counted views."""
+    if LIMITER_KEY in app.extensions:
+        return app.extensions[LIMITER_KEY]
+    from flask_limiter import Limiter
+    from flask_limiter.util import get_remote_address
+
+    config = app.config
     limiter = Limiter(
         get_remote_address, app=app, default_limits=[config["RATE_LIMIT"]], headers_enabled=True, key_prefix="listbuilder",
-        in_memory_fallback_enabled=True, **_storage(),
+        in_memory_fallback_enabled=True, **app.extensions[STORAGE_KEY],
     )
     app.extensions[LIMITER_KEY] = limiter  # the wrapped views hold it only weakly
     limiter.request_filter(lambda: request.endpoint in UNLIMITED)
