@@ -138,6 +138,24 @@ def cmd_db(args: argparse.Namespace) -> int:
             print(f"{db!r}: at {db.revision() or 'no migration (empty database)'}; newest is {head_revision()}")
     finally:
         db.dispose()
+def _read_book_file(name: str) -> Any:
+    """A book export's JSON, read as ``POST /api/v1/books/import`` reads its body: the same
+    reader refuses the same text (a NUL character, a lone surrogate, nesting past its depth),
+    naming the field, so what the command writes the API would have taken. Raises ImportFailed."""
+    from listbuilder.importers import ImportFailed
+    from listbuilder.web.http.bodies import BodyError, load_json_body
+
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as exc:
+        raise ImportFailed("unreadable", name, f"cannot read: {exc}") from None
+    try:
+        return load_json_body(data)
+    except BodyError as exc:
+        problems = [(name if field == "(body)" else f"{name}: {field}", message) for field, messages in exc.errors.items() for message in messages]
+        raise ImportFailed("not_json" if exc.status == 400 else "invalid_text", problems[0][0], problems[0][1], problems) from None
+
+
 def cmd_import_book(args: argparse.Namespace) -> int:
     """Army Forge book exports -> our YAML in a books folder the service loads."""
     from listbuilder.importers import ImportFailed
@@ -150,15 +168,8 @@ def cmd_import_book(args: argparse.Namespace) -> int:
         return 2
     loaded = [*folders, into] if into.resolve() not in {f.resolve() for f in folders} and into.is_dir() else folders
     registry = _registry([str(f) for f in loaded])
-    files = []
-    for name in args.files:
-        try:
-            files.append((name, sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            print(f"{name}: cannot read: {exc}", file=sys.stderr)
-            return 2
     try:
-        planned = plan_imports(files, registry.systems, registry.books, into)
+        planned = plan_imports([(name, _read_book_file(name)) for name in args.files], registry.systems, registry.books, into)
     except ImportFailed as exc:
         for path, message in exc.problems:
             print(f"{path}: {message}", file=sys.stderr)

@@ -7,7 +7,6 @@ import leaves the folder as it was.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -44,15 +43,13 @@ def book_yaml(document: Mapping[str, Any]) -> str:
     return header + yaml.dump(dict(document), Dumper=dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
 
 
-def plan_imports(files: Sequence[tuple[str, str]], systems: Mapping[str, GameSystem], books: Mapping[str, ArmyBook], into: Path) -> list[PlannedBook]:
-    """Convert every ``(name, text)`` file for *into*; raises ImportFailed (message prefixed
-    with the file) for the first file that cannot be imported, before anything is written."""
+def plan_imports(files: Sequence[tuple[str, Any]], systems: Mapping[str, GameSystem], books: Mapping[str, ArmyBook], into: Path) -> list[PlannedBook]:
+    """Convert every ``(name, data)`` file (its JSON already read, by the caller's reader:
+    the command line reads it as the API reads a body, so both refuse the same text) for
+    *into*; raises ImportFailed (message prefixed with the file) for the first file that
+    cannot be imported, before anything is written."""
     planned: list[PlannedBook] = []
-    for name, text in files:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ImportFailed("not_json", f"{name}:{exc.lineno}:{exc.colno}", f"not valid JSON: {exc.msg}") from None
+    for name, data in files:
         try:
             converted = convert_book(data, systems, source=name)
         except ImportFailed as exc:
