@@ -80,3 +80,24 @@ def test_a_saved_roster_asked_through_two_host_names_is_rendered_once(public_cli
     second = public_client.get(f"/api/v1/lists/{made['id']}/roster.pdf", base_url="http://node-b.internal:8001")
     assert first.status_code == second.status_code == 200 and first.data == second.data
     assert renders == [f"{PUBLIC}/l/{made['id']}"]
+
+
+def test_without_a_public_url_a_forged_host_never_reaches_another_users_roster(saved_client, monkeypatch):
+    """The QR link follows the Host then, and the cache key holds the link: a request naming
+    evil.example gets (and caches) a roster of its own, never one served to anybody else."""
+    from listbuilder import pdf
+    from tests.test_pdf import pdf_pages
+
+    renders = []
+    real = pdf.render_pdf
+    monkeypatch.setattr(pdf, "render_pdf", lambda *a, **k: renders.append(k.get("share_url")) or real(*a, **k))
+    made = create(saved_client, {**LIST, "name": "Forged host"})
+    url = f"/api/v1/lists/{made['id']}/roster.pdf"
+    forged = saved_client.get(url, headers={"Host": "evil.example"})
+    honest = saved_client.get(url, base_url="https://lists.club.example")
+    again = saved_client.get(url, base_url="https://lists.club.example")
+    assert forged.status_code == honest.status_code == again.status_code == 200
+    assert renders == [f"http://evil.example/l/{made['id']}", f"https://lists.club.example/l/{made['id']}"]
+    text = "".join(pdf_pages(honest.data)).replace("\n", "")  # the caption wraps
+    assert f"lists.club.example/l/{made['id']}" in text and "evil.example" not in text
+    assert again.data == honest.data != forged.data

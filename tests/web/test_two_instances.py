@@ -83,3 +83,20 @@ def test_instances_open_no_control_socket_and_do_not_name_their_server(two):
     for server in (a, b):
         answer = request(server.port, "GET", "/api/v1/health")
         assert answer.status == 200 and "Server" not in answer.headers
+
+
+def test_a_forged_host_on_one_instance_never_reaches_a_roster_the_other_serves(two):
+    """Without LISTBUILDER_PUBLIC_URL the printed link follows the Host, and the shared cache
+    (Redis, when the tests have one) is keyed by the link: a roster asked for under a forged
+    name is cached under that name only, never served to a reader of the real one."""
+    from tests.test_pdf import pdf_pages
+
+    (a, b), _ = two
+    status, made = call(a.port, "POST", "/api/v1/lists", {**LIST, "name": "Forged host"})
+    url = f"/api/v1/lists/{made['id']}/roster.pdf"
+    forged = request(a.port, "GET", url, headers={"Host": "evil.example"})
+    honest = request(b.port, "GET", url, headers={"Host": "lists.club.example"})
+    assert status == 201 and forged.status == honest.status == 200
+    text = "".join(pdf_pages(honest.body)).replace("\n", "")  # the printed link wraps
+    assert f"http://lists.club.example/l/{made['id']}" in text and "evil.example" not in text
+    assert request(a.port, "GET", url, headers={"Host": "lists.club.example"}).body == honest.body  # one entry per link, shared
