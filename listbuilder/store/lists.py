@@ -209,12 +209,16 @@ def check_owner(db: Database, list_id: str, token: str | None) -> None:
         _owned(conn, list_id, token)
 
 
-def delete_list(db: Database, list_id: str, token: str | None) -> None:
-    """Delete every version of a list; its id then answers ListGone.
-    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked."""
+def delete_list(db: Database, list_id: str, token: str | None, expected: int | None = None) -> None:
+    """Delete every version of a list; its id then answers ListGone. *expected* (optional)
+    must be the current version, checked while holding the row: a delete sent after reading
+    version 1 does not remove a version 2 saved meanwhile from another device.
+    Raises ListNotFound, ListGone, TokenMissing, TokenWrong, ListLocked, StaleVersion."""
     _known_shape(list_id)
     with db.writing() as conn:
-        _editable(conn, list_id, token, hold=True)
+        row = _editable(conn, list_id, token, hold=True)
+        if expected is not None and row.head != expected:
+            raise _stale(list_id, row.head, expected)
         conn.execute(delete(list_versions).where(list_versions.c.list_id == list_id))
         conn.execute(update(saved_lists).where(saved_lists.c.id == list_id).values(deleted_at=utcnow()))
 

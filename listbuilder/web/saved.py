@@ -51,6 +51,7 @@ EDIT_TOKEN = [{"editToken": []}]
 IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
             "description": 'the ETag of the version this change was made to, e.g. "v3" (`*`: whatever is current)'}
 LOCK_IF_MATCH = {**IF_MATCH, "required": False, "description": "optional: lock only if this is still the current version"}
+DELETE_IF_MATCH = {**IF_MATCH, "required": False, "description": "optional: delete only if this is still the current version"}
 ETAG_HEADER = {"ETag": {"description": 'the version, as "v<number>"', "schema": {"type": "string"}}}
 
 
@@ -259,12 +260,13 @@ class SavedList(MethodView):
         return _answer(store.save_version(database(), list_id, token, expected, ready.document_json, ready.rules, ready.texts))
 
     @blp.response(204)
-    @blp.doc(security=EDIT_TOKEN)
-    @_errors(401, 403, 404, 410, 423)
+    @blp.doc(security=EDIT_TOKEN, parameters=[DELETE_IF_MATCH])
+    @_errors(400, 401, 403, 404, 410, 412, 423, _400="If-Match is not a quoted entity tag")
     @blp.doc(operationId="deleteSavedList")
     def delete(self, list_id: str) -> Any:
         """Delete a list and all its versions (edit token needed); its id then answers 410."""
-        store.delete_list(database(), list_id, bearer_token())
+        token = bearer_token()
+        store.delete_list(database(), list_id, token, _expected(list_id, token, required=False))
         return no_content()
 
 

@@ -59,6 +59,26 @@ def test_a_weak_if_match_never_matches_a_strong_etag(saved_client):
     assert saved_client.put(url, json={**LIST, "name": "Changed"}, headers=auth(made["edit_token"], '"v1"')).status_code == 200
 
 
+def test_a_delete_or_lock_with_a_weak_or_stale_if_match_changes_nothing(saved_client):
+    """DELETE honours an optional If-Match as lock does (RFC 9110 13.1.1: compared strongly);
+    a delete sent after reading v1 must not remove a v2 saved meanwhile. It ignored the header."""
+    made = create(saved_client)
+    url = f"/api/v1/lists/{made['id']}"
+    for method, path in (("DELETE", ""), ("POST", "/lock")):
+        weak = saved_client.open(url + path, method=method, headers={**auth(made["edit_token"]), "If-Match": 'W/"v1"'})
+        assert weak.status_code == 412 and weak.json["errors"].keys() == {"If-Match"}, (method, weak.json)
+    assert saved_client.put(url, json={**LIST, "name": "v2"}, headers=auth(made["edit_token"], '"v1"')).status_code == 200
+    stale = saved_client.delete(url, headers=auth(made["edit_token"], '"v1"'))
+    assert stale.status_code == 412 and stale.headers["Cache-Control"] == "no-store"
+    assert saved_client.delete(url, headers={**auth(made["edit_token"]), "If-Match": "v2"}).status_code == 400  # not an entity tag
+    assert saved_client.get(url).json["version"] == 2 and saved_client.get(url).json["locked"] is False
+    assert saved_client.delete(url, headers=auth(made["edit_token"], '"v2"')).status_code == 204
+    other = create(saved_client)
+    assert saved_client.delete(f"/api/v1/lists/{other['id']}", headers={**auth(other["edit_token"]), "If-Match": "*"}).status_code == 204
+    stranger = create(saved_client)
+    assert saved_client.delete(f"/api/v1/lists/{stranger['id']}", headers={**auth("x" * 43), "If-Match": 'W/"v1"'}).status_code == 403  # the token first
+
+
 def test_links_come_from_the_public_url_whatever_host_is_sent(public_client):
     made = public_client.post("/api/v1/lists", json=LIST, headers={"Host": "evil.example"}).json
     assert made["url"] == f"{PUBLIC}/api/v1/lists/{made['id']}" and made["edit_url"].startswith(f"{PUBLIC}/l/{made['id']}#edit=")
