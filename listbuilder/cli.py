@@ -38,13 +38,23 @@ def _registry(folders: str | list[str] | None) -> Any:
 
 
 def _read_json(path: str) -> Any:
+    """A list or preview request's JSON, read as the API reads a request body: the same reader
+    refuses the same text (a NUL character, a lone surrogate, nesting past its depth), naming
+    the field, so the commands and the API accept exactly the same files."""
+    from listbuilder.web.http.bodies import BodyError, load_json_body
+
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        return json.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SystemExit(f"{path}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise SystemExit(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        problems = [f"cannot read: {exc}"]
+    else:
+        try:
+            return load_json_body(data)
+        except BodyError as exc:
+            problems = [message if field == "(body)" else f"{field}: {message}" for field, messages in exc.errors.items() for message in messages]
+    for problem in problems:
+        print(f"{path}: {problem}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def cmd_check_books(args: argparse.Namespace) -> int:
