@@ -29,10 +29,12 @@ class OutSchema(Schema):
     """An answer's shape. Every field of an answer is always sent, so the OpenAPI document lists
     each as required (``listbuilder.web.http.openapi``), except those named in ``SOMETIMES`` (sent
     only when they apply). ``EXTRA`` is the JSON schema of keys an answer has beyond its fields
-    (a cost vector's currencies), or None for none."""
+    (a cost vector's currencies), or None for none. ``DESCRIPTION``, when set, is the component's
+    description (apispec's ``Meta.description`` would drop ``additionalProperties: false``)."""
 
     SOMETIMES: ClassVar[frozenset[str]] = frozenset()
     EXTRA: ClassVar[dict[str, Any] | None] = None
+    DESCRIPTION: ClassVar[str | None] = None
 
 
 class Described(fields.Raw):

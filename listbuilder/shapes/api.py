@@ -12,8 +12,10 @@ from typing import Any
 
 from marshmallow import fields, post_dump
 
+from listbuilder import issue_data
 from listbuilder.families import FAMILIES
 from listbuilder.formats.fields import CostField, Described, OutSchema, RuleLabel
+from listbuilder.shapes.previews import OneOfSchemas
 
 
 class RuleDefinitionOut(OutSchema):
@@ -173,6 +175,34 @@ class SystemDetailOut(SystemOut):
     books = fields.List(fields.String(), metadata={"description": "ids of the system's army books"})
 
 
+class CostOut(OutSchema):
+    """A cost vector: each currency's amount (``{"pts": 485}``, ``{"ip": 18, "mp": 22}``)."""
+
+    EXTRA = {"type": "integer"}
+
+
+def _data_field(kind: str) -> fields.Field:
+    if kind == issue_data.INTEGER:
+        return fields.Integer(required=True)
+    if kind == issue_data.TEXT:
+        return fields.String(required=True)
+    if kind == issue_data.TEXTS:
+        return fields.List(fields.String(), required=True)
+    return fields.Nested(CostOut, required=True)
+
+
+def _data_schema(shape: issue_data.DataShape) -> type[OutSchema]:
+    """One declared shape of ``data`` as a closed component (``IssueDataMaxCount``)."""
+    doc = f"The data of {', '.join(shape.codes)}: {shape.about}."
+    attrs: dict[str, Any] = {"__doc__": doc, "DESCRIPTION": doc, **{key: _data_field(kind) for key, kind in shape.keys.items()}}
+    return type(f"IssueData{shape.name}Schema", (OutSchema,), attrs)
+
+
+# Most keys first: a generated client tries the shapes in this order and keeps the first whose
+# keys are all there, so a shape is tried before those whose keys are a part of its own.
+ISSUE_DATA = {shape.name: _data_schema(shape) for shape in sorted(issue_data.SHAPES, key=lambda s: -len(s.keys))}
+
+
 class IssueOut(OutSchema):
     SOMETIMES = frozenset({"data"})  # only when the issue has figures to give
 
@@ -181,7 +211,7 @@ class IssueOut(OutSchema):
     message = fields.String()
     path = fields.String(metadata={"description": "JSON path into the submitted list, e.g. units[3].upgrades[1]"})
     clause = fields.String(metadata={"description": "the rule clause enforced"})
-    data = fields.Dict(metadata={"description": "the figures behind the message (allowed, asked, limit, spent, ...), by code"})
+    data = OneOfSchemas(ISSUE_DATA, metadata={"description": "the figures behind the message, in the shape its code sends (listbuilder/issue_data.py); absent when it has none"})
 
 
 class ProfileOut(OutSchema):
@@ -191,12 +221,6 @@ class ProfileOut(OutSchema):
     weapons = fields.List(fields.Nested(WeaponOut))
     items = fields.List(fields.Nested(ItemOut))
     rules = fields.List(RuleLabel())
-
-
-class CostOut(OutSchema):
-    """A cost vector: each currency's amount (``{"pts": 485}``, ``{"ip": 18, "mp": 22}``)."""
-
-    EXTRA = {"type": "integer"}
 
 
 class TotalsOut(OutSchema):

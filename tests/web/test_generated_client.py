@@ -18,6 +18,8 @@ import httpx
 import pytest
 from openapi_spec_validator import validate
 
+from listbuilder import issue_data
+from tests.conftest import GOLDEN
 from tests.web.test_saved_api import LIST
 
 PACKAGE = "listbuilder_client"
@@ -136,3 +138,36 @@ def test_the_readmes_preview_parses_into_the_generated_request(client_package):
     request = PreviewRequestOpr.from_dict(body)
     assert isinstance(request.attacker, SideBook) and request.situation.cover is True
     assert request.to_dict() == body
+
+
+def test_a_validate_answer_parses_each_issues_data_into_its_typed_model(client_package, app):
+    validate_list = generated("api.validation.validate_list")
+    m = generated("models")
+    Unset = generated("types").Unset
+    api = client_package.Client(base_url="http://testserver", raise_on_unexpected_status=True, httpx_args={"transport": httpx.WSGITransport(app=app)})
+    army = json.loads((GOLDEN / "grimdark-future" / "illegal-upgrades.json").read_text())["list"]
+
+    report = validate_list.sync(client=api, body=m.ArmyList.from_dict(army))
+    assert isinstance(report, m.ReportOut) and report.valid is False
+    data = {(issue.code, type(issue.data).__name__) for issue in report.issues}
+    assert data >= {("upgrade.replace_exceeds", "IssueDataGearLeft"), ("upgrade.select", "IssueDataAllowedTaken"),
+                    ("upgrade.requires", "IssueDataRequires"), ("upgrade.required", "IssueDataRequiredTaken")}
+    exceeds = next(issue for issue in report.issues if issue.code == "upgrade.replace_exceeds")
+    assert isinstance(exceeds.data.gear, str) and exceeds.data.asked > exceeds.data.left >= 0
+    offered = next(issue for issue in report.issues if issue.code == "upgrade.not_offered")
+    assert isinstance(offered.data, Unset)  # a code with no figures sends no data
+
+
+def test_every_golden_lists_issues_parse_into_the_shape_declared_for_their_code(client_package, client):
+    IssueOut = generated("models").IssueOut
+    parsed = 0
+    for path in sorted(GOLDEN.glob("*/*.json")):
+        answer = client.post("/api/v1/lists/validate", json=json.loads(path.read_text())["list"]).get_json()
+        for raw in answer["issues"]:
+            issue = IssueOut.from_dict(raw)
+            assert issue.to_dict() == raw, path.name
+            if "data" in raw:
+                shape = issue_data.shape_of(raw["code"], raw["data"])
+                assert type(issue.data).__name__ == f"IssueData{shape.name}", (path.name, raw)
+                parsed += 1
+    assert parsed >= 40

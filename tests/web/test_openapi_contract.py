@@ -234,3 +234,32 @@ def test_tournament_day_answers_keep_the_documents_promises(saved_client, spec):
     conforms(spec, "ResultOut", confirm(saved_client, event, 1, tokens[b], table["table"]).json)
     conforms(spec, "RoundOut", saved_client.get(url(event, "/rounds/1")).json)
     conforms(spec, "EditionOut", saved_client.get("/api/v1/books/gf-cinder-covenant").json["edition"])
+
+
+def test_issue_data_is_one_of_the_shapes_the_core_declares(spec):
+    from listbuilder import issue_data
+
+    schemas = spec["components"]["schemas"]
+    variants = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["IssueOut"]["properties"]["data"]["oneOf"]]
+    assert sorted(variants) == sorted(f"IssueData{shape.name}" for shape in issue_data.SHAPES)
+    kinds = {"integer": {"type": "integer"}, "string": {"type": "string"},
+             "strings": {"type": "array", "items": {"type": "string"}}, "cost": {"$ref": "#/components/schemas/CostOut"}}
+    for shape in issue_data.SHAPES:
+        component = schemas[f"IssueData{shape.name}"]
+        assert component["required"] == list(shape.keys) and component["additionalProperties"] is False
+        assert component["properties"] == {key: kinds[kind] for key, kind in shape.keys.items()}
+        assert all(code in component["description"] for code in shape.codes)
+    sizes = [len(schemas[name]["required"]) for name in variants]
+    assert sizes == sorted(sizes, reverse=True)  # a generated client tries the most keys first
+
+
+def test_an_issue_whose_data_is_no_declared_shape_does_not_conform(spec):
+    from jsonschema import ValidationError
+
+    issue = {"code": "force_org.heroes", "severity": "error", "message": "m", "path": "units[0]", "clause": "c"}
+    conforms(spec, "IssueOut", {**issue, "data": {"max": 2, "count": 3}})
+    conforms(spec, "IssueOut", issue)
+    for data in ({"max": 2}, {"max": 2, "count": 3, "more": 1}, {"max": "2", "count": 3}):
+        with pytest.raises(ValidationError):
+            conforms(spec, "IssueOut", {**issue, "data": data})
+

@@ -121,6 +121,8 @@ class UnionPlugin(BasePlugin):
             definition["required"] = [key for key in definition.get("properties", {}) if key not in schema_cls.SOMETIMES]
             if schema_cls.EXTRA is not None:
                 definition["additionalProperties"] = schema_cls.EXTRA
+            if schema_cls.DESCRIPTION:
+                definition["description"] = schema_cls.DESCRIPTION
             return None
         part: str | None = getattr(schema_cls, "SITUATION_PART", None)
         if not part:
