@@ -173,3 +173,14 @@ def round_trips(db):
                 elif message.startswith("ReadyForQuery"):
                     sent.append("; ".join(asked))
                     asked = []
+
+
+@pytest.fixture(autouse=True)
+def statuses_are_declared():
+    """Fails a test in which an API operation answered a status its OpenAPI entry does not
+    declare (tests/declared_statuses.py)."""
+    from tests.declared_statuses import statuses_heard
+
+    with statuses_heard() as heard:
+        yield
+    assert heard == [], "\n".join(dict.fromkeys(heard))

@@ -100,7 +100,7 @@ class Events(MethodView):
 @blp.route("/<event_id:event_id>")
 class Event(MethodView):
     @blp.response(200, EventOut)
-    @_errors(404)
+    @_errors(404, 410, _410="the organiser deleted the event")
     @blp.doc(operationId="getEvent")
     def get(self, event_id: str) -> Any:
         """Read an event's settings, pinned books and deadline (anyone with the id: players need them)."""
@@ -154,7 +154,7 @@ def _report_body(event_id: str, *, revalidate: bool) -> dict[str, Any]:
 class Report(MethodView):
     @blp.response(200, ReportOutEvent)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404)
+    @_errors(401, 403, 404, 410, _410="the organiser deleted the event")
     @blp.doc(operationId="getEventReport")
     def get(self, event_id: str) -> Any:
         """The organiser's report (also the JSON export): each player's entry as submitted, with the changes since their earlier submission."""
@@ -165,7 +165,7 @@ class Report(MethodView):
 class Revalidate(MethodView):
     @blp.response(200, ReportOutEvent)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404)
+    @_errors(401, 403, 404, 410, _410="the organiser deleted the event")
     @blp.doc(operationId="revalidateEvent")
     def post(self, event_id: str) -> Any:
         """Re-validate every entry now against the pinned rules; what was stored at submission stays."""
@@ -176,7 +176,7 @@ class Revalidate(MethodView):
 class ReportCsv(MethodView):
     @blp.response(200, TEXT, content_type="text/csv", description="One row per player.")
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404)
+    @_errors(401, 403, 404, 410, _410="the organiser deleted the event")
     @blp.doc(operationId="getEventReportCsv")
     def get(self, event_id: str) -> Any:
         """The report as CSV: player, faction, points, legal, issues, verification code, changes."""
@@ -196,7 +196,7 @@ class RosterPackProgress(MethodView):
     @blp.arguments(PackQuery, location="query")
     @blp.response(200, PackProgressOut)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 422)
+    @_errors(401, 403, 404, 410, 422, _410="the organiser deleted the event")
     @blp.doc(operationId="getEventRosterPackProgress")
     def get(self, query: dict[str, Any], event_id: str) -> Any:
         """How far the roster pack is: rosters rendered so far of the players' entries (renders nothing)."""
@@ -211,7 +211,7 @@ class RosterPack(MethodView):
     @blp.response(200, BINARY, content_type="application/pdf", description="Every entry's roster, one after another.")
     @blp.alt_response(202, schema=PackProgressOut, description="rosters are still being rendered: this request rendered some; ask again (Retry-After)")
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 413, 422, _409="no list has been submitted to the event yet: nothing to print")
+    @_errors(401, 403, 404, 409, 410, 413, 422, _409="no list has been submitted to the event yet: nothing to print", _410="the organiser deleted the event")
     @blp.doc(operationId="getEventRosterPack")
     def get(self, query: dict[str, Any], event_id: str) -> Any:
         """The roster pack: each player's roster in turn, every page header naming the player.

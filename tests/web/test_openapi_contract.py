@@ -263,3 +263,58 @@ def test_an_issue_whose_data_is_no_declared_shape_does_not_conform(spec):
         with pytest.raises(ValidationError):
             conforms(spec, "IssueOut", {**issue, "data": data})
 
+
+def test_a_status_an_operation_does_not_list_is_caught_even_with_a_default(app, spec):
+    import flask
+
+    from tests.declared_statuses import declared, openapi_path, undeclared
+
+    assert openapi_path("/api/v1/lists/<list_id>/versions/<int:number>") == "/api/v1/lists/{list_id}/versions/{number}"
+    assert declared(spec)[("/api/v1/health", "GET")] == set(spec["paths"]["/api/v1/health"]["get"]["responses"]) - {"default"}
+    with app.test_request_context("/api/v1/health"):
+        assert undeclared(app, flask.Response(status=200)) is None
+        assert "GET /api/v1/health answered 418" in undeclared(app, flask.Response(status=418))
+    with app.test_request_context("/api/v1/no-such-thing"):
+        assert undeclared(app, flask.Response(status=404)) is None  # no operation: default's business
+
+
+def drive(client, spec, prefix, ids, headers):
+    """Each operation under *prefix* with *ids* in its path, *headers* and (a body to one) ``{}``:
+    ({"METHOD path": status}, those whose status the operation does not declare)."""
+    from tests.declared_statuses import declared
+
+    statuses, answers, undeclared = declared(spec), {}, []
+    for path, method in sorted(statuses):
+        if path.startswith(prefix):
+            url = path.format(**ids, number=1)
+            body = {"json": {}} if method in {"POST", "PUT", "PATCH"} else {}
+            status = answers[f"{method} {path}"] = client.open(url, method=method, headers=headers, **body).status_code
+            undeclared += [f"{method} {path} {status}"] * (str(status) not in statuses[(path, method)])
+    return answers, undeclared
+
+
+def test_every_operation_on_a_deleted_or_unknown_event_answers_a_status_it_declares(saved_client, spec):
+    event = make_event(saved_client)
+    headers = auth(event["organiser_token"])
+    assert saved_client.delete(f"/api/v1/events/{event['id']}", headers=headers).status_code == 204
+    answers, undeclared = drive(saved_client, spec, "/api/v1/events/{event_id}", {"event_id": event["id"]}, headers)
+    assert undeclared == []
+    assert {answers[f"GET /api/v1/events/{{event_id}}{tail}"] for tail in ("", "/report", "/report.csv", "/roster-pack.pdf", "/standings")} == {410}
+    answers, undeclared = drive(saved_client, spec, "/api/v1/events/{event_id}", {"event_id": "no-such-event"}, headers)
+    assert undeclared == [] and answers["GET /api/v1/events/{event_id}/report"] == 404
+
+
+def test_every_operation_on_a_deleted_locked_or_unknown_list_answers_a_status_it_declares(saved_client, spec):
+    made = create(saved_client)
+    headers = auth(made["edit_token"])
+    prefix, ids = "/api/v1/lists/{list_id}", {"list_id": made["id"]}
+    locked = saved_client.post(f"/api/v1/lists/{made['id']}/lock", headers={**headers, "If-Match": '"v1"'})
+    assert locked.status_code == 200, locked.json
+    answers, undeclared = drive(saved_client, spec, prefix, ids, {**headers, "If-Match": '"v1"'})
+    assert undeclared == [] and answers["DELETE /api/v1/lists/{list_id}"] == 423
+    other = create(saved_client)
+    assert saved_client.delete(f"/api/v1/lists/{other['id']}", headers=auth(other["edit_token"])).status_code == 204
+    answers, undeclared = drive(saved_client, spec, prefix, {"list_id": other["id"]}, auth(other["edit_token"]))
+    assert undeclared == [] and answers["GET /api/v1/lists/{list_id}"] == 410
+    answers, undeclared = drive(saved_client, spec, prefix, {"list_id": "A" * 16}, headers)
+    assert undeclared == [] and answers["GET /api/v1/lists/{list_id}"] == 404

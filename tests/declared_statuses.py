@@ -1,0 +1,67 @@
+"""Every status an API operation answers in a test is one its OpenAPI entry declares (issue 29).
+
+``default: ErrorOut`` is there for what the app itself never sends (a proxy's 502, gunicorn's
+414), so it does not count: each operation must list each status it really answers. The tests
+conftest.py hears every response any app sends in any test (Flask's ``request_finished``
+signal) and fails the test when an ``/api/v1`` operation answered a status missing from its
+entry. Every error path the suite drives (401, 403, 409, 412, 428, ...) is audited that way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import flask
+
+from listbuilder.web.http.rest import built_spec
+
+METHODS = {"get", "put", "post", "delete", "patch"}
+_DECLARED: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def openapi_path(rule: str) -> str:
+    """``/api/v1/lists/<list_id>`` (or ``<string:list_id>``) as OpenAPI writes it."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+def declared(spec: dict[str, Any]) -> dict[tuple[str, str], frozenset[str]]:
+    """(path, METHOD) -> the statuses the operation declares, ``default`` left out."""
+    return {(path, method.upper()): frozenset(status for status in operation["responses"] if status != "default")
+            for path, item in spec["paths"].items() for method, operation in item.items() if method in METHODS}
+
+
+def undeclared(app: flask.Flask, response: flask.Response) -> str | None:
+    """What is wrong with *response* to the current request, if it is an operation's status
+    that the operation does not declare."""
+    rule = flask.request.url_rule
+    if rule is None or not rule.rule.startswith("/api/v1/"):
+        return None
+    key = (openapi_path(rule.rule), flask.request.method)
+    if key not in _DECLARED:
+        _DECLARED.update(declared(built_spec(app).to_dict()))
+    statuses = _DECLARED.get(key)
+    if statuses is None:  # not an operation: HEAD, OPTIONS, a 405 for a method it lacks
+        return None
+    if str(response.status_code) in statuses or f"{response.status_code // 100}XX" in statuses:
+        return None
+    return f"{key[1]} {key[0]} answered {response.status_code}, which its OpenAPI entry does not declare ({', '.join(sorted(statuses))})"
+
+
+@contextmanager
+def statuses_heard() -> Iterator[list[str]]:
+    """The undeclared statuses any app answers while inside."""
+    heard: list[str] = []
+
+    def check(sender: flask.Flask, response: flask.Response, **_: Any) -> None:
+        problem = undeclared(sender, response)
+        if problem:
+            heard.append(problem)
+
+    flask.request_finished.connect(check)
+    try:
+        yield heard
+    finally:
+        flask.request_finished.disconnect(check)
