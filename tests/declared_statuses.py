@@ -20,6 +20,7 @@ from listbuilder.web.http.rest import built_spec
 
 METHODS = {"get", "put", "post", "delete", "patch"}
 _DECLARED: dict[tuple[str, str], frozenset[str]] = {}
+_READ: set[int] = set()  # apps whose documents were read (each once)
 
 
 def openapi_path(rule: str) -> str:
@@ -39,8 +40,11 @@ def undeclared(app: flask.Flask, response: flask.Response) -> str | None:
     rule = flask.request.url_rule
     if rule is None or not rule.rule.startswith("/api/v1/"):
         return None
+    if flask.request.method.lower() not in METHODS:
+        return None  # HEAD, OPTIONS: no operation of their own
     key = (openapi_path(rule.rule), flask.request.method)
-    if key not in _DECLARED:
+    if key not in _DECLARED and id(app) not in _READ:  # an app with operations not seen yet
+        _READ.add(id(app))
         _DECLARED.update(declared(built_spec(app).to_dict()))
     statuses = _DECLARED.get(key)
     if statuses is None:  # not an operation: HEAD, OPTIONS, a 405 for a method it lacks
