@@ -14,11 +14,11 @@ one hit's way to a table row is shared by both (:mod:`~listbuilder.combat.armour
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from listbuilder.combat.armour_hex_assault import assault
-from listbuilder.combat.armour_hex_damage import BLOCKED, NO_DAMAGE, Strike, Vehicle, hit_rows, per_hit, read_vehicle, rule_key
+from listbuilder.combat.armour_hex_damage import BLOCKED, NO_DAMAGE, Row, Strike, Vehicle, hit_rows, per_hit, read_vehicle, rule_key
 from listbuilder.combat.armour_hex_situation import FACINGS, SHOOTING, SPEED_MODIFIER, Situation
 from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.service import PreviewError, unmodelled_rules
@@ -146,6 +146,40 @@ def shots_fired(shooter: Vehicle, weapon: Weapon, lost: int) -> int:
     return max(0, copies) * max(1, weapon.attacks) * burst
 
 
+def ranged_strike(weapon: Weapon, band: str, *, revealing: bool) -> Strike:
+    """What one hit of a ranged *weapon* at range *band* brings to the damage table."""
+    ap = int(weapon.extra.get("ap") or 0)
+    bonus = 0
+    if band == "long":
+        ap //= 2  # 004 Damage: long range halves AP (rounded down)
+        bonus -= 1  # 004 Damage: long range -1 damage
+    elif band == "point_blank":
+        ap += 1  # 004 Damage: point blank +1 AP
+        bonus += 1  # 004 Damage: point blank +1 damage
+    if revealing:
+        bonus += 1  # 004 Hidden: revealing gives +1 to damage of ranged weapons
+    return Strike(
+        ap=ap,
+        damage=str(weapon.extra.get("damage", "d6")),
+        damage_type=str(weapon.extra.get("damage_type") or "regular"),
+        bonus=bonus,
+        armour_breaker=any(rule_key(r.name) == "armourbreaker" for r in weapon.rules),
+    )
+
+
+def _table_rows(table: Sequence[Row], rows: Mapping[int, float], shot_rows: Mapping[int, float], shots: int) -> list[dict[str, Any]]:
+    """Each damage-table row with its chance per hit, per shot, at least once, and expected count."""
+    results = []
+    for index, row in enumerate(table):
+        p_shot = shot_rows.get(index, 0.0)
+        results.append({
+            "table": row.table, "at": row.at, "effects": list(row.effects),
+            "p_per_hit": rows.get(index, 0.0), "p_per_shot": p_shot,
+            "p_at_least_once": 1 - (1 - p_shot) ** shots, "expected": shots * p_shot,
+        })
+    return results
+
+
 def fire(shooter: Vehicle, target: Vehicle, s: Situation) -> dict[str, Any]:
     """A volley of one weapon at one target: rows per hit, kills, tokens, destruction."""
     weapon = pick_weapon(shooter, s.weapon)
@@ -161,23 +195,8 @@ def fire(shooter: Vehicle, target: Vehicle, s: Situation) -> dict[str, Any]:
         raise PreviewError("situation.attacker_facing", f"{weapon.name} cannot fire through the {s.attacker_facing} angle")
     mods = to_hit_modifiers(shooter, target, weapon, s, band)
     p_hit = hit_chance(sum(mods.values()))
-    ap = int(weapon.extra.get("ap") or 0)
-    bonus = 0
-    if band == "long":
-        ap //= 2  # 004 Damage: long range halves AP (rounded down)
-        bonus -= 1  # 004 Damage: long range -1 damage
-    elif band == "point_blank":
-        ap += 1  # 004 Damage: point blank +1 AP
-        bonus += 1  # 004 Damage: point blank +1 damage
-    if s.revealing:
-        bonus += 1  # 004 Hidden: revealing gives +1 to damage of ranged weapons
-    strike = Strike(
-        ap=ap,
-        damage=str(weapon.extra.get("damage", "d6")),
-        damage_type=str(weapon.extra.get("damage_type") or "regular"),
-        bonus=bonus,
-        armour_breaker=any(rule_key(r.name) == "armourbreaker" for r in weapon.rules),
-    )
+    strike = ranged_strike(weapon, band, revealing=s.revealing)
+    ap = strike.ap
     alive = target.models - s.models_lost
     rows, split = hit_rows(strike, target, facing, s.future_damage)
     table = target.tables.get(strike.damage_type, ())
@@ -189,14 +208,7 @@ def fire(shooter: Vehicle, target: Vehicle, s: Situation) -> dict[str, Any]:
     hits = Dist.binomial(shots, p_hit)
     kills = kills_one.repeat(shots).map(lambda v: min(v, alive))
     tokens = tokens_one.repeat(shots)
-    results = []
-    for index, row in enumerate(table):
-        p_shot = shot_rows.get(index, 0.0)
-        results.append({
-            "table": row.table, "at": row.at, "effects": list(row.effects),
-            "p_per_hit": rows.get(index, 0.0), "p_per_shot": p_shot,
-            "p_at_least_once": 1 - (1 - p_shot) ** shots, "expected": shots * p_shot,
-        })
+    results = _table_rows(table, rows, shot_rows, shots)
     p_shaken_shot = sum(shot_rows.get(i, 0.0) for i, row in enumerate(table) if row.effect_value("Shaken"))
     return {
         "expected": {"shots": float(shots), "hits": hits.mean, "models_killed": kills.mean, "future_damage": tokens.mean},

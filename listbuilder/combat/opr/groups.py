@@ -116,6 +116,25 @@ class AttackGroups:
             mod = 0  # 001 Lock-On: ignores all negative modifiers to hit
         if d.unstoppable and _has(rules, "Unstoppable") and mod < 0:
             mod = 0  # 002 Unstoppable: ignores all negative modifiers to this weapon
+        six_hits, six_extra = self._six_hits(fighter, rules, charged)
+        ap, six_ap, regen_mod, no_regen, six_no_regen, reroll6 = self._piercing(rules, charged)
+        fatigued = melee and (self.f.sit.defender.fatigued or self.f.sit.defender.shaken if striking_back else self.f.sit.attacker.fatigued)
+        order = 0 if (sniper or takedown) else (1 if (d.deadly_first and _rating(rules, "Deadly") > 1) else 3)
+        return Group(
+            label=f"{fighter.name}: {weapon.name}", owner=owner, per_copy=weapon.attacks,
+            volley=self.volley(weapon, sniper or takedown),
+            copies=weapon.count, owner_models=fighter.models, quality=quality, hit_mod=mod,
+            six_only=fatigued,  # 000/001/002 Fatigue & Wavering/Shaken: only unmodified 6s hit in melee
+            six_hits=six_hits, six_extra=six_extra, blast=max(1, _rating(rules, "Blast")), ap=ap,
+            six_ap=six_ap, reroll_def6=reroll6, regen_mod=regen_mod, no_regen=no_regen,
+            six_no_regen=six_no_regen, deadly=max(1, _rating(rules, "Deadly")),
+            single_model=sniper or takedown, ignores_cover=ignores_cover, order=order,
+        )
+
+    def _six_hits(self, fighter: Fighter, rules: tuple[RuleRef, ...], charged: bool) -> tuple[int, int]:
+        """What an unmodified 6 to hit becomes: how many hits it counts as, and extra plain hits."""
+        d, sit = self.f.d, self.f.sit
+        melee = sit.melee
         six_hits, six_extra = 1, 0
         if d.poison == "six_x3" and _has(rules, "Poison"):
             six_hits = 3  # 000 Poison: an unmodified 6 to hit is multiplied by 3
@@ -128,6 +147,13 @@ class AttackGroups:
                 six_extra += 1  # 002 Relentless: shooting over 9", unmodified 6s add a hit
         if d.surge and _has(rules, "Surge"):
             six_extra += 1  # 002 Surge: unmodified 6s to hit deal 1 extra hit
+        return six_hits, six_extra
+
+    def _piercing(self, rules: tuple[RuleRef, ...], charged: bool) -> tuple[int, int, int, bool, bool, bool]:
+        """AP, AP of 6s to hit, and what gets past Regeneration and Defense 6s:
+        (ap, six_ap, regen_mod, no_regen, six_no_regen, reroll_def6)."""
+        d = self.f.d
+        melee = self.f.sit.melee
         ap = _rating(rules, "AP")
         if melee and charged and d.lance and _has(rules, "Lance"):
             ap += 2  # 001 Lance: AP(+2) when charging
@@ -148,18 +174,7 @@ class AttackGroups:
             no_regen, reroll6 = True, True  # 002 Bane: ignores Regeneration, Defense 6s re-rolled
         if d.unstoppable and _has(rules, "Unstoppable"):
             no_regen = True  # 002 Unstoppable: ignores Regeneration
-        fatigued = melee and (self.f.sit.defender.fatigued or self.f.sit.defender.shaken if striking_back else self.f.sit.attacker.fatigued)
-        order = 0 if (sniper or takedown) else (1 if (d.deadly_first and _rating(rules, "Deadly") > 1) else 3)
-        return Group(
-            label=f"{fighter.name}: {weapon.name}", owner=owner, per_copy=weapon.attacks,
-            volley=self.volley(weapon, sniper or takedown),
-            copies=weapon.count, owner_models=fighter.models, quality=quality, hit_mod=mod,
-            six_only=fatigued,  # 000/001/002 Fatigue & Wavering/Shaken: only unmodified 6s hit in melee
-            six_hits=six_hits, six_extra=six_extra, blast=max(1, _rating(rules, "Blast")), ap=ap,
-            six_ap=six_ap, reroll_def6=reroll6, regen_mod=regen_mod, no_regen=no_regen,
-            six_no_regen=six_no_regen, deadly=max(1, _rating(rules, "Deadly")),
-            single_model=sniper or takedown, ignores_cover=ignores_cover, order=order,
-        )
+        return ap, six_ap, regen_mod, no_regen, six_no_regen, reroll6
 
     def _shooting_mod(self, fighter: Fighter, defender: Fighter, rules: tuple[RuleRef, ...], ignores_cover: bool) -> int:
         """The to-hit modifiers only shooting has: cover, Stealth, Artillery, Indirect, Aircraft, Entrenched."""
