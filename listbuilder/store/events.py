@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select
+from sqlalchemy import Boolean, Column, Connection, DateTime, ForeignKey, Index, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.errors import DeadlinePassed, EventGone, EventNotFound, SubmissionConflict, TokenMissing, TokenWrong
@@ -191,35 +191,49 @@ def submit(
             raise DeadlinePassed(event_id, deadline)
         lock_in(conn, list_id, list_token, checked.list_version)  # rolled back with the rest if refused below
         assert list_token is not None  # lock_in refuses a missing token
-        earlier = conn.execute(
-            select(event_submissions).where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
-            .order_by(event_submissions.c.number.desc())
-        ).first()
-        repeat = earlier is not None and earlier.list_id == list_id and earlier.list_version == checked.list_version
-        if earlier is not None and not _entitled(earlier.player_token_hash, player_token, repeat):
-            raise SubmissionConflict(event_id, f"a list was already submitted as {earlier.player!r}: send the player_token given with that first submission")
-        taken = conn.execute(
-            select(event_submissions.c.player).where(
-                event_submissions.c.event_id == event_id, event_submissions.c.list_id == list_id, event_submissions.c.player_key != key,
-            )
-        ).first()
-        if taken is not None:
-            raise SubmissionConflict(event_id, "this list was submitted to this event by another player; make a copy of it to submit your own", field="list_id")
+        earlier, repeat = _players_entry(conn, event_id, key, player_token, list_id, checked.list_version)
         if earlier is not None and repeat:
             return Submitted(submission_from_row(earlier), player_token or _player_token(list_token, event_id, key, earlier.player_token_hash), created=False)
-        number = (conn.scalar(select(func.max(event_submissions.c.number)).where(event_submissions.c.event_id == event_id)) or 0) + 1
-        token = None
-        if earlier is None:
-            token = derived_token(list_token, "player", event_id, key)
-            token_hash = hash_token(token)
-        else:
-            token_hash = earlier.player_token_hash
-        values = {
-            "event_id": event_id, "number": number, "player": player, "player_key": key, "player_token_hash": token_hash,
-            "list_id": list_id, "list_version": checked.list_version, "valid": checked.valid, "report": checked.report_json,
-            "verification_code": checked.verification_code, "submitted_at": now,
-        }
-        conn.execute(insert(event_submissions).values(**values))
+        return _record(conn, event_id, player, key, list_id, list_token, checked, earlier, now)
+
+
+def _players_entry(conn: Connection, event_id: str, key: str, player_token: str | None, list_id: str, list_version: int) -> tuple[Any, bool]:
+    """The player's latest submission (or None) and whether this one repeats it; raises
+    SubmissionConflict when the name is another's (no right token) or the list another player's entry."""
+    earlier = conn.execute(
+        select(event_submissions).where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
+        .order_by(event_submissions.c.number.desc())
+    ).first()
+    repeat = earlier is not None and earlier.list_id == list_id and earlier.list_version == list_version
+    if earlier is not None and not _entitled(earlier.player_token_hash, player_token, repeat):
+        raise SubmissionConflict(event_id, f"a list was already submitted as {earlier.player!r}: send the player_token given with that first submission")
+    taken = conn.execute(
+        select(event_submissions.c.player).where(
+            event_submissions.c.event_id == event_id, event_submissions.c.list_id == list_id, event_submissions.c.player_key != key,
+        )
+    ).first()
+    if taken is not None:
+        raise SubmissionConflict(event_id, "this list was submitted to this event by another player; make a copy of it to submit your own", field="list_id")
+    return earlier, repeat
+
+
+def _record(
+    conn: Connection, event_id: str, player: str, key: str, list_id: str, list_token: str, checked: Checked, earlier: Any, now: dt.datetime,
+) -> Submitted:
+    """Write a new submission under the next number; a player's first gets a token made now."""
+    number = (conn.scalar(select(func.max(event_submissions.c.number)).where(event_submissions.c.event_id == event_id)) or 0) + 1
+    token = None
+    if earlier is None:
+        token = derived_token(list_token, "player", event_id, key)
+        token_hash = hash_token(token)
+    else:
+        token_hash = earlier.player_token_hash
+    values = {
+        "event_id": event_id, "number": number, "player": player, "player_key": key, "player_token_hash": token_hash,
+        "list_id": list_id, "list_version": checked.list_version, "valid": checked.valid, "report": checked.report_json,
+        "verification_code": checked.verification_code, "submitted_at": now,
+    }
+    conn.execute(insert(event_submissions).values(**values))
     return Submitted(Submission(event_id, number, player, list_id, checked.list_version, checked.valid, checked.report_json, checked.verification_code, now), token, created=True)
 
 
