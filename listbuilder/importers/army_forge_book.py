@@ -26,7 +26,7 @@ from listbuilder.books import BookLoadError, book_from_data
 from listbuilder.editions import SOURCE_KEY
 from listbuilder.importers.army_forge import GameLine, line_of_book
 from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse, loosen_item
-from listbuilder.importers.army_forge_sections import OptionContext, option_doc, section_shape
+from listbuilder.importers.army_forge_sections import OptionContext, reachable_gear, resolve_targets, section_doc, section_shape
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.importers.naming import IdMaker, match_gear, slug, split_count
 from listbuilder.importers.reading import Node
@@ -193,27 +193,7 @@ class _Converter:
     def _sections(self, units_in: list[Node], units: list[dict[str, Any]], af_units: dict[str, str], packages: dict[str, Node]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Every section offered to some unit, one of ours per distinct reading of its
         targets (a shared package may name "Hand Weapons" that one unit holds as "Hand Weapon")."""
-        groups: dict[tuple[str, int, tuple[tuple[str, int], ...]], list[int]] = {}
-        nodes: dict[tuple[str, int], Node] = {}
-        reach: dict[int, list[str]] = {}
-        for u, node in enumerate(units_in):
-            disabled = set(node.texts("disabledSections")) | set(node.texts("disabledUpgradeSections"))
-            offered = []
-            for package_uid in node.texts("upgrades"):
-                package = packages.get(package_uid)
-                if package is None:
-                    self.notes.append(f"{node.path}: {units[u]['name']} names upgrade package {package_uid!r}, which the export does not contain; skipped")
-                    continue
-                offered += [(package_uid, s, section) for s, section in enumerate(package.items("sections")) if section.text("uid", section.text("id", "")) not in disabled and section.text("id", "") not in disabled]
-            weapon_names, item_names = self._reachable_gear(units[u], [section for _, _, section in offered])
-            reach[u] = weapon_names
-            for package_uid, s, section in offered:
-                targets = self._resolve_targets(section, weapon_names + item_names)
-                if targets is None:
-                    self.notes.append(f"{section.path}: {units[u]['name']} has none of {section.texts('targets')}; section not offered to it")
-                    continue
-                nodes[(package_uid, s)] = section
-                groups.setdefault((package_uid, s, targets), []).append(u)
+        groups, nodes, reach = _offered(units_in, units, packages, self.notes)
         section_ids = IdMaker()
         made: list[dict[str, Any]] = []
         mapping: dict[str, Any] = {}
@@ -238,57 +218,15 @@ class _Converter:
                 targets_weapons=shape.variant != "replace" and bool(targets) and all(name in gear_names for name, _ in targets),
                 loose=self.loose,
             )
-            doc: dict[str, Any] = {"id": section_id, "label": node.text("label", "").strip() or section_id, "variant": shape.variant}
-            if shape.variant == "replace":
-                doc["replaces"] = [name if n * shape.copies == 1 else {"gear": name, "count": n * shape.copies} for name, n in targets]
-            elif targets:
-                doc["targets"] = [name for name, _ in targets]
-            doc["affects"] = shape.affects
-            if shape.affects_count is not None:
-                doc["affects_count"] = shape.affects_count
-            doc["pick"] = shape.pick
-            option_ids = IdMaker()
-            options, af_options = [], {}
-            for o, option in enumerate(node.items("options", required=True)):
-                self.provenance[f"upgrades[{len(made)}].options[{o}]"] = option.path
-                option_out, af_ids = option_doc(option, ctx, option_ids)
-                options.append(option_out)
-                af_options.update(dict.fromkeys(af_ids, option_out["id"]))
-            doc["options"] = options
+            doc, af_options, option_paths = section_doc(node, shape, section_id, targets, ctx)
+            for o, path in enumerate(option_paths):
+                self.provenance[f"upgrades[{len(made)}].options[{o}]"] = path
             self.provenance[f"upgrades[{len(made)}]"] = node.path
             made.append(doc)
             mapping[section_id] = {"uids": sorted({node.value[k] for k in ("uid", "id") if isinstance(node.value.get(k), str)}), "options": af_options}
             for u in members:
                 units[u].setdefault("upgrades", []).append(section_id)
         return made, mapping
-
-    def _reachable_gear(self, unit: dict[str, Any], sections: list[Node]) -> tuple[list[str], list[str]]:
-        """Names of the weapons and of the items the unit has or can gain from its sections."""
-        weapons = [g["name"] for g in unit.get("weapons", ())]
-        items = [g["name"] for g in unit.get("items", ())]
-        weapons += [w["name"] for g in unit.get("items", ()) for w in g.get("weapons", ())]
-        for section in sections:
-            for option in section.items("options"):
-                for gain in option.items("gains"):
-                    kind = gain.text("type", "")
-                    if kind in (WEAPON, ITEM, MULTI_WEAPON) and gain.has("name"):
-                        (weapons if kind == WEAPON else items).append(gain.text("name").strip())
-                    if kind == ITEM:
-                        # an item's weapons are in reach too (loosen_item frees those a section names)
-                        weapons += [part.text("name").strip() for part in gain.items("content") if part.text("type", "") == WEAPON and part.has("name")]
-        return weapons, items
-
-    def _resolve_targets(self, section: Node, names: list[str]) -> tuple[tuple[str, int], ...] | None:
-        """The section's targets as (gear name, copies) in this unit's spelling; None if the
-        unit has none of one of them."""
-        out = []
-        for target in section.texts("targets"):
-            name, copies = split_count(target)
-            found = match_gear(name, names)
-            if found is None:
-                return None
-            out.append((found, copies))
-        return tuple(out)
 
     def _weapon_rule_names(self) -> frozenset[str]:
         """Rules that belong on weapons: the export's own say-so, else our glossary's."""
@@ -347,6 +285,34 @@ class _Converter:
             name = spell.text("name").strip()
             spells.append({"id": ids.make(name, "spell"), "name": name, "value": spell.whole("threshold", 0, low=0), "text": " ".join(spell.text("effect", "").split())})
         return spells
+
+
+def _offered(units_in: list[Node], units: list[dict[str, Any]], packages: dict[str, Node], notes: list[str]) -> tuple[dict[tuple[str, int, tuple[tuple[str, int], ...]], list[int]], dict[tuple[str, int], Node], dict[int, list[str]]]:
+    """Which units each section is offered to, grouped by the section and its targets as
+    each unit spells them; the section nodes; each unit's weapon names in reach. What is
+    skipped, and why, goes to *notes*."""
+    groups: dict[tuple[str, int, tuple[tuple[str, int], ...]], list[int]] = {}
+    nodes: dict[tuple[str, int], Node] = {}
+    reach: dict[int, list[str]] = {}
+    for u, node in enumerate(units_in):
+        disabled = set(node.texts("disabledSections")) | set(node.texts("disabledUpgradeSections"))
+        offered = []
+        for package_uid in node.texts("upgrades"):
+            package = packages.get(package_uid)
+            if package is None:
+                notes.append(f"{node.path}: {units[u]['name']} names upgrade package {package_uid!r}, which the export does not contain; skipped")
+                continue
+            offered += [(package_uid, s, section) for s, section in enumerate(package.items("sections")) if section.text("uid", section.text("id", "")) not in disabled and section.text("id", "") not in disabled]
+        weapon_names, item_names = reachable_gear(units[u], [section for _, _, section in offered])
+        reach[u] = weapon_names
+        for package_uid, s, section in offered:
+            targets = resolve_targets(section, weapon_names + item_names)
+            if targets is None:
+                notes.append(f"{section.path}: {units[u]['name']} has none of {section.texts('targets')}; section not offered to it")
+                continue
+            nodes[(package_uid, s)] = section
+            groups.setdefault((package_uid, s, targets), []).append(u)
+    return groups, nodes, reach
 
 
 def _loose_weapons(root: Node) -> frozenset[str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, RULES, WEAPON, GearCatalog, gain_count, loosen_item
 from listbuilder.importers.errors import ImportFailed
-from listbuilder.importers.naming import IdMaker
+from listbuilder.importers.naming import IdMaker, match_gear, split_count
 from listbuilder.importers.reading import Node
 
 VARIANTS = ("replace", "upgrade", "attachment")
@@ -139,6 +139,58 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
         doc["command"] = _rule_name(rules[0]).lower()  # Sergeant, Musician, Banner: one per unit
     af_ids = [option.value[k] for k in ("uid", "id") if isinstance(option.value.get(k), str)]
     return doc, af_ids
+
+
+def section_doc(node: Node, shape: SectionShape, section_id: str, targets: tuple[tuple[str, int], ...], ctx: OptionContext) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    """Our section document for one Army Forge section read against *targets*: the document,
+    Army Forge option ids -> ours, and each option's source path (in order)."""
+    doc: dict[str, Any] = {"id": section_id, "label": node.text("label", "").strip() or section_id, "variant": shape.variant}
+    if shape.variant == "replace":
+        doc["replaces"] = [name if n * shape.copies == 1 else {"gear": name, "count": n * shape.copies} for name, n in targets]
+    elif targets:
+        doc["targets"] = [name for name, _ in targets]
+    doc["affects"] = shape.affects
+    if shape.affects_count is not None:
+        doc["affects_count"] = shape.affects_count
+    doc["pick"] = shape.pick
+    option_ids = IdMaker()
+    options, af_options, paths = [], {}, []
+    for option in node.items("options", required=True):
+        paths.append(option.path)
+        option_out, af_ids = option_doc(option, ctx, option_ids)
+        options.append(option_out)
+        af_options.update(dict.fromkeys(af_ids, option_out["id"]))
+    doc["options"] = options
+    return doc, af_options, paths
+
+
+def reachable_gear(unit: dict[str, Any], sections: list[Node]) -> tuple[list[str], list[str]]:
+    """Names of the weapons and of the items the unit has or can gain from its sections."""
+    weapons = [g["name"] for g in unit.get("weapons", ())]
+    items = [g["name"] for g in unit.get("items", ())]
+    weapons += [w["name"] for g in unit.get("items", ()) for w in g.get("weapons", ())]
+    for section in sections:
+        for option in section.items("options"):
+            for gain in option.items("gains"):
+                kind = gain.text("type", "")
+                if kind in (WEAPON, ITEM, MULTI_WEAPON) and gain.has("name"):
+                    (weapons if kind == WEAPON else items).append(gain.text("name").strip())
+                if kind == ITEM:
+                    # an item's weapons are in reach too (loosen_item frees those a section names)
+                    weapons += [part.text("name").strip() for part in gain.items("content") if part.text("type", "") == WEAPON and part.has("name")]
+    return weapons, items
+
+def resolve_targets(section: Node, names: list[str]) -> tuple[tuple[str, int], ...] | None:
+    """The section's targets as (gear name, copies) in this unit's spelling; None if the
+    unit has none of one of them."""
+    out = []
+    for target in section.texts("targets"):
+        name, copies = split_count(target)
+        found = match_gear(name, names)
+        if found is None:
+            return None
+        out.append((found, copies))
+    return tuple(out)
 
 
 def _costs(option: Node, unit_ids: Mapping[str, str]) -> dict[str, Any]:
