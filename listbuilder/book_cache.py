@@ -18,7 +18,7 @@ Unpickling can run code named in the file, so an entry is read only when all of 
   is the file (opened without following a symbolic link). Whoever can write there can change
   this package's code as well, which lives beside the default folder;
 - its content matches the SHA-256 written in front of it (a torn or altered file is ignored);
-- it names no class but the book model's (``listbuilder.model``) and ``BookProblem``: a
+- it names no class but the book model's (``listbuilder.model`` and its ``cost``) and ``BookProblem``: a
   restricted Unpickler refuses everything else, so even a forged entry builds only book data.
 
 Otherwise the books are loaded from their files, exactly as without a cache.
@@ -194,11 +194,16 @@ def _is_ours(found: os.stat_result, *, directory: bool = False) -> bool:
     return kind(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
+# The book model's modules: the package and those of its modules a book holds values of (a
+# unit's Cost is pickled as ``listbuilder.model.cost.Cost``).
+_MODEL_MODULES = frozenset(("listbuilder.model", "listbuilder.model.cost"))
+
+
 class _BookUnpickler(pickle.Unpickler):
     """Builds the book model's classes and nothing else."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module == "listbuilder.model" or (module, name) == ("listbuilder.book_checks", "BookProblem"):
+        if module in _MODEL_MODULES or (module, name) == ("listbuilder.book_checks", "BookProblem"):
             found = super().find_class(module, name)
             if isinstance(found, type):
                 return found

@@ -20,7 +20,7 @@ MAX_FLOORS = 12
 MAX_WEB_FLOORS = 3
 # The pure core: no web framework, YAML, schema library or PDF renderer, not even through
 # another module of the package.
-CORE = ("model.py", "validation.py", "issue_data.py", "dice.py", "resolve.py", "deployment.py", "rules.py", "families.py", "sheets.py", "systems/", "combat/")
+CORE = ("model/", "validation.py", "issue_data.py", "dice.py", "resolve/", "deployment.py", "rules.py", "families.py", "sheets.py", "systems/", "combat/")
 EDGE_LIBRARIES = ("flask", "flask_smorest", "werkzeug", "webargs", "marshmallow", "yaml", "weasyprint", "sqlalchemy", "alembic")
 
 

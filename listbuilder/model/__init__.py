@@ -2,7 +2,9 @@
 
 Everything here is plain data built once by the loader (``books.py``) or the list parser and
 never mutated afterwards, so the same objects can be shared by every request and every worker
-thread. Nothing in this module knows about YAML, Flask or marshmallow.
+thread. Nothing in this package knows about YAML, Flask or marshmallow. Costs
+(``model/cost.py``) and submitted lists (``model/army_list.py``) have modules of their own;
+every value is imported from ``listbuilder.model``.
 """
 
 from __future__ import annotations
@@ -11,101 +13,13 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
-# --------------------------------------------------------------------------------------------
-# Costs
-
-
-class Cost:
-    """A cost vector such as ``{"pts": 120}`` or ``{"ip": 3, "mp": 2}``.
-
-    Costs are never bare integers: the hex armour game spends four currencies at once, and
-    keeping one type for every system means totals, limits and reports share one code path.
-    Zero entries are dropped so that equal costs compare equal. Immutable by convention
-    (no setters; arithmetic returns new costs); kept light because validation adds many.
-    """
-
-    __slots__ = ("_amounts",)
-
-    def __init__(self, amounts: Mapping[str, int] | None = None):
-        self._amounts: dict[str, int] = {k: int(v) for k, v in sorted((amounts or {}).items()) if v}
-
-    @classmethod
-    def _from_clean(cls, amounts: dict[str, int]) -> Cost:
-        """Wrap a dict already in canonical form (sorted keys, ints); arithmetic keeps that form."""
-        cost = cls.__new__(cls)
-        cost._amounts = {k: v for k, v in amounts.items() if v}
-        return cost
-
-    @classmethod
-    def of(cls, **amounts: int) -> Cost:
-        return cls(amounts)
-
-    @property
-    def amounts(self) -> Mapping[str, int]:
-        return MappingProxyType(self._amounts)
-
-    def __add__(self, other: Cost) -> Cost:
-        if not other._amounts:
-            return self
-        if not self._amounts:
-            return other
-        if self._amounts.keys() == other._amounts.keys():
-            return Cost._from_clean({k: v + other._amounts[k] for k, v in self._amounts.items()})
-        merged = dict(self._amounts)
-        for currency, amount in other._amounts.items():
-            merged[currency] = merged.get(currency, 0) + amount
-        return Cost(merged)
-
-    def __sub__(self, other: Cost) -> Cost:
-        return self + other * -1
-
-    def __mul__(self, factor: int) -> Cost:
-        if factor == 1:
-            return self
-        return Cost._from_clean({k: v * factor for k, v in self._amounts.items()})
-
-    def __getitem__(self, currency: str) -> int:
-        return self._amounts.get(currency, 0)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._amounts)
-
-    def __bool__(self) -> bool:
-        return bool(self._amounts)
-
-    def __hash__(self) -> int:
-        return hash(tuple(self._amounts.items()))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Cost) and self._amounts == other._amounts
-
-    def __repr__(self) -> str:
-        return f"Cost({self._amounts!r})"
-
-    def as_dict(self) -> dict[str, int]:
-        return dict(self._amounts)
-
-    @staticmethod
-    def weighted_total(base: Cost, parts: Iterable[tuple[Cost, int]]) -> Cost:
-        """``base + sum(cost * factor)`` in one pass: a unit's price is its base cost plus each
-        upgrade row's cost times the models it covers, and validation prices every entry."""
-        merged = dict(base._amounts)
-        for cost, factor in parts:
-            for currency, amount in cost._amounts.items():
-                merged[currency] = merged.get(currency, 0) + amount * factor
-        return Cost(merged) if merged.keys() != base._amounts.keys() else Cost._from_clean(merged)
-
-    @staticmethod
-    def total(costs: Iterable[Cost]) -> Cost:
-        merged: dict[str, int] = {}
-        for cost in costs:
-            for currency, amount in cost._amounts.items():
-                merged[currency] = merged.get(currency, 0) + amount
-        return Cost(merged)
-
+# Re-exported: the model's users import every domain value from ``listbuilder.model``.
+from listbuilder.model.army_list import ArmyList as ArmyList
+from listbuilder.model.army_list import ChosenUpgrade as ChosenUpgrade
+from listbuilder.model.army_list import ListEntry as ListEntry
+from listbuilder.model.cost import Cost as Cost
 
 # --------------------------------------------------------------------------------------------
 # Special rules
@@ -539,57 +453,3 @@ class GameSystem:
 def spell_chart(system: GameSystem, book: ArmyBook) -> dict[str, Spell]:
     """Every spell a list of this book may name, by id: the system's chart, then the book's own."""
     return {s.id: s for s in (*system.spells, *book.spells)}
-
-
-# --------------------------------------------------------------------------------------------
-# Army lists (what a player submits)
-
-
-class ChosenUpgrade(NamedTuple):
-    """One upgrade row of an entry: an option of a section, bought *count* times.
-
-    A NamedTuple rather than a frozen dataclass: every validation makes one per row and looks
-    the rows up in the book's resolution memo (``listbuilder.resolve``), and a tuple is made,
-    hashed and compared in C, where a dataclass runs Python for each.
-    """
-
-    section: str
-    option: str
-    count: int = 1  # type: ignore[assignment]  # the list format's name; it hides tuple.count
-
-
-@dataclass(frozen=True, init=False)
-class ListEntry:
-    """One unit in a submitted list, keyed so that others can refer to it."""
-
-    key: str
-    unit: str
-    name: str = ""
-    notes: str = ""
-    upgrades: tuple[ChosenUpgrade, ...] = ()
-    combined_with: str | None = None
-    joined_to: str | None = None
-    spells: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def __init__(self, key: str, unit: str, name: str = "", notes: str = "", upgrades: tuple[ChosenUpgrade, ...] = (),
-                 combined_with: str | None = None, joined_to: str | None = None, spells: tuple[str, ...] = (),
-                 extra: Mapping[str, Any] | None = None):
-        # The dataclass's own __init__ (frozen) sets each field through object.__setattr__; a
-        # validation makes one entry per unit, and filling the dict at once costs a third of that.
-        # The fields and their defaults are the ones above (tests/test_list_format.py checks).
-        self.__dict__.update(key=key, unit=unit, name=name, notes=notes, upgrades=upgrades, combined_with=combined_with,
-                             joined_to=joined_to, spells=spells, extra={} if extra is None else extra)
-
-
-@dataclass(frozen=True)
-class ArmyList:
-    """A submitted army list, as the API contract names it."""
-
-    system: str
-    book: str
-    units: tuple[ListEntry, ...]
-    points_limit: int | None = None
-    force_org: bool | None = None
-    name: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
