@@ -348,18 +348,7 @@ def preview_fight(a: Fighter, d: Fighter, s: Situation) -> dict[str, Any]:
     # 003 §5.2 terror: each side facing a Terror unit tests before close combat (Fearless ignores it)
     p_a_fail = terror_failure(a.willpower, d.rating("Terror", 1), steadfast=a.has("Steadfast"), fearless=a.has("Fearless")) if melee and s.terror else 0.0
     p_d_fail = terror_failure(d.willpower, a.rating("Terror", 1), steadfast=d.has("Steadfast"), fearless=d.has("Fearless")) if melee and s.terror else 0.0
-    branches: list[tuple[float, Outcome]] = []
-    p_charge = 0.0
-    plans: list[Plan] = []
-    for a_fail, pa in ((False, 1 - p_a_fail), (True, p_a_fail)):
-        for d_fail, pd in ((False, 1 - p_d_fail), (True, p_d_fail)):
-            weight = pa * pd
-            if weight <= 0:
-                continue
-            plan = plan_attack(a, d, s, attacker_terrified=a_fail, defender_terrified=d_fail)
-            plans.append(plan)
-            p_charge += weight * plan.charge
-            branches.append((weight, resolve(a, d, s, plan)))
+    branches, plans, p_charge = _terror_branches(a, d, s, p_a_fail, p_d_fail)
     out = _mix(branches)
     d_left = d.hit_points - s.defender_hp_lost
     a_left = a.hit_points - s.attacker_hp_lost
@@ -409,6 +398,24 @@ def preview_fight(a: Fighter, d: Fighter, s: Situation) -> dict[str, Any]:
         "consequences": consequences,
         "notes": notes,
     }
+
+
+def _terror_branches(a: Fighter, d: Fighter, s: Situation, p_a_fail: float, p_d_fail: float) -> tuple[list[tuple[float, Outcome]], list[Plan], float]:
+    """The fight once per outcome of the two terror tests: each weighted outcome, each plan,
+    and the chance the charge is valid."""
+    branches: list[tuple[float, Outcome]] = []
+    p_charge = 0.0
+    plans: list[Plan] = []
+    for a_fail, pa in ((False, 1 - p_a_fail), (True, p_a_fail)):
+        for d_fail, pd in ((False, 1 - p_d_fail), (True, p_d_fail)):
+            weight = pa * pd
+            if weight <= 0:
+                continue
+            plan = plan_attack(a, d, s, attacker_terrified=a_fail, defender_terrified=d_fail)
+            plans.append(plan)
+            p_charge += weight * plan.charge
+            branches.append((weight, resolve(a, d, s, plan)))
+    return branches, plans, p_charge
 
 
 def _both(branches: list[tuple[float, Outcome]], d_left: int, a_left: int) -> float:

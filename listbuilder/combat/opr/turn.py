@@ -98,11 +98,7 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
     melee = _mix([(w / p_charge, c) for w, c in melee_mix]) if p_charge > 0 else {}
     shot_destroyed = shot.answer["p_destroyed"] if shot.answer else 0.0
     removed = shot_destroyed + sum(w * c["p_defender_removed"] for w, c in melee_mix)
-    if shot.answer:
-        notes = [f"shooting {n}" if n.startswith("groups:") else n for n in shot.answer["notes"]]
-    else:
-        notes = [f"shooting: skipped, {attacker.name} has no ranged weapon; the turn is its charge alone", *shooting.fight.notes]
-    notes += [f"charge {n}" for n in charge_notes if n.startswith("groups:")]
+    notes = _turn_notes(shot.answer, shooting.fight.notes, attacker.name, charge_notes)
     return {
         "expected": {"wounds": total_wounds.mean, "models_killed": total_killed.mean},
         "distributions": {"wounds": total_wounds.as_dict(), "models_killed": total_killed.as_dict()},
@@ -120,6 +116,15 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
         },
         "notes": notes,
     }
+
+
+def _turn_notes(shot_answer: dict[str, Any] | None, held_notes: list[str], attacker: str, charge_notes: list[str]) -> list[str]:
+    """The turn's notes: the shooting's (or why there was none), then the charge's groups."""
+    if shot_answer:
+        notes = [f"shooting {n}" if n.startswith("groups:") else n for n in shot_answer["notes"]]
+    else:
+        notes = [f"shooting: skipped, {attacker} has no ranged weapon; the turn is its charge alone", *held_notes]
+    return notes + [f"charge {n}" for n in charge_notes if n.startswith("groups:")]
 
 
 def _check_weapons(attacker: Fighter, shoot: Situation) -> None:
