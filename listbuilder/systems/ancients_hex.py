@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from listbuilder.model import ArmyBook, ArmyList, has_rule, rule_rating, spell_chart
+from listbuilder.model import ArmyBook, ArmyList, GameSystem, has_rule, rule_rating, spell_chart
 from listbuilder.deployment import count_totals
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.rules import SystemRules
@@ -112,7 +112,7 @@ class AncientsHexRules(SystemRules):
         keyword_spent = sum(r.cost[VP] for r in resolved if r.unit.stat("keyword"))
         issues.extend(self._points(spent, limit))
         issues.extend(self._keyword(keyword_spent, limit, resolved, book))
-        issues.extend(self._spells(resolved, book))
+        issues.extend(_spell_choices(self.system, self.composition["magician_rule"], resolved, book))
         issues.extend(self._attachments(army, resolved))
         issues.extend(self._attribute_limits(resolved))
         issues.extend(self._unsupported(army))
@@ -174,44 +174,6 @@ class AncientsHexRules(SystemRules):
         """The entry's Magician number (0 for a unit that is not a magician)."""
         return rule_rating(entry.all_rules, self.composition["magician_rule"], 0)
 
-    def _spells(self, resolved: list[ResolvedEntry], book: ArmyBook) -> Iterator[Issue]:
-        chart = spell_chart(self.system, book)
-        for entry in resolved:
-            chosen = entry.entry.spells
-            if not chosen:
-                continue
-            where = f"{entry.path}.spells"
-            magic = self._magic(entry)
-            # 003 §6.3/§6.4: magicians choose spells; units with innate spell attributes do not.
-            if magic == 0:
-                yield Issue("spells.not_magician", f"{entry.name} is not a magician and chooses no spells", where, "003 §6.3")
-                continue
-            # 003 §6.3: spells chosen up to the Magician number.
-            distinct = list(dict.fromkeys(chosen))
-            if len(distinct) > magic:
-                yield Issue(
-                    "spells.too_many", f"{entry.name} is Magician({magic}) and may choose {magic} spell(s), not {len(distinct)}",
-                    where, "003 §6.3", data={"allowed": magic, "chosen": len(distinct)},
-                )
-            roles = set(entry.unit.stats.get("spell_roles", ()))
-            seen: Counter[str] = Counter()
-            for j, spell_id in enumerate(chosen):
-                here = f"{where}[{j}]"
-                seen[spell_id] += 1
-                spell = chart.get(spell_id)
-                if seen[spell_id] > 1:
-                    # 003 §6.3: each choice is a different spell; one choice is cast as often as allowed.
-                    yield Issue("spells.duplicate", f"{entry.name} already chose {spell_id!r}", here, "003 §6.3", data={"spell": spell_id})
-                elif spell is None:
-                    # 003 §6.7: spells come from the spell chart (or the army book's own spells).
-                    yield Issue("spells.unknown", f"no spell {spell_id!r} in the spell chart or {book.name}", here, "003 §6.7", data={"spell": spell_id})
-                elif spell.limited_to and not roles & set(spell.limited_to):
-                    # 003 §6.8: limited spells belong to their named users only.
-                    yield Issue(
-                        "spells.limited", f"{spell.name} is limited to {', '.join(spell.limited_to)}; {entry.name} is none of them",
-                        here, "003 §6.8", data={"spell": spell_id, "limited_to": list(spell.limited_to)},
-                    )
-
     def _attachments(self, army: ArmyList, resolved: list[ResolvedEntry]) -> Iterator[Issue]:
         keyed = self.by_key(resolved)
         listed = {e.key for e in army.units}
@@ -255,3 +217,44 @@ class AncientsHexRules(SystemRules):
             # 003 §1.0: every unit card is one unit on the table; there is no combining.
             if entry.combined_with is not None:
                 yield Issue("combined.unsupported", "ancients-hex units never combine; remove combined_with", f"units[{i}].combined_with", "003 §1.0")
+
+
+def _spell_choices(system: GameSystem, magician_rule: str, resolved: list[ResolvedEntry], book: ArmyBook) -> Iterator[Issue]:
+    """The spells each entry chose: only magicians choose, up to their number, each spell once,
+    from the chart or the book, and limited spells by their named users only."""
+    chart = spell_chart(system, book)
+    for entry in resolved:
+        chosen = entry.entry.spells
+        if not chosen:
+            continue
+        where = f"{entry.path}.spells"
+        magic = rule_rating(entry.all_rules, magician_rule, 0)
+        # 003 §6.3/§6.4: magicians choose spells; units with innate spell attributes do not.
+        if magic == 0:
+            yield Issue("spells.not_magician", f"{entry.name} is not a magician and chooses no spells", where, "003 §6.3")
+            continue
+        # 003 §6.3: spells chosen up to the Magician number.
+        distinct = list(dict.fromkeys(chosen))
+        if len(distinct) > magic:
+            yield Issue(
+                "spells.too_many", f"{entry.name} is Magician({magic}) and may choose {magic} spell(s), not {len(distinct)}",
+                where, "003 §6.3", data={"allowed": magic, "chosen": len(distinct)},
+            )
+        roles = set(entry.unit.stats.get("spell_roles", ()))
+        seen: Counter[str] = Counter()
+        for j, spell_id in enumerate(chosen):
+            here = f"{where}[{j}]"
+            seen[spell_id] += 1
+            spell = chart.get(spell_id)
+            if seen[spell_id] > 1:
+                # 003 §6.3: each choice is a different spell; one choice is cast as often as allowed.
+                yield Issue("spells.duplicate", f"{entry.name} already chose {spell_id!r}", here, "003 §6.3", data={"spell": spell_id})
+            elif spell is None:
+                # 003 §6.7: spells come from the spell chart (or the army book's own spells).
+                yield Issue("spells.unknown", f"no spell {spell_id!r} in the spell chart or {book.name}", here, "003 §6.7", data={"spell": spell_id})
+            elif spell.limited_to and not roles & set(spell.limited_to):
+                # 003 §6.8: limited spells belong to their named users only.
+                yield Issue(
+                    "spells.limited", f"{spell.name} is limited to {', '.join(spell.limited_to)}; {entry.name} is none of them",
+                    here, "003 §6.8", data={"spell": spell_id, "limited_to": list(spell.limited_to)},
+                )
