@@ -1,6 +1,6 @@
 """Event-scale benchmark (issue 25): a 500-player event, and light requests beside heavy ones.
 
-    make bench            (or: .venv/bin/python benchmarks/scale.py [--players 500] [--seconds 6])
+    make bench            (or: .venv/bin/python benchmarks/scale.py [--players 500] [--seconds 6] [--only pack])
 
 One gunicorn as ``make run`` starts it (``listbuilder.web.serving``: threaded workers), on a
 throw-away SQLite file (or --database-url), with the rate limits raised so the benchmark is not
@@ -13,7 +13,10 @@ refused (but on, so their cost is in the figures). Everything goes over HTTP on 
      p99 measured while the packs are made;
   2. /health's p50 and p99 while two clients at once send, back to back, each heavy kind:
      validate-batch of 1000 lists, a 1 MiB Army Forge book import, an uncached PDF of the
-     largest golden list, the slowest preview shape, and the 500-player roster pack.
+     largest golden list, the slowest preview shape, the 500-player roster pack, and the pack
+     asked right after a new submission (each client submits one more player, then downloads:
+     the first download of a changed pack). ``--only pack`` makes the event and sends only the
+     two pack kinds (no report, CSV, Letter pack or other heavy kinds).
 Targets: report, CSV and revalidate at 500 players <= 1 s each; /health p99 < 100 ms beside
 every heavy kind and while packs are made.
 """
@@ -45,7 +48,7 @@ HEALTH = "/api/v1/health"
 MAX_BODY = 1024 * 1024
 # Rate limits and caps high enough for a benchmark that is one client doing everything.
 GENEROUS = {"LISTBUILDER_RATELIMIT_ENABLED": "true", "LISTBUILDER_RATE_LIMIT": "100000/minute", "LISTBUILDER_HEAVY_RATE_LIMIT": "100000/minute",
-            "LISTBUILDER_IMPORTS_PER_HOUR": "100000", "LISTBUILDER_MAX_PLAYERS": "1000"}
+            "LISTBUILDER_IMPORTS_PER_HOUR": "100000", "LISTBUILDER_LISTS_PER_HOUR": "100000", "LISTBUILDER_MAX_PLAYERS": "1000"}
 
 
 class HealthPoller:
@@ -180,12 +183,22 @@ def heavy_kinds(event: dict) -> dict[str, Callable[[int, int], Answer]]:
     preview = crowded_preview(registry)
     counter = itertools.count()
     pack = f"/api/v1/events/{event['id']}/roster-pack.pdf"
+    lists, newcomers = event_lists(), itertools.count(event["players"])
+
+    def pack_after_a_submission(port: int, _: int) -> Answer:
+        n = next(newcomers)
+        made = ok(request(port, "POST", "/api/v1/lists", {**lists[n % len(lists)], "name": f"Army of player {n}"}), 201).json()
+        ok(request(port, "POST", f"/api/v1/events/{event['id']}/submissions", {"list_id": made["id"], "player": f"Player {n:03d}"},
+                   headers=auth(made["edit_token"])), 201)
+        return request(port, "GET", pack, headers=auth(event["organiser_token"]), timeout=120)
+
     return {
         f"validate-batch of 1000 lists ({len(batch) / 2**20:.2f} MiB)": lambda port, _: request(port, "POST", "/api/v1/lists/validate-batch", batch, timeout=120),
         f"book import ({len(book) / 2**20:.2f} MiB)": lambda port, _: request(port, "POST", "/api/v1/books/import", book, timeout=120),
         "roster PDF, uncached": lambda port, _: request(port, "POST", "/api/v1/rosters/pdf", {**largest, "name": f"Uncached {next(counter)}"}, timeout=120),
         "slowest preview (12 heroes joined)": lambda port, _: request(port, "POST", "/api/v1/previews", preview, timeout=120),
         f"roster pack, {event['players']} players": lambda port, _: request(port, "GET", pack, headers=auth(event["organiser_token"]), timeout=120),
+        "roster pack, first after a submission": pack_after_a_submission,
     }
 
 
@@ -210,9 +223,11 @@ def beside_heavy(server: Server, send: Callable[[int, int], Answer], seconds: fl
     return poll.times, heavy, statuses
 
 
-def bench_heavy(server: Server, event: dict, seconds: float, health: float) -> None:
+def bench_heavy(server: Server, event: dict, seconds: float, health: float, only: str | None = None) -> None:
     print(f"/health beside two heavy requests at once, {seconds:g} s each kind (target p99 < 100 ms):")
     for label, send in heavy_kinds(event).items():
+        if only == "pack" and "roster pack" not in label:
+            continue
         times, heavy, statuses = beside_heavy(server, send, seconds)
         worst = p99(times)
         print(f"  {label:<36} heavy median {statistics.median(heavy):6.2f} s ({len(heavy)} done, statuses {sorted(set(statuses))}); "
@@ -227,14 +242,20 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="default: a throw-away SQLite file")
     parser.add_argument("--workers", type=int, default=None, help="default: make run's (listbuilder.web.serving)")
     parser.add_argument("--threads", type=int, default=None, help="default: make run's (listbuilder.web.serving)")
+    parser.add_argument("--only", choices=["pack"], default=None, help="pack: make the event, then only the pack kinds beside /health")
     args = parser.parse_args()
     env = {**GENEROUS, **({"LISTBUILDER_THREADS": str(args.threads)} if args.threads else {})}
     workers = args.workers or serving.workers
     with Server(args.database_url, workers=workers, env=env) as server:
         health = health_baseline(server.port)
         print(f"event scale, gunicorn as make run starts it ({workers} workers); /health alone: median {health * 1000:.2f} ms")
-        event = bench_event(server, args.players, health)
-        bench_heavy(server, event, args.seconds, health)
+        if args.only == "pack":
+            start = time.perf_counter()
+            event = make_event(server.port, args.players)
+            print(f"  {args.players} players created and submitted in {time.perf_counter() - start:.0f} s")
+        else:
+            event = bench_event(server, args.players, health)
+        bench_heavy(server, event, args.seconds, health, args.only)
 
 
 if __name__ == "__main__":
