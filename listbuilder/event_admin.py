@@ -21,7 +21,7 @@ from listbuilder.events import SETTINGS
 from listbuilder.lists import ListError
 from listbuilder.rounds import day_settings
 from listbuilder.store.errors import DayConflict, TokenWrong
-from listbuilder.store.rounds import AddLog, Change, Day, Plan, UpdateEvent
+from listbuilder.store.rounds import AddLog, Change, Day, ForgetRendered, Plan, UpdateEvent
 
 EVENT_FIELDS = ("name", "deadline", "allow_illegal")
 DAY_FIELDS = ("tiebreakers", "avoid_same_club", "avoid_same_faction_first_round", "clubs")
@@ -93,10 +93,11 @@ def plan_reopen(deadline: dt.datetime, now: dt.datetime) -> Plan:
 
 
 def plan_delete(now: dt.datetime) -> Plan:
-    """Delete the event: it answers 410 from now on; nothing is erased, its lists stay locked."""
+    """Delete the event: it answers 410 from now on; its records stay and its lists stay
+    locked, but its rendered rosters and packs go (only a live event's pack is printed)."""
 
     def plan(day: Day) -> Sequence[Change]:
         _organiser(day)
-        return [UpdateEvent({"deleted_at": now}), AddLog("delete", {"at": now.isoformat()})]
+        return [UpdateEvent({"deleted_at": now}), ForgetRendered(), AddLog("delete", {"at": now.isoformat()})]
 
     return plan

@@ -13,20 +13,21 @@ the list is submitted (:func:`keep_submitted`, one roster's time added to a subm
 a pack that still lacks rosters (the other paper size, events older than this, templates
 changed since) renders them in slices of a few seconds per request (:func:`render_missing`),
 each slice reporting how far it got, until the pack is a plain join of kept PDFs.
+
+The join is kept as well (``rendered.keep_pack``), keyed by the exact submission numbers it
+holds: entries only change when a submission arrives, so every download after the first one
+following a submission is a read of one stored PDF, with its digest as the ETag.
 """
 
 from __future__ import annotations
 
-import io
 import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import pikepdf
-
-from listbuilder import events, saved
+from listbuilder import events, pack_join, saved
 from listbuilder.books import BookRegistry
 from listbuilder.lists import ListError
 from listbuilder.pdf import roster_pdf
@@ -98,30 +99,32 @@ def render_missing(db: Database, registry: BookRegistry, event: Event, submissio
     return PackProgress(paper, len(latest), done)
 
 
-def event_pack(db: Database, event: Event, submissions: Sequence[Submission], *, paper: str = "a4") -> bytes:
-    """The pack of each player's newest submission, in the order players first submitted,
-    joined from the kept rosters (:func:`render_missing` first). Raises ListError (409) when
-    nothing was submitted yet, KeyError when a roster is not kept.
+def kept_digest(db: Database, event: Event, submissions: Sequence[Submission], *, paper: str = "a4") -> str | None:
+    """The digest (ETag) of the pack :func:`event_pack` would answer now, when it is kept
+    (None when it would be joined first): answers a conditional download without reading it."""
+    return rendered.pack_digest(db, _pack_key(event, submissions, paper)) if submissions else None
+
+
+def event_pack(db: Database, event: Event, submissions: Sequence[Submission], *, paper: str = "a4") -> rendered.KeptPack:
+    """The pack of each player's newest submission, in the order players first submitted:
+    the one kept when it holds exactly these entries, else joined from the kept rosters
+    (:func:`render_missing` first) and kept. Raises ListError (409) when nothing was submitted
+    yet, KeyError when a roster is not kept, pack_join.JoinFailed when the join fails.
 
     Joined by qpdf (pikepdf): pypdf parsed every object of every roster in Python (each
-    embedded font's width table is hundreds of numbers), 2.5-10 s for 500 rosters on a shared
-    machine against 0.4-2 s."""
+    embedded font's width table is hundreds of numbers), several times slower. In a child
+    process (``pack_join``): qpdf holds this process's lock while it writes the pack."""
     _check_not_empty(submissions)
+    key = _pack_key(event, submissions, paper)
+    if (kept := rendered.kept_pack(db, key)) is not None:
+        return kept
     players = {s.number: s.player for s, _ in events.latest_submissions(submissions)}
-    pack, rosters = pikepdf.new(), []  # qpdf reads the rosters' streams when the pack is written: keep them open till then
-    try:
-        with pack.open_outline() as outline:
-            for number, pdf in rendered.kept_pdfs(db, event.id, list(players), paper, RENDERER):
-                rosters.append(roster := pikepdf.open(io.BytesIO(pdf)))
-                first = len(pack.pages)
-                pack.pages.extend(roster.pages)
-                outline.root.append(pikepdf.OutlineItem(players[number], first))
-        out = io.BytesIO()
-        pack.save(out)
-        return out.getvalue()
-    finally:
-        for roster in rosters:
-            roster.close()
+    rosters = rendered.kept_pdfs(db, event.id, key.numbers, paper, RENDERER)
+    return rendered.keep_pack(db, key, pack_join.join((players[number], pdf) for number, pdf in rosters))
+
+
+def _pack_key(event: Event, submissions: Sequence[Submission], paper: str) -> rendered.PackKey:
+    return rendered.PackKey(event.id, paper, RENDERER, tuple(_entry_numbers(submissions)))
 
 
 def _keep(db: Database, check: events.EventCheck, submission: Submission, paper: str) -> None:

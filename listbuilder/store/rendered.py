@@ -1,9 +1,13 @@
-"""Event rosters rendered once and kept: the PDF of each submission, per paper size.
+"""Event rosters rendered once and kept: the PDF of each submission, per paper size, and the
+pack joined from them.
 
-Table::
+Tables::
 
     event_rosters   (event_id, number, paper) -> renderer (the roster templates' version,
                     ``pdf_cache.KEY_DOMAIN``), pdf (the bytes), rendered_at
+    event_packs     (event_id, paper) -> renderer, numbers (the submission numbers joined, in
+                    pack order: "3,1,7"), digest (SHA-256 of the pdf: the download's ETag),
+                    pdf, joined_at
 
 A submission row never changes and the list it names is locked, so its roster is the same
 PDF for as long as the templates stay the same: it is rendered once (when the list is
@@ -11,16 +15,28 @@ submitted, or the first time a pack needs it) and an event's roster pack is a jo
 PDFs instead of hundreds of renders in one request. A row rendered by older templates is
 stale: it counts as missing and is replaced when rendered again. Two workers rendering the
 same roster at once both render; the first row written stays.
+
+The joined pack is kept too, one per event and paper: entries only change when a submission
+arrives, so the pack of the same submission numbers by the same templates is the same PDF, and
+every download but the first after a submission is a read of one row. A pack of other numbers
+or templates is not served and is replaced by the next join.
+
+Nothing rendered outlives its event: deleting an event removes its rosters and packs in the
+same transaction (:func:`forget_event`), and a roster or pack finished after that is not kept
+(each write first takes a share lock on the event's row and checks it is still live).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, LargeBinary, PrimaryKeyConstraint, String, Table, delete, select
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, LargeBinary, PrimaryKeyConstraint, String, Table, Text, delete, select
+from sqlalchemy.engine import Connection
 
 from listbuilder.store.database import Database, metadata, utcnow
+from listbuilder.store.events import events
 
 event_rosters = Table(
     "event_rosters", metadata,
@@ -31,6 +47,18 @@ event_rosters = Table(
     Column("pdf", LargeBinary, nullable=False),
     Column("rendered_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("event_id", "number", "paper"),
+)
+
+event_packs = Table(
+    "event_packs", metadata,
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
+    Column("paper", String(16), nullable=False),
+    Column("renderer", String(64), nullable=False),
+    Column("numbers", Text, nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("pdf", LargeBinary, nullable=False),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("event_id", "paper"),
 )
 
 
@@ -54,10 +82,13 @@ def rendered_numbers(db: Database, event_id: str, paper: str, renderer: str) -> 
 
 def keep(db: Database, ref: RosterRef, pdf: bytes) -> None:
     """Keep the roster *ref* names, replacing one rendered by other templates; when another
-    worker kept the same roster meanwhile, theirs stays (both are the same document)."""
+    worker kept the same roster meanwhile, theirs stays (both are the same document). Not
+    kept when the event was deleted meanwhile."""
     from sqlalchemy.dialects import postgresql, sqlite
 
     with db.writing() as conn:
+        if not _event_live(conn, ref.event_id):
+            return
         conn.execute(delete(event_rosters).where(
             event_rosters.c.event_id == ref.event_id, event_rosters.c.number == ref.number,
             event_rosters.c.paper == ref.paper, event_rosters.c.renderer != ref.renderer,
@@ -81,3 +112,71 @@ def kept_pdfs(db: Database, event_id: str, numbers: Sequence[int], paper: str, r
             found = {row.number: bytes(row.pdf) for row in rows}
         for number in wanted:
             yield number, found[number]
+
+
+class PackKey(NamedTuple):
+    """Which pack: the event's, on *paper*, by *renderer*, of exactly these submission *numbers* in this order."""
+
+    event_id: str
+    paper: str
+    renderer: str
+    numbers: tuple[int, ...]
+
+    @property
+    def numbers_text(self) -> str:
+        return ",".join(map(str, self.numbers))
+
+
+class KeptPack(NamedTuple):
+    """A joined pack and its digest (hex SHA-256 of *pdf*)."""
+
+    digest: str
+    pdf: bytes
+
+
+def pack_digest(db: Database, key: PackKey) -> str | None:
+    """The digest of the kept pack *key* names, or None when none is kept for exactly it (no PDF read)."""
+    with db.reading() as conn:
+        return conn.scalar(select(event_packs.c.digest).where(*_pack_is(key)))
+
+
+def kept_pack(db: Database, key: PackKey) -> KeptPack | None:
+    """The kept pack *key* names, or None when none is kept for exactly it."""
+    with db.reading() as conn:
+        row = conn.execute(select(event_packs.c.digest, event_packs.c.pdf).where(*_pack_is(key))).first()
+    return None if row is None else KeptPack(row.digest, bytes(row.pdf))
+
+
+def keep_pack(db: Database, key: PackKey, pdf: bytes) -> KeptPack:
+    """Keep *pdf* as the event's pack on that paper, replacing the one kept before (of other
+    numbers or templates; the last writer wins, and a reader checks the numbers). Not kept when
+    the event was deleted meanwhile; returned either way."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    kept = KeptPack(hashlib.sha256(pdf).hexdigest(), pdf)
+    values = {"renderer": key.renderer, "numbers": key.numbers_text, "digest": kept.digest, "pdf": pdf, "joined_at": utcnow()}
+    with db.writing() as conn:
+        if _event_live(conn, key.event_id):
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            conn.execute(dialect.insert(event_packs).values(event_id=key.event_id, paper=key.paper, **values)
+                         .on_conflict_do_update(index_elements=["event_id", "paper"], set_=values))
+    return kept
+
+
+def forget_event(conn: Connection, event_id: str) -> None:
+    """Remove every roster and pack kept for *event_id*, in the caller's transaction (the event is being deleted)."""
+    conn.execute(delete(event_rosters).where(event_rosters.c.event_id == event_id))
+    conn.execute(delete(event_packs).where(event_packs.c.event_id == event_id))
+
+
+def _pack_is(key: PackKey) -> tuple:
+    return (event_packs.c.event_id == key.event_id, event_packs.c.paper == key.paper,
+            event_packs.c.renderer == key.renderer, event_packs.c.numbers == key.numbers_text)
+
+
+def _event_live(conn: Connection, event_id: str) -> bool:
+    """Whether *event_id* is not deleted, holding a share lock on its row (PostgreSQL; SQLite's
+    writer already holds the one write lock) till the transaction ends, so a delete either
+    commits first and is seen here, or waits and then removes what this transaction keeps."""
+    deleted = conn.execute(select(events.c.deleted_at).where(events.c.id == event_id).with_for_update(read=True)).first()
+    return deleted is not None and deleted.deleted_at is None

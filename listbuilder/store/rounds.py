@@ -34,6 +34,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, ForeignKeyConstraint, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from listbuilder.store import rendered
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.errors import TokenMissing, TokenWrong
 from listbuilder.store.events import Event, Submission, event_from_row, event_submissions, events, known_shape, live_row, submission_from_row
@@ -180,7 +181,12 @@ class UpdateEvent:
     values: Mapping[str, Any]
 
 
-Change = AddLog | AddRound | AddResult | UpdateEvent
+@dataclass(frozen=True)
+class ForgetRendered:
+    """Remove the event's rendered rosters and packs (it is being deleted: nothing prints them again)."""
+
+
+Change = AddLog | AddRound | AddResult | UpdateEvent | ForgetRendered
 Plan = Callable[[Day], Sequence[Change]]
 
 
@@ -271,6 +277,8 @@ def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) ->
             event_id=event_id, round=change.round, seq=seq, table_number=change.table, kind=change.kind,
             entered_by=change.by, result=json.dumps(change.result, sort_keys=True), entered_at=now,
         ))
+    elif isinstance(change, ForgetRendered):
+        rendered.forget_event(conn, event_id)
     else:
         values = dict(change.values)
         if "settings" in values:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, url_for
+from flask import Flask, Response, current_app, jsonify, request, url_for
 from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
@@ -208,8 +208,10 @@ class RosterPackProgress(MethodView):
 @blp.route("/<event_id:event_id>/roster-pack.pdf")
 class RosterPack(MethodView):
     @blp.arguments(PackQuery, location="query")
-    @blp.response(200, BINARY, content_type="application/pdf", description="Every entry's roster, one after another.")
+    @blp.response(200, BINARY, content_type="application/pdf", description="Every entry's roster, one after another.",
+                  headers={"ETag": {"description": "the pack as it stands (a digest of the PDF): send it as If-None-Match", "schema": {"type": "string"}}})
     @blp.alt_response(202, schema=PackProgressOut, description="rosters are still being rendered: this request rendered some; ask again (Retry-After)")
+    @blp.alt_response(304, description="If-None-Match names the pack as it stands (its ETag): nothing was sent")
     @blp.doc(security=ORGANISER_TOKEN)
     @_errors(401, 403, 404, 409, 410, 413, 422, _409="no list has been submitted to the event yet: nothing to print", _410="the organiser deleted the event")
     @blp.doc(operationId="getEventRosterPack")
@@ -218,16 +220,26 @@ class RosterPack(MethodView):
 
         Rosters are rendered when lists are submitted (A4); any still missing are rendered
         here a few seconds' worth at a time: until the last one is, the answer is 202 with the
-        progress, and the same request again goes on."""
+        progress, and the same request again goes on. The joined pack is kept until the next
+        submission: later downloads read it (ETag; If-None-Match answers 304)."""
         db, pack = database(), roster_pack()
         event, submissions = store.read_as_organiser(db, event_id, bearer_token())
-        progress = pack.render_missing(db, registry(), event, submissions, query["paper"], seconds=current_app.config["PACK_RENDER_SECONDS"])
-        if not progress.ready:
-            # sent as built (PackProgressOut's shape): the 200's schema describes the PDF, not this
-            return jsonify(_pack_progress_body(event_id, progress)), 202, {"Retry-After": "1"}
-        response = Response(pack.event_pack(db, event, submissions, paper=query["paper"]), mimetype="application/pdf")
-        response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
-        return response
+        digest = pack.kept_digest(db, event, submissions, paper=query["paper"])
+        if digest is not None and request.if_none_match.contains(digest):
+            return _pack_response(Response(status=304), event, digest)
+        if digest is None:  # not joined since the last submission: its rosters first
+            progress = pack.render_missing(db, registry(), event, submissions, query["paper"], seconds=current_app.config["PACK_RENDER_SECONDS"])
+            if not progress.ready:
+                # sent as built (PackProgressOut's shape): the 200's schema describes the PDF, not this
+                return jsonify(_pack_progress_body(event_id, progress)), 202, {"Retry-After": "1"}
+        kept = pack.event_pack(db, event, submissions, paper=query["paper"])
+        return _pack_response(Response(kept.pdf, mimetype="application/pdf"), event, kept.digest)
+
+
+def _pack_response(response: Response, event: Any, digest: str) -> Response:
+    response.set_etag(digest)
+    response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
+    return response
 
 
 def roster_pack() -> Any:

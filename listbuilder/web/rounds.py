@@ -91,7 +91,7 @@ class EventControls(MethodView):
     @_errors(401, 403, 404, 410)
     @blp.doc(operationId="deleteEvent")
     def delete(self, event_id: str) -> Any:
-        """Delete the event: it answers 410 from now on; its records are kept and its lists stay locked."""
+        """Delete the event: it answers 410 from now on; its records are kept and its lists stay locked (its rendered rosters go)."""
         store.change_day(database(), event_id, bearer_token(), admin.plan_delete(day.now()))
         return no_content()
 

@@ -63,19 +63,25 @@ def test_upgrading_a_current_database_keeps_every_saved_list(empty_database_url,
         db.dispose()
 
 
-def test_0002_events_adds_the_event_tables_to_a_database_of_saved_lists(empty_database_url, registry):
-    """A server that ran 0001 only (saved lists) upgrades to events and keeps its lists."""
+def upgrade_to(db: Database, revision: str) -> None:
+    """Migrate *db* up to *revision* only, as a server of that time did."""
     from alembic import command
 
     from listbuilder.store.database import alembic_config
+
+    with db.writing() as conn:
+        config = alembic_config()
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+
+
+def test_0002_events_adds_the_event_tables_to_a_database_of_saved_lists(empty_database_url, registry):
+    """A server that ran 0001 only (saved lists) upgrades to events and keeps its lists."""
     from listbuilder.store.lists import read_list
 
     db = Database(empty_database_url)
     try:
-        with db.writing() as conn:
-            config = alembic_config()
-            config.attributes["connection"] = conn
-            command.upgrade(config, "0001_saved_lists")
+        upgrade_to(db, "0001_saved_lists")
         assert "events" not in inspect(db.engine).get_table_names()
         made = new_list(db, registry)
         db.upgrade()
@@ -97,5 +103,31 @@ def test_a_new_sqlite_database_is_made_0600_in_a_0700_folder(tmp_path):
         assert path.parent.stat().st_mode & 0o777 == 0o700
         made = list(path.parent.iterdir())
         assert path in made and all(p.stat().st_mode & 0o777 == 0o600 for p in made), [(p.name, oct(p.stat().st_mode)) for p in made]
+    finally:
+        db.dispose()
+
+
+def test_0007_removes_the_rendered_rosters_of_events_deleted_before_it(empty_database_url, registry):
+    """Deleting an event now removes its rendered rosters; those of events deleted earlier went with 0007."""
+    from sqlalchemy import func, select, update
+
+    from listbuilder.store.database import utcnow
+    from listbuilder.store.events import events
+    from listbuilder.store.rendered import event_rosters
+    from tests.store.test_rendered import new_event
+
+    db = Database(empty_database_url)
+    try:
+        upgrade_to(db, "0006_player_keys")
+        gone, kept = new_event(db, registry).event.id, new_event(db, registry).event.id
+        with db.writing() as conn:
+            conn.execute(event_rosters.insert(), [
+                {"event_id": event_id, "number": 1, "paper": "a4", "renderer": "r", "pdf": b"%PDF", "rendered_at": utcnow()} for event_id in (gone, kept)
+            ])
+            conn.execute(update(events).where(events.c.id == gone).values(deleted_at=utcnow()))
+        db.upgrade()
+        with db.reading() as conn:
+            left = dict(conn.execute(select(event_rosters.c.event_id, func.count()).group_by(event_rosters.c.event_id)).all())
+        assert left == {kept: 1}
     finally:
         db.dispose()

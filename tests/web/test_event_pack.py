@@ -10,6 +10,7 @@ from pypdf import PdfReader
 from sqlalchemy import func, select
 
 from listbuilder import roster_pack
+from listbuilder.store import rendered
 from listbuilder.store.rendered import event_rosters
 from tests.web.test_events_api import ILLEGAL, make_event, organiser, submit
 from tests.web.test_saved_api import create
@@ -125,3 +126,62 @@ def test_a_renderer_failure_at_submission_still_answers_201_and_the_pack_tries_a
     assert submit(saved_client, event, create(saved_client), player="Ann").status_code == 201
     monkeypatch.undo()
     assert pack(saved_client, event).status_code == 200
+
+
+# --------------------------------------------------------------------------------------------
+# The joined pack is kept until the next submission (issue 25: a join held /health)
+
+
+def test_a_second_download_reads_the_kept_pack_and_answers_its_etag(saved_client, monkeypatch):
+    event = make_event(saved_client, allow_illegal=True)
+    for player in ("Ann", "Bo"):
+        submit(saved_client, event, create(saved_client), player=player)
+    first = pack(saved_client, event)
+    assert first.status_code == 200 and first.headers["ETag"]
+
+    def no_join(*args, **kwargs):
+        raise AssertionError("the pack was joined again though no submission arrived")
+    monkeypatch.setattr(roster_pack.pack_join, "join", no_join)
+    second = pack(saved_client, event)
+    assert second.status_code == 200 and second.data == first.data and second.headers["ETag"] == first.headers["ETag"]
+    unchanged = saved_client.get(f"/api/v1/events/{event['id']}/roster-pack.pdf", headers={**organiser(event), "If-None-Match": first.headers["ETag"]})
+    assert unchanged.status_code == 304 and unchanged.data == b"" and unchanged.headers["ETag"] == first.headers["ETag"]
+
+
+def test_a_new_submission_makes_the_next_download_join_a_pack_with_it(saved_client):
+    event = make_event(saved_client, allow_illegal=True)
+    submit(saved_client, event, create(saved_client), player="Ann")
+    before = pack(saved_client, event)
+    submit(saved_client, event, create(saved_client), player="Bo")
+    stale = saved_client.get(f"/api/v1/events/{event['id']}/roster-pack.pdf", headers={**organiser(event), "If-None-Match": before.headers["ETag"]})
+    assert stale.status_code == 200 and stale.headers["ETag"] != before.headers["ETag"]
+    assert [item.title for item in PdfReader(io.BytesIO(stale.data)).outline] == ["Ann", "Bo"]
+
+
+def count_rows(db, table, event):
+    with db.reading() as conn:
+        return conn.scalar(select(func.count()).select_from(table).where(table.c.event_id == event["id"]))
+
+
+def test_deleting_an_event_removes_its_rendered_rosters_and_packs(saved_client, db):
+    event, other = make_event(saved_client), make_event(saved_client)
+    for each in (event, other):
+        for player in ("Ann", "Bo"):
+            submit(saved_client, each, create(saved_client), player=player)
+        assert pack(saved_client, each).status_code == 200
+    assert count_rows(db, event_rosters, event) == 2
+    assert saved_client.delete(f"/api/v1/events/{event['id']}", headers=organiser(event)).status_code == 204
+    assert count_rows(db, event_rosters, event) == 0
+    assert count_rows(db, rendered.event_packs, event) == 0
+    assert (count_rows(db, event_rosters, other), count_rows(db, rendered.event_packs, other)) == (2, 1)  # only that event's
+    assert pack(saved_client, event).status_code == 410
+
+
+def test_a_roster_or_pack_finished_after_its_event_was_deleted_is_not_kept(saved_client, db):
+    event = make_event(saved_client)
+    submit(saved_client, event, create(saved_client), player="Ann")
+    assert saved_client.delete(f"/api/v1/events/{event['id']}", headers=organiser(event)).status_code == 204
+    rendered.keep(db, rendered.RosterRef(event["id"], 1, "letter", roster_pack.RENDERER), b"%PDF-late")
+    assert count_rows(db, event_rosters, event) == 0
+    rendered.keep_pack(db, rendered.PackKey(event["id"], "a4", roster_pack.RENDERER, (1,)), b"%PDF-late")
+    assert count_rows(db, rendered.event_packs, event) == 0
