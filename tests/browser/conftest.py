@@ -29,13 +29,33 @@ def live_database_url(tmp_path_factory):
     return f"sqlite:///{tmp_path_factory.mktemp('db') / 'browser.sqlite3'}"
 
 
+def closing_answers(app):
+    """*app* whose every answer is closed even when the browser drops the connection mid-answer.
+
+    werkzeug's development server closes an answer only after writing all of it; when Chromium
+    leaves a page while a static file is still being sent, the file is left to the garbage
+    collector and its ResourceWarning fails whatever test runs then. gunicorn (what serves
+    users) closes answers on every path; this gives the test server the same manners."""
+
+    def serve(environ, start_response):
+        answer = app(environ, start_response)
+        try:
+            yield from answer
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+
+    return serve
+
+
 @pytest.fixture(scope="session")
 def live_server(registry, live_database_url):
     from listbuilder.web import create_app
 
     # One browser is one client sending a whole session's requests: no per-client rate limits.
     app = create_app({"REGISTRY": registry, "DATABASE_URL": live_database_url, "RATELIMIT_ENABLED": False})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, closing_answers(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
