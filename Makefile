@@ -88,6 +88,7 @@ CORE := -p listbuilder.model -p listbuilder.validation -p listbuilder.issue_data
 	-p listbuilder.systems -p listbuilder.combat
 lint: setup
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(CORE)
 
 bench: setup

@@ -41,17 +41,24 @@ def in_process(lists: list[dict], runs: int) -> tuple[float, float]:
     from listbuilder.web import create_app
 
     with tempfile.TemporaryDirectory() as scratch:
-        client = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{Path(scratch) / 'bench.sqlite3'}"}).test_client()
+        client = create_app(
+            {"TESTING": True, "DATABASE_URL": f"sqlite:///{Path(scratch) / 'bench.sqlite3'}"}
+        ).test_client()
         bodies = [json.dumps(army) for army in lists]
         batch = json.dumps({"lists": lists})
         single_times, batch_times = [], []
         for _ in range(runs):
             start = time.perf_counter()
             for body in bodies:
-                assert client.post("/api/v1/lists/validate", data=body, content_type="application/json").status_code == 200
+                assert (
+                    client.post("/api/v1/lists/validate", data=body, content_type="application/json").status_code == 200
+                )
             single_times.append(time.perf_counter() - start)
             start = time.perf_counter()
-            assert client.post("/api/v1/lists/validate-batch", data=batch, content_type="application/json").status_code == 200
+            assert (
+                client.post("/api/v1/lists/validate-batch", data=batch, content_type="application/json").status_code
+                == 200
+            )
             batch_times.append(time.perf_counter() - start)
     return BATCH / statistics.median(single_times), BATCH / statistics.median(batch_times)
 
@@ -89,9 +96,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     lists = batch_lists()
-    print(f"bulk validation: {BATCH} lists of {min(len(a['units']) for a in lists)}-{max(len(a['units']) for a in lists)} entries, "
-          f"{len(json.dumps({'lists': lists})) / 2**20:.2f} MiB as one batch; medians of {args.runs} runs")
-    for where, measure in (("in process (Flask test client)", in_process), ("over HTTP (gunicorn, one connection)", over_http)):
+    print(
+        f"bulk validation: {BATCH} lists of {min(len(a['units']) for a in lists)}-{max(len(a['units']) for a in lists)} entries, "
+        f"{len(json.dumps({'lists': lists})) / 2**20:.2f} MiB as one batch; medians of {args.runs} runs"
+    )
+    for where, measure in (
+        ("in process (Flask test client)", in_process),
+        ("over HTTP (gunicorn, one connection)", over_http),
+    ):
         single, batch = measure(lists, args.runs)
         print(f"  {where}:")
         print(f"    one list per request  {single:8.0f} lists/s")

@@ -83,7 +83,10 @@ def report(title: str, texts: list[str], systems, runs: int, target: float | Non
     ms = median_ms(convert_all, runs) / len(texts)
     written = median_ms(with_yaml, max(3, runs // 5)) / len(texts)
     size = sum(len(t) for t in texts) / len(texts) / 1024
-    print(f"{title}: {len(texts)} book(s), {size:.0f} KiB of JSON each" + (f" ({len(first.units)} units, {len(first.sections)} upgrade sections)" if len(texts) == 1 else ""))
+    print(
+        f"{title}: {len(texts)} book(s), {size:.0f} KiB of JSON each"
+        + (f" ({len(first.units)} units, {len(first.sections)} upgrade sections)" if len(texts) == 1 else "")
+    )
     budget = f"   target <= {target:.0f} ms  ratio {ms / target:.2f} of budget" if target else ""
     print(f"  JSON -> loaded book, median   : {ms:8.2f} ms per book  ({1000 / ms:6.1f} books/s){budget}")
     print(f"  ... plus its YAML text        : {written:8.2f} ms per book  ({1000 / written:6.1f} books/s)")
@@ -107,9 +110,18 @@ def report_http(title: str, texts: list[str], runs: int) -> None:
 
         ms = median_ms(post_all, runs) / len(texts)
 
-        books = [client.get(f"/api/v1/books/{book_id}").get_json() for book_id in ids[-len(texts):]]
-        lists = [{"system": b["system"], "book": b["id"], "units": [{"key": "a", "unit": b["units"][0]["id"]}]} for b in books]
-        builtin = [{"system": "grimdark-future", "book": "gf-cinder-covenant", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}] * len(lists)
+        books = [client.get(f"/api/v1/books/{book_id}").get_json() for book_id in ids[-len(texts) :]]
+        lists = [
+            {"system": b["system"], "book": b["id"], "units": [{"key": "a", "unit": b["units"][0]["id"]}]}
+            for b in books
+        ]
+        builtin = [
+            {
+                "system": "grimdark-future",
+                "book": "gf-cinder-covenant",
+                "units": [{"key": "a", "unit": "cc-ash-wardens"}],
+            }
+        ] * len(lists)
 
         def validate(bodies: list[dict], cold: bool = False) -> None:
             if cold:
@@ -122,8 +134,10 @@ def report_http(title: str, texts: list[str], runs: int) -> None:
         listed = median_ms(lambda: validate(builtin), max(3, runs)) / len(texts)
         app.extensions["listbuilder.database"].dispose()
     print(f"{title}, over HTTP: POST /books/import median {ms:8.2f} ms per book ({1000 / ms:6.1f} books/s)")
-    print(f"  validate one unit of it: first in a process {cold:7.2f} ms (book loaded from the store), then {warm:6.2f} ms;"
-          f" a built-in book {listed:6.2f} ms (imported/built-in {warm / listed:.2f})")
+    print(
+        f"  validate one unit of it: first in a process {cold:7.2f} ms (book loaded from the store), then {warm:6.2f} ms;"
+        f" a built-in book {listed:6.2f} ms (imported/built-in {warm / listed:.2f})"
+    )
 
 
 def main() -> int:
@@ -139,7 +153,11 @@ def main() -> int:
     report_http("full-size book", [big], max(3, args.runs // 3))
     samples = _samples()
     if samples is not None and samples.is_dir():
-        texts = [p.read_text() for p in sorted((*samples.glob("*.json"), *samples.glob("books/*.json"))) if not p.name.startswith("list-")]
+        texts = [
+            p.read_text()
+            for p in sorted((*samples.glob("*.json"), *samples.glob("books/*.json")))
+            if not p.name.startswith("list-")
+        ]
         report("real Army Forge exports", texts, systems, max(3, args.runs // 10), TARGET_MS)
         report_http("real Army Forge exports", texts, 3)
     return 0

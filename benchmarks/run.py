@@ -70,7 +70,9 @@ def bench_validation(registry) -> None:
         with_parse = median_time(lambda: validate_list(registry, parse_list(payload)), 3000, before=forget)
         print(f"validate {name}: {len(army.units)} entries / {report.totals['pts']} pts (valid={report.valid}):")
         print(f"  core, nothing memoised  {cold * 1e6:8.1f} us   (target <= 200 us: ratio {cold * 1e6 / 200:.2f})")
-        print(f"  core, entries memoised  {warm * 1e6:8.1f} us   (ratio {warm * 1e6 / 200:.2f}; the web builder's case: most entries unchanged)")
+        print(
+            f"  core, entries memoised  {warm * 1e6:8.1f} us   (ratio {warm * 1e6 / 200:.2f}; the web builder's case: most entries unchanged)"
+        )
         print(f"  parse + validate        {with_parse * 1e6:8.1f} us   (nothing memoised)")
 
 
@@ -92,8 +94,12 @@ def bench_armour_hex(registry) -> None:
     cold = median_time(lambda: validate_list(registry, army), 3000, before=forget)
     warm = median_time(lambda: validate_list(registry, army), 3000)
     print(f"validate armour-hex/{name}: {len(army.units)} entries:")
-    print(f"  core, nothing memoised  {cold * 1e6:8.1f} us   (target <= {ARMOUR_HEX_TARGET_US} us: ratio {cold * 1e6 / ARMOUR_HEX_TARGET_US:.2f})")
-    print(f"  core, entries memoised  {warm * 1e6:8.1f} us   (ratio {warm * 1e6 / ARMOUR_HEX_TARGET_US:.2f}; models are handed out once per resolution)")
+    print(
+        f"  core, nothing memoised  {cold * 1e6:8.1f} us   (target <= {ARMOUR_HEX_TARGET_US} us: ratio {cold * 1e6 / ARMOUR_HEX_TARGET_US:.2f})"
+    )
+    print(
+        f"  core, entries memoised  {warm * 1e6:8.1f} us   (ratio {warm * 1e6 / ARMOUR_HEX_TARGET_US:.2f}; models are handed out once per resolution)"
+    )
 
 
 STARTUP_TARGET_MS = 300
@@ -116,14 +122,18 @@ print(json.dumps([imported - start, created - start, created_cpu - start_cpu, *f
 """
 
 
-def cold_starts(runs: int, requests: list[tuple[str, str, Any]], env: dict[str, str] | None = None, before=None, cwd: Path = ROOT) -> list[list[float]]:
+def cold_starts(
+    runs: int, requests: list[tuple[str, str, Any]], env: dict[str, str] | None = None, before=None, cwd: Path = ROOT
+) -> list[list[float]]:
     """*runs* fresh processes running COLD_START in *cwd*; per run [imports, create_app
     incl. imports, the same in CPU time, each first request]."""
     found = []
     for _ in range(runs):
         if before is not None:
             before()
-        out = subprocess.check_output([sys.executable, "-c", COLD_START, json.dumps(requests)], cwd=cwd, text=True, env=env)
+        out = subprocess.check_output(
+            [sys.executable, "-c", COLD_START, json.dumps(requests)], cwd=cwd, text=True, env=env
+        )
         found.append(json.loads(out))
     return found
 
@@ -135,35 +145,59 @@ def bench_startup() -> None:
     package's bytecode compiled (done here first) and the loaded-books cache
     (listbuilder.book_cache) filled by an earlier start. Then the first request of each kind
     in that process, and the same start without the books cache and without bytecode."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "listbuilder")], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "listbuilder")], check=True, stdout=subprocess.DEVNULL
+    )
     in_process = median_time(lambda: load_registry(), 15)
-    uncached = median_time(lambda: load_registry(), 3, before=lambda: os.environ.__setitem__("LISTBUILDER_CACHE", "off"))
+    uncached = median_time(
+        lambda: load_registry(), 3, before=lambda: os.environ.__setitem__("LISTBUILDER_CACHE", "off")
+    )
     os.environ.pop("LISTBUILDER_CACHE", None)
     name, army = large_lists()[0]
-    requests = [("GET", "/api/v1/health", None), ("POST", "/api/v1/lists/validate", army), ("GET", "/", None), ("GET", "/api/v1/openapi.json", None)]
+    requests = [
+        ("GET", "/api/v1/health", None),
+        ("POST", "/api/v1/lists/validate", army),
+        ("GET", "/", None),
+        ("GET", "/api/v1/openapi.json", None),
+    ]
     interpreter = median_time(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 7)
     warm = cold_starts(9, requests)
     imports, created, cpu = (statistics.median(run[i] for run in warm) for i in (0, 1, 2))
     print("start-up:")
-    print(f"  load all books        {in_process * 1e3:8.1f} ms   (loaded-books cache in use; {uncached * 1e3:.1f} ms parsing and checking every file)")
+    print(
+        f"  load all books        {in_process * 1e3:8.1f} ms   (loaded-books cache in use; {uncached * 1e3:.1f} ms parsing and checking every file)"
+    )
     print(f"  python itself         {interpreter * 1e3:8.1f} ms   (`python -c pass`, not part of the figures below)")
-    print(f"  cold create_app       {created * 1e3:8.1f} ms   (target <= {STARTUP_TARGET_MS} ms: ratio {created * 1e3 / STARTUP_TARGET_MS:.2f}; "
-          f"imports {imports * 1e3:.0f} ms of it; min {min(run[1] for run in warm) * 1e3:.0f} ms of 9 runs)")
-    print(f"    in CPU time         {cpu * 1e3:8.1f} ms   (what the process itself ran: less moved by other work on the machine)")
+    print(
+        f"  cold create_app       {created * 1e3:8.1f} ms   (target <= {STARTUP_TARGET_MS} ms: ratio {created * 1e3 / STARTUP_TARGET_MS:.2f}; "
+        f"imports {imports * 1e3:.0f} ms of it; min {min(run[1] for run in warm) * 1e3:.0f} ms of 9 runs)"
+    )
+    print(
+        f"    in CPU time         {cpu * 1e3:8.1f} ms   (what the process itself ran: less moved by other work on the machine)"
+    )
     for i, (method, path, _) in enumerate(requests, start=3):
-        print(f"    then first {method} {path:22s} {statistics.median(run[i] for run in warm) * 1e3:7.1f} ms" + ("  (builds the OpenAPI document)" if path.endswith("openapi.json") else ""))
+        print(
+            f"    then first {method} {path:22s} {statistics.median(run[i] for run in warm) * 1e3:7.1f} ms"
+            + ("  (builds the OpenAPI document)" if path.endswith("openapi.json") else "")
+        )
     with tempfile.TemporaryDirectory() as scratch:
         books_cache = Path(scratch) / "books"
         env = {**os.environ, "LISTBUILDER_CACHE": str(books_cache)}
         cold_starts(1, requests, env)  # parsed YAML cached, as after a code change
-        checked = cold_starts(5, requests, env, before=lambda: shutil.rmtree(books_cache / "registry", ignore_errors=True))
-        print(f"  ... books checked again  {statistics.median(run[1] for run in checked) * 1e3:5.0f} ms   (first start after a change of code or books: loaded-books cache empty)")
+        checked = cold_starts(
+            5, requests, env, before=lambda: shutil.rmtree(books_cache / "registry", ignore_errors=True)
+        )
+        print(
+            f"  ... books checked again  {statistics.median(run[1] for run in checked) * 1e3:5.0f} ms   (first start after a change of code or books: loaded-books cache empty)"
+        )
         source_only = Path(scratch) / "source"  # a copy of the package without its bytecode
         shutil.copytree(ROOT / "listbuilder", source_only / "listbuilder", ignore=shutil.ignore_patterns("__pycache__"))
         for shared in ("army_books", "templates", "static"):
             (source_only / shared).symlink_to(ROOT / shared)
         compiling = cold_starts(3, requests, {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, cwd=source_only)
-        print(f"  ... without bytecode     {statistics.median(run[1] for run in compiling) * 1e3:5.0f} ms   (every module of the package compiled from source at each start)")
+        print(
+            f"  ... without bytecode     {statistics.median(run[1] for run in compiling) * 1e3:5.0f} ms   (every module of the package compiled from source at each start)"
+        )
 
 
 def machine_reference() -> None:
@@ -173,7 +207,9 @@ def machine_reference() -> None:
     average under 1. Every time printed in between moves with it; instruction counts
     (callgrind) and ratios measured side by side do not."""
     loop = median_time(lambda: sum(i * i for i in range(1000)), 2001)
-    print(f"machine reference: a 1000-step Python loop {loop * 1e6:6.1f} us (interpreter {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f})")
+    print(
+        f"machine reference: a 1000-step Python loop {loop * 1e6:6.1f} us (interpreter {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f})"
+    )
 
 
 def main() -> None:

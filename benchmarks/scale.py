@@ -47,8 +47,14 @@ from tests.loopback import Answer, Server, request  # noqa: E402
 HEALTH = "/api/v1/health"
 MAX_BODY = 1024 * 1024
 # Rate limits and caps high enough for a benchmark that is one client doing everything.
-GENEROUS = {"LISTBUILDER_RATELIMIT_ENABLED": "true", "LISTBUILDER_RATE_LIMIT": "100000/minute", "LISTBUILDER_HEAVY_RATE_LIMIT": "100000/minute",
-            "LISTBUILDER_IMPORTS_PER_HOUR": "100000", "LISTBUILDER_LISTS_PER_HOUR": "100000", "LISTBUILDER_MAX_PLAYERS": "1000"}
+GENEROUS = {
+    "LISTBUILDER_RATELIMIT_ENABLED": "true",
+    "LISTBUILDER_RATE_LIMIT": "100000/minute",
+    "LISTBUILDER_HEAVY_RATE_LIMIT": "100000/minute",
+    "LISTBUILDER_IMPORTS_PER_HOUR": "100000",
+    "LISTBUILDER_LISTS_PER_HOUR": "100000",
+    "LISTBUILDER_MAX_PLAYERS": "1000",
+}
 
 
 class HealthPoller:
@@ -106,14 +112,23 @@ def ok(answer: Answer, *statuses: int) -> Answer:
 
 def event_lists() -> list[dict]:
     """The Grimdark Future golden lists (legal and not): players submit them in turn."""
-    return [json.loads(p.read_text())["list"] for p in sorted((ROOT / "tests" / "golden" / "grimdark-future").glob("*.json"))]
+    return [
+        json.loads(p.read_text())["list"]
+        for p in sorted((ROOT / "tests" / "golden" / "grimdark-future").glob("*.json"))
+    ]
 
 
 def make_event(port: int, players: int) -> dict:
     registry = load_registry(None)
     books = [{"book": b.id} for b in registry.books_of("grimdark-future")]
-    body = {"name": "Scale Open", "system": "grimdark-future", "points_limit": 2000, "books": books,
-            "deadline": "2099-01-01T00:00:00+00:00", "allow_illegal": True}
+    body = {
+        "name": "Scale Open",
+        "system": "grimdark-future",
+        "points_limit": 2000,
+        "books": books,
+        "deadline": "2099-01-01T00:00:00+00:00",
+        "allow_illegal": True,
+    }
     event = ok(request(port, "POST", "/api/v1/events", body), 201).json()
     lists = event_lists()
 
@@ -121,8 +136,16 @@ def make_event(port: int, players: int) -> dict:
         army = {**lists[i % len(lists)], "name": f"Army of player {i}"}
         made = ok(request(port, "POST", "/api/v1/lists", army), 201).json()
         start = time.perf_counter()
-        ok(request(port, "POST", f"/api/v1/events/{event['id']}/submissions", {"list_id": made["id"], "player": f"Player {i:03d}"},
-                   headers=auth(made["edit_token"])), 201)
+        ok(
+            request(
+                port,
+                "POST",
+                f"/api/v1/events/{event['id']}/submissions",
+                {"list_id": made["id"], "player": f"Player {i:03d}"},
+                headers=auth(made["edit_token"]),
+            ),
+            201,
+        )
         return time.perf_counter() - start
 
     with ThreadPoolExecutor(4) as pool:
@@ -136,7 +159,17 @@ def pack_until_ready(port: int, event: dict, paper: str) -> tuple[float, int, in
     """Seconds until the pack came, the 202s on the way, and its size in bytes."""
     start, waits = time.perf_counter(), 0
     while True:
-        answer = ok(request(port, "GET", f"/api/v1/events/{event['id']}/roster-pack.pdf?paper={paper}", headers=auth(event["organiser_token"]), timeout=120), 200, 202)
+        answer = ok(
+            request(
+                port,
+                "GET",
+                f"/api/v1/events/{event['id']}/roster-pack.pdf?paper={paper}",
+                headers=auth(event["organiser_token"]),
+                timeout=120,
+            ),
+            200,
+            202,
+        )
         if answer.status == 200:
             return time.perf_counter() - start, waits, len(answer.body)
         waits += 1
@@ -145,20 +178,30 @@ def pack_until_ready(port: int, event: dict, paper: str) -> tuple[float, int, in
 def bench_event(server: Server, players: int, health: float) -> dict:
     start = time.perf_counter()
     event = make_event(server.port, players)
-    print(f"  {players} players created and submitted in {time.perf_counter() - start:.0f} s "
-          f"(a submission, roster rendered with it: median {event['submit_median'] * 1000:.0f} ms)")
+    print(
+        f"  {players} players created and submitted in {time.perf_counter() - start:.0f} s "
+        f"(a submission, roster rendered with it: median {event['submit_median'] * 1000:.0f} ms)"
+    )
     organiser = auth(event["organiser_token"])
     base = f"/api/v1/events/{event['id']}"
-    for label, method, path in (("report", "GET", "/report"), ("CSV", "GET", "/report.csv"), ("revalidate", "POST", "/revalidate")):
-        seconds = statistics.median(ok(request(server.port, method, base + path, headers=organiser, timeout=60)).seconds for _ in range(3))
+    for label, method, path in (
+        ("report", "GET", "/report"),
+        ("CSV", "GET", "/report.csv"),
+        ("revalidate", "POST", "/revalidate"),
+    ):
+        seconds = statistics.median(
+            ok(request(server.port, method, base + path, headers=organiser, timeout=60)).seconds for _ in range(3)
+        )
         verdict = "ok" if seconds <= 1 else "OVER the 1 s target"
         print(f"  {label:<28} {seconds:7.3f} s  {seconds / health:9.0f} x /health   {verdict}")
     for paper in ("a4", "letter"):
         with HealthPoller(server.port) as poll:
             seconds, waits, size = pack_until_ready(server.port, event, paper)
         what = "rendered at submission: a join" if paper == "a4" else f"rendered in slices: {waits} answers 202 first"
-        print(f"  roster pack {paper:<6} ({what}) {seconds:7.2f} s  {seconds / health:9.0f} x /health, {size / 2**20:.1f} MiB; "
-              f"/health meanwhile p99 {p99(poll.times) * 1000:.1f} ms ({len(poll.times)} asked, {poll.failures} failed)")
+        print(
+            f"  roster pack {paper:<6} ({what}) {seconds:7.2f} s  {seconds / health:9.0f} x /health, {size / 2**20:.1f} MiB; "
+            f"/health meanwhile p99 {p99(poll.times) * 1000:.1f} ms ({len(poll.times)} asked, {poll.failures} failed)"
+        )
     return event
 
 
@@ -187,22 +230,44 @@ def heavy_kinds(event: dict) -> dict[str, Callable[[int, int], Answer]]:
 
     def pack_after_a_submission(port: int, _: int) -> Answer:
         n = next(newcomers)
-        made = ok(request(port, "POST", "/api/v1/lists", {**lists[n % len(lists)], "name": f"Army of player {n}"}), 201).json()
-        ok(request(port, "POST", f"/api/v1/events/{event['id']}/submissions", {"list_id": made["id"], "player": f"Player {n:03d}"},
-                   headers=auth(made["edit_token"])), 201)
+        made = ok(
+            request(port, "POST", "/api/v1/lists", {**lists[n % len(lists)], "name": f"Army of player {n}"}), 201
+        ).json()
+        ok(
+            request(
+                port,
+                "POST",
+                f"/api/v1/events/{event['id']}/submissions",
+                {"list_id": made["id"], "player": f"Player {n:03d}"},
+                headers=auth(made["edit_token"]),
+            ),
+            201,
+        )
         return request(port, "GET", pack, headers=auth(event["organiser_token"]), timeout=120)
 
     return {
-        f"validate-batch of 1000 lists ({len(batch) / 2**20:.2f} MiB)": lambda port, _: request(port, "POST", "/api/v1/lists/validate-batch", batch, timeout=120),
-        f"book import ({len(book) / 2**20:.2f} MiB)": lambda port, _: request(port, "POST", "/api/v1/books/import", book, timeout=120),
-        "roster PDF, uncached": lambda port, _: request(port, "POST", "/api/v1/rosters/pdf", {**largest, "name": f"Uncached {next(counter)}"}, timeout=120),
-        "slowest preview (12 heroes joined)": lambda port, _: request(port, "POST", "/api/v1/previews", preview, timeout=120),
-        f"roster pack, {event['players']} players": lambda port, _: request(port, "GET", pack, headers=auth(event["organiser_token"]), timeout=120),
+        f"validate-batch of 1000 lists ({len(batch) / 2**20:.2f} MiB)": lambda port, _: request(
+            port, "POST", "/api/v1/lists/validate-batch", batch, timeout=120
+        ),
+        f"book import ({len(book) / 2**20:.2f} MiB)": lambda port, _: request(
+            port, "POST", "/api/v1/books/import", book, timeout=120
+        ),
+        "roster PDF, uncached": lambda port, _: request(
+            port, "POST", "/api/v1/rosters/pdf", {**largest, "name": f"Uncached {next(counter)}"}, timeout=120
+        ),
+        "slowest preview (12 heroes joined)": lambda port, _: request(
+            port, "POST", "/api/v1/previews", preview, timeout=120
+        ),
+        f"roster pack, {event['players']} players": lambda port, _: request(
+            port, "GET", pack, headers=auth(event["organiser_token"]), timeout=120
+        ),
         "roster pack, first after a submission": pack_after_a_submission,
     }
 
 
-def beside_heavy(server: Server, send: Callable[[int, int], Answer], seconds: float) -> tuple[list[float], list[float], list[int]]:
+def beside_heavy(
+    server: Server, send: Callable[[int, int], Answer], seconds: float
+) -> tuple[list[float], list[float], list[int]]:
     """Two clients sending *send* back to back for *seconds*, /health polled meanwhile."""
     heavy: list[float] = []
     statuses: list[int] = []
@@ -230,9 +295,11 @@ def bench_heavy(server: Server, event: dict, seconds: float, health: float, only
             continue
         times, heavy, statuses = beside_heavy(server, send, seconds)
         worst = p99(times)
-        print(f"  {label:<36} heavy median {statistics.median(heavy):6.2f} s ({len(heavy)} done, statuses {sorted(set(statuses))}); "
-              f"/health p50 {statistics.median(times) * 1000:5.1f} ms p99 {worst * 1000:6.1f} ms = {worst / health:5.1f} x its median alone"
-              f"{'' if worst < 0.1 else '   OVER 100 ms'}")
+        print(
+            f"  {label:<36} heavy median {statistics.median(heavy):6.2f} s ({len(heavy)} done, statuses {sorted(set(statuses))}); "
+            f"/health p50 {statistics.median(times) * 1000:5.1f} ms p99 {worst * 1000:6.1f} ms = {worst / health:5.1f} x its median alone"
+            f"{'' if worst < 0.1 else '   OVER 100 ms'}"
+        )
 
 
 def main() -> None:
@@ -242,13 +309,17 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="default: a throw-away SQLite file")
     parser.add_argument("--workers", type=int, default=None, help="default: make run's (listbuilder.web.serving)")
     parser.add_argument("--threads", type=int, default=None, help="default: make run's (listbuilder.web.serving)")
-    parser.add_argument("--only", choices=["pack"], default=None, help="pack: make the event, then only the pack kinds beside /health")
+    parser.add_argument(
+        "--only", choices=["pack"], default=None, help="pack: make the event, then only the pack kinds beside /health"
+    )
     args = parser.parse_args()
     env = {**GENEROUS, **({"LISTBUILDER_THREADS": str(args.threads)} if args.threads else {})}
     workers = args.workers or serving.workers
     with Server(args.database_url, workers=workers, env=env) as server:
         health = health_baseline(server.port)
-        print(f"event scale, gunicorn as make run starts it ({workers} workers); /health alone: median {health * 1000:.2f} ms")
+        print(
+            f"event scale, gunicorn as make run starts it ({workers} workers); /health alone: median {health * 1000:.2f} ms"
+        )
         if args.only == "pack":
             start = time.perf_counter()
             event = make_event(server.port, args.players)

@@ -54,7 +54,11 @@ def golden_list() -> dict:
     best = None
     for path in sorted((ROOT / "tests" / "golden" / "grimdark-future").glob("*.json")):
         case = json.loads(path.read_text())
-        if case["valid"] and case["list"].get("points_limit") == 2000 and (best is None or len(case["list"]["units"]) > len(best["units"])):
+        if (
+            case["valid"]
+            and case["list"].get("points_limit") == 2000
+            and (best is None or len(case["list"]["units"]) > len(best["units"]))
+        ):
             best = case["list"]
     if best is None:
         raise SystemExit("no legal 2000-point Grimdark Future golden list")
@@ -78,10 +82,28 @@ def wrk(port: int, path: str, body: bytes | None, seconds: int, connections: int
             ]
         script.write_text("\n".join(lines) + "\n")
         out = subprocess.run(
-            ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), f"http://127.0.0.1:{port}{path}"],
-            capture_output=True, text=True, check=True, timeout=seconds + 60,
+            [
+                "wrk",
+                f"-t{threads}",
+                f"-c{connections}",
+                f"-d{seconds}s",
+                "--timeout",
+                "10s",
+                "-s",
+                str(script),
+                f"http://127.0.0.1:{port}{path}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=seconds + 60,
         ).stdout
-    figures = {"rate": float(out.split("Requests/sec:")[1].split()[0]), "requests": int(out.split(" requests in ")[0].split()[-1]), "non2xx": 0, "socket": 0}
+    figures = {
+        "rate": float(out.split("Requests/sec:")[1].split()[0]),
+        "requests": int(out.split(" requests in ")[0].split()[-1]),
+        "non2xx": 0,
+        "socket": 0,
+    }
     if "Non-2xx or 3xx responses:" in out:
         figures["non2xx"] = int(out.split("Non-2xx or 3xx responses:")[1].split()[0])
     if "Socket errors:" in out:
@@ -116,7 +138,11 @@ def bench_throughput(server: Server) -> None:
     for path, payload in (("/api/v1/lists/validate", body), ("/api/v1/previews", preview)):
         assert request(server.port, "POST", path, payload)[0] == 200, path
     python_rate(server.port, "/api/v1/health", None, 1.0)  # warm both workers
-    cases = (("GET  /api/v1/health", "/api/v1/health", None), ("POST /api/v1/lists/validate", "/api/v1/lists/validate", body), ("POST /api/v1/previews", "/api/v1/previews", preview))
+    cases = (
+        ("GET  /api/v1/health", "/api/v1/health", None),
+        ("POST /api/v1/lists/validate", "/api/v1/lists/validate", body),
+        ("POST /api/v1/previews", "/api/v1/previews", preview),
+    )
     rates: dict[str, list[float]] = {name: [] for name, _, _ in cases}
     if shutil.which("wrk"):
         client = "wrk, 2 threads, 8 connections, 4 s a run, runs interleaved"
@@ -137,7 +163,9 @@ def bench_throughput(server: Server) -> None:
     for name, rate in medians.items():
         print(f"  {name:29s} {rate:8.0f} req/s   (ratio to health {rate / trivial:.2f})")
     ratio = medians["POST /api/v1/lists/validate"] / trivial
-    print(f"  validate / health ratio       {ratio:8.2f}   (target >= {TARGET_RATIO}: {'met' if ratio >= TARGET_RATIO else 'MISSED'})")
+    print(
+        f"  validate / health ratio       {ratio:8.2f}   (target >= {TARGET_RATIO}: {'met' if ratio >= TARGET_RATIO else 'MISSED'})"
+    )
 
 
 # -- 2. hostile requests -------------------------------------------------------------------
@@ -147,10 +175,22 @@ def hostile_cases(registry) -> list[tuple[str, str, object]]:
     """(label, path, body bytes or ("raw", bytes)) for each hostile request."""
     army = golden_list()
     listing = lambda **changes: json.dumps({**army, **changes}).encode()  # noqa: E731
-    horde = {"name": "Horde", "size": 5000, "quality": 3, "defense": 3, "rules": ["Tough(1000)"], "weapons": [{"name": "w", "attacks": 100}]}
+    horde = {
+        "name": "Horde",
+        "size": 5000,
+        "quality": 3,
+        "defense": 3,
+        "rules": ["Tough(1000)"],
+        "weapons": [{"name": "w", "attacks": 100}],
+    }
     chunks = bytearray(b'{"name": "')
     chunks += b"x" * 20_000_000 + b'"}'
-    chunked = b"".join(b"%x\r\n%s\r\n" % (len(chunks[i:i + 65536]), chunks[i:i + 65536]) for i in range(0, len(chunks), 65536)) + b"0\r\n\r\n"
+    chunked = (
+        b"".join(
+            b"%x\r\n%s\r\n" % (len(chunks[i : i + 65536]), chunks[i : i + 65536]) for i in range(0, len(chunks), 65536)
+        )
+        + b"0\r\n\r\n"
+    )
     head = b"POST /api/v1/lists/validate HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
     return [
         ("JSON nested 100,000 deep", "/api/v1/lists/validate", b"[" * 100_000 + b"]" * 100_000),
@@ -160,14 +200,41 @@ def hostile_cases(registry) -> list[tuple[str, str, object]]:
         ("NaN and 1e999", "/api/v1/lists/validate", b'{"points_limit": NaN, "x": 1e999}'),
         ("bytes that are not UTF-8", "/api/v1/lists/validate", b'{"name": "\xff\xfe"}'),
         # Raw, as the server answers 413 from the length and closes while the body is still going out.
-        ("a 2 MB body with a length", "", ("raw", with_length("/api/v1/lists/validate", listing(name="x" * 2_000_000)))),
+        (
+            "a 2 MB body with a length",
+            "",
+            ("raw", with_length("/api/v1/lists/validate", listing(name="x" * 2_000_000))),
+        ),
         ("a 20 MB chunked body", "", ("raw", head + chunked)),
         ("a 5000-byte request line", "", ("raw", b"GET /api/v1/" + b"a" * 5000 + b" HTTP/1.1\r\nHost: bench\r\n\r\n")),
-        ("a 9000-byte header", "", ("raw", b"GET /api/v1/health HTTP/1.1\r\nHost: bench\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n")),
-        ("preview: 5000 models, A100, Tough(1000)", "/api/v1/previews", json.dumps({"system": "grimdark-future", "attacker": {"profile": horde}, "defender": {"profile": horde}, "situation": {"attack": "melee"}}).encode()),
+        (
+            "a 9000-byte header",
+            "",
+            ("raw", b"GET /api/v1/health HTTP/1.1\r\nHost: bench\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n"),
+        ),
+        (
+            "preview: 5000 models, A100, Tough(1000)",
+            "/api/v1/previews",
+            json.dumps(
+                {
+                    "system": "grimdark-future",
+                    "attacker": {"profile": horde},
+                    "defender": {"profile": horde},
+                    "situation": {"attack": "melee"},
+                }
+            ).encode(),
+        ),
         ("preview: OPR melee at every budget", "/api/v1/previews", json.dumps(slowest_opr_preview()).encode()),
-        ("preview: ancients-hex at the dice budget", "/api/v1/previews", json.dumps(slowest_hex_preview(registry)).encode()),
-        (f"preview: 40-model pair, {CROWD_HEROES} heroes joined", "/api/v1/previews", json.dumps(crowded_preview(registry)).encode()),
+        (
+            "preview: ancients-hex at the dice budget",
+            "/api/v1/previews",
+            json.dumps(slowest_hex_preview(registry)).encode(),
+        ),
+        (
+            f"preview: 40-model pair, {CROWD_HEROES} heroes joined",
+            "/api/v1/previews",
+            json.dumps(crowded_preview(registry)).encode(),
+        ),
         ("largest list allowed (validate)", "/api/v1/lists/validate", largest_list(registry)),
         ("largest list allowed (text roster)", "/api/v1/rosters/text", largest_list(registry)),
         ("largest list allowed (HTML roster)", "/api/v1/rosters/html", largest_list(registry)),
@@ -177,7 +244,11 @@ def hostile_cases(registry) -> list[tuple[str, str, object]]:
 
 def with_length(path: str, body: bytes) -> bytes:
     """A whole JSON POST request as bytes, its body's length in Content-Length."""
-    return b"POST %s HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (path.encode(), len(body), body)
+    return b"POST %s HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
+        path.encode(),
+        len(body),
+        body,
+    )
 
 
 def slowest_opr_preview() -> dict:
@@ -186,9 +257,20 @@ def slowest_opr_preview() -> dict:
     size = 10
     tough = budget.MAX_WOUNDS // size
     attacks = min(budget.MAX_DICE, budget.MAX_HITS // 6) // size
-    side = {"name": "Edge", "size": size, "quality": 3, "defense": 3, "rules": [f"Tough({tough})", "Regeneration"],
-            "weapons": [{"name": "w", "attacks": attacks, "rules": ["Blast(6)", "AP(1)"]}]}
-    return {"system": "grimdark-future", "attacker": {"profile": side}, "defender": {"profile": side}, "situation": {"attack": "melee"}}
+    side = {
+        "name": "Edge",
+        "size": size,
+        "quality": 3,
+        "defense": 3,
+        "rules": [f"Tough({tough})", "Regeneration"],
+        "weapons": [{"name": "w", "attacks": attacks, "rules": ["Blast(6)", "AP(1)"]}],
+    }
+    return {
+        "system": "grimdark-future",
+        "attacker": {"profile": side},
+        "defender": {"profile": side},
+        "situation": {"attack": "melee"},
+    }
 
 
 # More heroes than any 2000-point list can pay for; joined heroes have no budget of their own.
@@ -200,11 +282,18 @@ def crowded_preview(registry) -> dict:
     CROWD_HEROES heroes joined, fighting itself in melee (the slowest shape measured)."""
     book = max(registry.books_of("age-of-fantasy"), key=lambda b: len(b.units))
     big = max((u for u in book.units if not u.is_hero), key=lambda u: u.size)
-    heroes = [u for u in book.units if u.is_hero and not any(s.pick_min for s in map(book.sections.get, u.upgrades) if s)]
+    heroes = [
+        u for u in book.units if u.is_hero and not any(s.pick_min for s in map(book.sections.get, u.upgrades) if s)
+    ]
     units = [{"key": "a", "unit": big.id, "combined_with": "b"}, {"key": "b", "unit": big.id}]
     units += [{"key": f"h{i}", "unit": heroes[i % len(heroes)].id, "joined_to": "a"} for i in range(CROWD_HEROES)]
     army = {"system": "age-of-fantasy", "book": book.id, "points_limit": 100000, "units": units}
-    return {"system": "age-of-fantasy", "attacker": {"list": army, "key": "a"}, "defender": {"list": army, "key": "a"}, "situation": {"attack": "melee"}}
+    return {
+        "system": "age-of-fantasy",
+        "attacker": {"list": army, "key": "a"},
+        "defender": {"list": army, "key": "a"},
+        "situation": {"attack": "melee"},
+    }
 
 
 def slowest_hex_preview(registry) -> dict:
@@ -212,9 +301,23 @@ def slowest_hex_preview(registry) -> dict:
     book = registry.books_of("ancients-hex")[0]
     unit = max(book.units, key=lambda u: u.stats.get("attack", 0))
     stats = dict(unit.stats)
-    profile = {"name": "Edge", "size": 1, "class": stats["unit_class"], "figures": stats["figures"], "move": f"{stats['move_first']}/{stats['move_total']}" if "move_first" in stats else "3/5",
-               "attack": budget.MAX_STAT, "defence": stats.get("defence", 4), "willpower": stats.get("willpower", 4), "hit_points": budget.MAX_STAT}
-    return {"system": "ancients-hex", "attacker": {"profile": profile}, "defender": {"profile": profile}, "situation": {"attack": "melee"}}
+    profile = {
+        "name": "Edge",
+        "size": 1,
+        "class": stats["unit_class"],
+        "figures": stats["figures"],
+        "move": f"{stats['move_first']}/{stats['move_total']}" if "move_first" in stats else "3/5",
+        "attack": budget.MAX_STAT,
+        "defence": stats.get("defence", 4),
+        "willpower": stats.get("willpower", 4),
+        "hit_points": budget.MAX_STAT,
+    }
+    return {
+        "system": "ancients-hex",
+        "attacker": {"profile": profile},
+        "defender": {"profile": profile},
+        "situation": {"attack": "melee"},
+    }
 
 
 def largest_list(registry, extra_rows: int = 0) -> bytes:
@@ -222,10 +325,20 @@ def largest_list(registry, extra_rows: int = 0) -> bytes:
     each bought 1000 times (so every row is also a validation issue), plus *extra_rows*."""
     book = max(registry.books_of("age-of-fantasy"), key=lambda b: len(b.sections))
     unit = max(book.units, key=lambda u: len(u.upgrades))
-    rows = [{"section": s, "option": o.id, "count": 1000} for s in unit.upgrades for o in book.sections[s].options] * 100
+    rows = [
+        {"section": s, "option": o.id, "count": 1000} for s in unit.upgrades for o in book.sections[s].options
+    ] * 100
     total = MAX_LIST_UPGRADES + extra_rows
-    units = [{"key": f"k{i}", "unit": unit.id, "name": "n" * 200, "upgrades": rows[: total // MAX_UNITS + (i < total % MAX_UNITS)],
-              "combined_with": f"k{i + 1}" if i % 2 == 0 else None} for i in range(MAX_UNITS)]
+    units = [
+        {
+            "key": f"k{i}",
+            "unit": unit.id,
+            "name": "n" * 200,
+            "upgrades": rows[: total // MAX_UNITS + (i < total % MAX_UNITS)],
+            "combined_with": f"k{i + 1}" if i % 2 == 0 else None,
+        }
+        for i in range(MAX_UNITS)
+    ]
     return json.dumps({"system": book.system, "book": book.id, "points_limit": 100000, "units": units}).encode()
 
 
@@ -247,14 +360,19 @@ def bench_hostile(server: Server, registry) -> None:
         print(f"  {label:42s} {status}  {seconds * 1000:8.1f} ms  {shape}{flag}")
     slow = json.dumps(slowest_opr_preview()).encode()
     results: list[float] = []
-    threads = [threading.Thread(target=lambda: results.append(request(server.port, "POST", "/api/v1/previews", slow)[1])) for _ in range(2)]
+    threads = [
+        threading.Thread(target=lambda: results.append(request(server.port, "POST", "/api/v1/previews", slow)[1]))
+        for _ in range(2)
+    ]
     for t in threads:
         t.start()
     time.sleep(0.02)
     status, health = request(server.port, "GET", "/api/v1/health")[:2]
     for t in threads:
         t.join()
-    print(f"  GET /health while two budget-edge previews run: {status} in {health * 1000:.1f} ms (previews {', '.join(f'{r * 1000:.0f}' for r in results)} ms)")
+    print(
+        f"  GET /health while two budget-edge previews run: {status} in {health * 1000:.1f} ms (previews {', '.join(f'{r * 1000:.0f}' for r in results)} ms)"
+    )
 
 
 # -- 3. load with a worker killed ----------------------------------------------------------
@@ -272,7 +390,10 @@ def bench_load(server: Server) -> None:
     def load(name: str, path: str, payload: bytes) -> None:
         results[name] = wrk(server.port, path, payload, LOAD_SECONDS, connections=32, threads=2)
 
-    runs = [threading.Thread(target=load, args=args) for args in (("validate", "/api/v1/lists/validate", body), ("preview", "/api/v1/previews", preview))]
+    runs = [
+        threading.Thread(target=load, args=args)
+        for args in (("validate", "/api/v1/lists/validate", body), ("preview", "/api/v1/previews", preview))
+    ]
     for run in runs:
         run.start()
     time.sleep(LOAD_SECONDS / 2)
@@ -288,15 +409,25 @@ def bench_load(server: Server) -> None:
         time.sleep(0.01)
     for run in runs:
         run.join()
-    print(f"load: 64 connections for {LOAD_SECONDS} s (wrk: 32 on validate, 32 on preview), worker {victim} killed with SIGKILL at {LOAD_SECONDS / 2:.0f} s:")
+    print(
+        f"load: 64 connections for {LOAD_SECONDS} s (wrk: 32 on validate, 32 on preview), worker {victim} killed with SIGKILL at {LOAD_SECONDS / 2:.0f} s:"
+    )
     total = failed = 0
     for name, figures in results.items():
         errors = figures["non2xx"] + figures["socket"]
         total += figures["requests"]
         failed += errors
-        print(f"  {name:9s} {figures['requests']:7d} requests, {figures['rate']:7.0f} req/s, {figures['non2xx']} non-2xx, {figures['socket']} socket errors")
-    print(f"  failed requests: {failed} of {total} ({100 * failed / max(total, 1):.3f} %); "
-          + (f"the master had forked a new worker {replaced * 1000:.0f} ms after the kill" if replaced is not None else "NO replacement worker within 30 s"))
+        print(
+            f"  {name:9s} {figures['requests']:7d} requests, {figures['rate']:7.0f} req/s, {figures['non2xx']} non-2xx, {figures['socket']} socket errors"
+        )
+    print(
+        f"  failed requests: {failed} of {total} ({100 * failed / max(total, 1):.3f} %); "
+        + (
+            f"the master had forked a new worker {replaced * 1000:.0f} ms after the kill"
+            if replaced is not None
+            else "NO replacement worker within 30 s"
+        )
+    )
     status = request(server.port, "GET", "/api/v1/health")[0]
     print(f"  after the run: GET /health {status}")
 

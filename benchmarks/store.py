@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from server import golden_list  # noqa: E402  (benchmarks/server.py)
-from tests.loopback import Server, request  # noqa: E402
 
+from tests.loopback import Server, request  # noqa: E402
 
 TARGET_P50_RATIO = 2.0
 LOOPBACK_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
@@ -50,7 +50,9 @@ def postgres_database():
 
     from listbuilder.store.database import normalise_url
 
-    base = normalise_url(os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL") or LOOPBACK_POSTGRES)
+    base = normalise_url(
+        os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL") or LOOPBACK_POSTGRES
+    )
     name = f"listbuilder_bench_{secrets.token_hex(4)}"
     admin = create_engine(base, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
     try:
@@ -94,12 +96,12 @@ def scripts(folder: Path, body: dict, lists: list[tuple[str, str]]) -> dict[str,
         "health": "",
         "create": f'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n{read_body}\n',
         "read": f"local ids = {ids}\nlocal n = 0\nrequest = function()\n  n = n + 1\n"
-                f'  return wrk.format("GET", "/api/v1/lists/" .. ids[(n % #ids) + 1])\nend\n',
-        "update": f'{read_body}\nlocal ids = {ids}\nlocal tokens = {tokens}\nlocal n = 0\nlocal offset = 0\n'
-                  f'setup = function(thread) thread:set("offset", math.random(0, #ids - 1)) end\n'
-                  f"request = function()\n  n = n + 1\n  local i = ((n + offset) % #ids) + 1\n"
-                  f'  return wrk.format("PUT", "/api/v1/lists/" .. ids[i], {{["Content-Type"] = "application/json", '
-                  f'["Authorization"] = "Bearer " .. tokens[i], ["If-Match"] = "*"}}, wrk.body)\nend\n',
+        f'  return wrk.format("GET", "/api/v1/lists/" .. ids[(n % #ids) + 1])\nend\n',
+        "update": f"{read_body}\nlocal ids = {ids}\nlocal tokens = {tokens}\nlocal n = 0\nlocal offset = 0\n"
+        f'setup = function(thread) thread:set("offset", math.random(0, #ids - 1)) end\n'
+        f"request = function()\n  n = n + 1\n  local i = ((n + offset) % #ids) + 1\n"
+        f'  return wrk.format("PUT", "/api/v1/lists/" .. ids[i], {{["Content-Type"] = "application/json", '
+        f'["Authorization"] = "Bearer " .. tokens[i], ["If-Match"] = "*"}}, wrk.body)\nend\n',
     }
     paths = {}
     for name, text in texts.items():
@@ -111,8 +113,20 @@ def scripts(folder: Path, body: dict, lists: list[tuple[str, str]]) -> dict[str,
 def wrk(port: int, script: Path, path: str, seconds: int, connections: int, threads: int) -> tuple[float, float]:
     """(requests per second, p50 latency in ms) from one wrk run; any non-2xx answer stops the run."""
     out = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), f"http://127.0.0.1:{port}{path}"],
-        capture_output=True, text=True, check=True, timeout=seconds + 60,
+        [
+            "wrk",
+            f"-t{threads}",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--latency",
+            "-s",
+            str(script),
+            f"http://127.0.0.1:{port}{path}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=seconds + 60,
     ).stdout
     if "Non-2xx" in out or "Socket errors" in out:
         raise SystemExit(f"{path}: wrk saw errors\n{out}")
@@ -139,7 +153,12 @@ def bench_backend(label: str, database_url: str, body: dict, seconds: int, runs:
         rate: dict[str, list[float]] = {k: [] for k in ("health", "create", "read", "update")}
         p50: dict[str, list[float]] = {"health": [], "read": []}
         for _ in range(runs):  # interleaved, so drifting load on the machine hits all alike
-            for name, path in (("health", "/api/v1/health"), ("create", "/api/v1/lists"), ("read", list_path), ("update", list_path)):
+            for name, path in (
+                ("health", "/api/v1/health"),
+                ("create", "/api/v1/lists"),
+                ("read", list_path),
+                ("update", list_path),
+            ):
                 rate[name].append(wrk(port, paths[name], path, seconds, 8, 2)[0])
         wrk(port, paths["read"], list_path, 1, 8, 2)  # the updates made new versions: read each once
         for _ in range(runs):
@@ -147,14 +166,22 @@ def bench_backend(label: str, database_url: str, body: dict, seconds: int, runs:
                 p50[name].append(wrk(port, paths[name], path, seconds, 1, 1)[1])
     rates = {k: statistics.median(v) for k, v in rate.items()}
     latency = {k: statistics.median(v) for k, v in p50.items()}
-    print(f"{label}: gunicorn --preload, 2 threaded workers; wrk 2 threads / 8 connections, median of {runs} x {seconds} s")
+    print(
+        f"{label}: gunicorn --preload, 2 threaded workers; wrk 2 threads / 8 connections, median of {runs} x {seconds} s"
+    )
     print(f"  GET  /api/v1/health           {rates['health']:8.0f} req/s")
-    for name, what in (("create", "POST /api/v1/lists      "), ("read", "GET  /api/v1/lists/{id} "), ("update", "PUT  /api/v1/lists/{id} ")):
+    for name, what in (
+        ("create", "POST /api/v1/lists      "),
+        ("read", "GET  /api/v1/lists/{id} "),
+        ("update", "PUT  /api/v1/lists/{id} "),
+    ):
         print(f"  {what}     {rates[name]:8.0f} req/s   ratio to /health {rates[name] / rates['health']:.2f}")
     ratio = latency["read"] / latency["health"]
     verdict = "met" if ratio <= TARGET_P50_RATIO else "MISSED"
-    print(f"  p50, one request at a time:   /health {latency['health']:.2f} ms, GET /lists/{{id}} {latency['read']:.2f} ms"
-          f"   ratio {ratio:.2f} (target <= {TARGET_P50_RATIO:g}: {verdict})")
+    print(
+        f"  p50, one request at a time:   /health {latency['health']:.2f} ms, GET /lists/{{id}} {latency['read']:.2f} ms"
+        f"   ratio {ratio:.2f} (target <= {TARGET_P50_RATIO:g}: {verdict})"
+    )
     return {**{f"{k}_rps": v for k, v in rates.items()}, "p50_ratio": ratio}
 
 
@@ -167,7 +194,13 @@ def main() -> None:
         raise SystemExit("wrk is needed (make bench installs it)")
     body = golden_list()
     with tempfile.TemporaryDirectory() as folder:
-        bench_backend("SQLite (WAL, synchronous=FULL)", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", body, args.seconds, args.runs)
+        bench_backend(
+            "SQLite (WAL, synchronous=FULL)",
+            f"sqlite:///{Path(folder) / 'bench.sqlite3'}",
+            body,
+            args.seconds,
+            args.runs,
+        )
     with postgres_database() as url:
         if url is None:
             print("PostgreSQL: no server answers (set BENCH_DATABASE_URL): skipped")

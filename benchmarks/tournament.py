@@ -50,8 +50,12 @@ def main() -> None:
     big, small = play_swiss(500, 5, rng).ranked(), play_swiss(64, 5, rng).ranked()
     (big_s, big_cpu), (small_s, small_cpu) = timed_round(big, args.runs), timed_round(small, args.runs)
     ok = "ok" if big_s <= TARGET_S else "MISSED"
-    print(f"tournament: round 6 pairing, 500 players: {big_s * 1000:.0f} ms wall, {big_cpu * 1000:.0f} ms CPU (target <= {TARGET_S * 1000:.0f} ms) {ok}")
-    print(f"tournament: round 6 pairing, 64 players: {small_s * 1000:.0f} ms wall, {small_cpu * 1000:.0f} ms CPU (500 ÷ 64 in CPU: {big_cpu / small_cpu:.1f})")
+    print(
+        f"tournament: round 6 pairing, 500 players: {big_s * 1000:.0f} ms wall, {big_cpu * 1000:.0f} ms CPU (target <= {TARGET_S * 1000:.0f} ms) {ok}"
+    )
+    print(
+        f"tournament: round 6 pairing, 64 players: {small_s * 1000:.0f} ms wall, {small_cpu * 1000:.0f} ms CPU (500 ÷ 64 in CPU: {big_cpu / small_cpu:.1f})"
+    )
 
 
 if __name__ == "__main__":

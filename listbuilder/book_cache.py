@@ -74,7 +74,9 @@ def code_fingerprint() -> str:
             digest.update(path[skip:].encode() + b"\0" + source.read())  # named within the package
     for module in (yaml, marshmallow):
         found = os.stat(module.__file__ or "")
-        digest.update(f"{module.__name__} {getattr(module, '__version__', '')} {found.st_size} {found.st_mtime_ns}".encode())
+        digest.update(
+            f"{module.__name__} {getattr(module, '__version__', '')} {found.st_size} {found.st_mtime_ns}".encode()
+        )
     return digest.hexdigest()
 
 

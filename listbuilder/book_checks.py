@@ -55,7 +55,12 @@ def book_warnings(book: ArmyBook, system: GameSystem) -> list[tuple[str, str]]:
             why = f"is used otherwise than the {system.id} glossary or this book defines it (with or without a parameter), so that text may not apply"
         else:
             why = f"has no text in the {system.id} glossary or this book"
-        warnings.append((f"undefined_rules[{i}]", f"rule {name!r} {why}: lists using it get a warning and the combat preview does not model it"))
+        warnings.append(
+            (
+                f"undefined_rules[{i}]",
+                f"rule {name!r} {why}: lists using it get a warning and the combat preview does not model it",
+            )
+        )
     return warnings
 
 
@@ -142,7 +147,10 @@ def _known_unit_costs(book: ArmyBook) -> Iterator[tuple[str, str]]:
                 if unit is None:
                     yield f"upgrades[{s}].options[{o}].unit_costs.{unit_id}", f"no unit {unit_id!r} in this book"
                 elif section.id not in unit.upgrades:
-                    yield f"upgrades[{s}].options[{o}].unit_costs.{unit_id}", f"{unit_id!r} is not offered section {section.id!r}"
+                    yield (
+                        f"upgrades[{s}].options[{o}].unit_costs.{unit_id}",
+                        f"{unit_id!r} is not offered section {section.id!r}",
+                    )
 
 
 def _one_profile_per_gear_key(book: ArmyBook) -> Iterator[tuple[str, str]]:
@@ -160,7 +168,10 @@ def _one_profile_per_gear_key(book: ArmyBook) -> Iterator[tuple[str, str]]:
         for weapon in gear:
             profile = (weapon.attacks, weapon.range, weapon.rules, tuple(sorted(weapon.extra.items(), key=str)))
             if seen.setdefault(weapon.gear_key, profile) != profile:
-                yield f"units[{i}]", f"weapon {weapon.gear_key!r} has two different profiles among {unit.id!r}'s gear; give them different names"
+                yield (
+                    f"units[{i}]",
+                    f"weapon {weapon.gear_key!r} has two different profiles among {unit.id!r}'s gear; give them different names",
+                )
                 break
 
 
@@ -170,10 +181,17 @@ def _replaced_things_exist(book: ArmyBook) -> Iterator[tuple[str, str]]:
     for i, unit in enumerate(book.units):
         sections = [book.sections[s] for s in unit.upgrades if s in book.sections]
         available: set[str] = set()
-        for gear in (*unit.weapons, *unit.items, *(g for s in sections for o in s.options for g in (*o.gains.weapons, *o.gains.items))):
+        for gear in (
+            *unit.weapons,
+            *unit.items,
+            *(g for s in sections for o in s.options for g in (*o.gains.weapons, *o.gains.items)),
+        ):
             available |= {gear.name, gear.gear_key}
         for j, section in enumerate(sections):
             for name in (*section.replaces, *section.targets):
                 if name not in available:
                     verb = "replaces" if name in section.replaces else "targets"
-                    yield f"units[{i}].upgrades[{j}]", f"section {section.id!r} {verb} {name!r}, which {unit.id!r} never has"
+                    yield (
+                        f"units[{i}].upgrades[{j}]",
+                        f"section {section.id!r} {verb} {name!r}, which {unit.id!r} never has",
+                    )

@@ -33,8 +33,8 @@ from marshmallow import ValidationError
 
 from listbuilder import book_cache
 from listbuilder.book_checks import BookProblem, book_warnings, check_references
-from listbuilder.model import ArmyBook, GameSystem
 from listbuilder.families import FAMILIES
+from listbuilder.model import ArmyBook, GameSystem
 from listbuilder.rules import SystemRules, rules_for
 
 # Gives a file's text, or None after adding a problem that says why it could not be read.
@@ -116,10 +116,18 @@ def load_registry(folder: Path | str | Sequence[Path | str] | None = None) -> Bo
     if kept is not None:
         systems, books, warnings = kept
         by_digest = {text_digest(text): text for text in texts.values()}
-        return BookRegistry(systems=systems, books=books, rules={s.id: rules_for(s) for s in systems.values()}, texts=by_digest, warnings=warnings)
+        return BookRegistry(
+            systems=systems,
+            books=books,
+            rules={s.id: rules_for(s) for s in systems.values()},
+            texts=by_digest,
+            warnings=warnings,
+        )
     # The texts the key was made from are the texts loaded: each file is read once, and one
     # edited meanwhile cannot end up stored under its old text's key.
-    registry = _load_registry(system_dirs, read=lambda path, problems: texts[path] if path in texts else _read_text(path, problems))
+    registry = _load_registry(
+        system_dirs, read=lambda path, problems: texts[path] if path in texts else _read_text(path, problems)
+    )
     book_cache.write(kept_in / "registry", key, (dict(registry.systems), dict(registry.books), registry.warnings))
     return registry
 
@@ -153,13 +161,21 @@ def _load_registry(system_dirs: list[Path], read: Reader | None = None) -> BookR
         if not system_file.is_file():
             continue  # books only: the system comes from another folder (checked below)
         if system_dir.name in systems:
-            problems.append(BookProblem(_show(system_file), "", f"system {system_dir.name!r} is already defined by {systems[system_dir.name].source}"))
+            problems.append(
+                BookProblem(
+                    _show(system_file),
+                    "",
+                    f"system {system_dir.name!r} is already defined by {systems[system_dir.name].source}",
+                )
+            )
             continue
         system = _load_system(system_file, problems, texts, read)
         if system is None:
             continue
         if system.id != system_dir.name:
-            problems.append(BookProblem(_show(system_file), "id", f"id {system.id!r} differs from folder name {system_dir.name!r}"))
+            problems.append(
+                BookProblem(_show(system_file), "id", f"id {system.id!r} differs from folder name {system_dir.name!r}")
+            )
             continue
         systems[system.id] = system
         rules[system.id] = rules_for(system)
@@ -167,7 +183,13 @@ def _load_registry(system_dirs: list[Path], read: Reader | None = None) -> BookR
         system = systems.get(system_dir.name)
         if system is None:
             if not (system_dir / SYSTEM_FILE).is_file():
-                problems.append(BookProblem(_show(system_dir / SYSTEM_FILE), "", f"system file missing (no folder defines system {system_dir.name!r})"))
+                problems.append(
+                    BookProblem(
+                        _show(system_dir / SYSTEM_FILE),
+                        "",
+                        f"system file missing (no folder defines system {system_dir.name!r})",
+                    )
+                )
             continue
         for path in sorted(system_dir.glob("*.yaml")):
             if path.name == SYSTEM_FILE:
@@ -176,7 +198,9 @@ def _load_registry(system_dirs: list[Path], read: Reader | None = None) -> BookR
             if book is None:
                 continue
             if book.id in books:
-                problems.append(BookProblem(_show(path), "id", f"book id {book.id!r} already used by {books[book.id].source}"))
+                problems.append(
+                    BookProblem(_show(path), "id", f"book id {book.id!r} already used by {books[book.id].source}")
+                )
                 continue
             books[book.id] = book
     if problems:
@@ -203,7 +227,9 @@ def load_system_text(text: str, *, source: str = "<text>") -> GameSystem:
     return system
 
 
-def load_book_text(text: str, system: GameSystem, rules: SystemRules | None = None, *, source: str = "<text>") -> ArmyBook:
+def load_book_text(
+    text: str, system: GameSystem, rules: SystemRules | None = None, *, source: str = "<text>"
+) -> ArmyBook:
     """An army book from its YAML text rather than a file: the same schema and checks as
     :func:`load_registry`, for books kept in the database. Raises BookLoadError."""
     problems: list[BookProblem] = []
@@ -276,7 +302,9 @@ def _json_text(text: str) -> Any:
         return parse_yaml(text)  # flow-style YAML that is not JSON
 
 
-def _load_system(path: Path, problems: list[BookProblem], texts: dict[str, str], read: Reader = _read_text) -> GameSystem | None:
+def _load_system(
+    path: Path, problems: list[BookProblem], texts: dict[str, str], read: Reader = _read_text
+) -> GameSystem | None:
     if not path.is_file():
         problems.append(BookProblem(_show(path), "", "system file missing"))
         return None
@@ -295,7 +323,14 @@ def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> Gam
         return None
     family = data.get("family")
     if family not in FAMILIES:
-        problems.append(BookProblem(where, "family", f"unknown rules family {family!r}; known: {sorted(FAMILIES)}", _line_of(text, ["family"])))
+        problems.append(
+            BookProblem(
+                where,
+                "family",
+                f"unknown rules family {family!r}; known: {sorted(FAMILIES)}",
+                _line_of(text, ["family"]),
+            )
+        )
         return None
     # Reading a text: books from the cache never need the schemas, so they load here.
     system = _apply_schema(FAMILIES[family].part("system_schema"), data, where, text, problems)
@@ -310,7 +345,15 @@ def _system_from_text(text: str, where: str, problems: list[BookProblem]) -> Gam
     return None if local else _with_source(system, where, text)
 
 
-def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: list[BookProblem], texts: dict[str, str], warnings: list[BookProblem] | None = None, read: Reader = _read_text) -> ArmyBook | None:
+def _load_book(
+    path: Path,
+    system: GameSystem,
+    rules: SystemRules,
+    problems: list[BookProblem],
+    texts: dict[str, str],
+    warnings: list[BookProblem] | None = None,
+    read: Reader = _read_text,
+) -> ArmyBook | None:
     text = read(path, problems)
     if text is None:
         return None
@@ -320,7 +363,14 @@ def _load_book(path: Path, system: GameSystem, rules: SystemRules, problems: lis
     return book
 
 
-def _book_from_text(text: str, where: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None = None) -> ArmyBook | None:
+def _book_from_text(
+    text: str,
+    where: str,
+    system: GameSystem,
+    rules: SystemRules,
+    problems: list[BookProblem],
+    warnings: list[BookProblem] | None = None,
+) -> ArmyBook | None:
     data = _read_yaml(text, where, problems)
     return None if data is None else _book_from(data, text, where, system, rules, problems, warnings)
 
@@ -335,11 +385,21 @@ def book_from_data(data: Any, system: GameSystem, source: str, warnings: list[Bo
     book = _book_from(data, None, source, system, rules_for(system), problems, warnings)
     if book is None:
         raise BookLoadError(problems)
-    object.__setattr__(book, "digest", text_digest(json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)))
+    object.__setattr__(
+        book, "digest", text_digest(json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    )
     return book
 
 
-def _book_from(data: dict[str, Any], text: str | None, source: str, system: GameSystem, rules: SystemRules, problems: list[BookProblem], warnings: list[BookProblem] | None) -> ArmyBook | None:
+def _book_from(
+    data: dict[str, Any],
+    text: str | None,
+    source: str,
+    system: GameSystem,
+    rules: SystemRules,
+    problems: list[BookProblem],
+    warnings: list[BookProblem] | None,
+) -> ArmyBook | None:
     """Schema, cross-reference checks and the system's own checks for one book's data."""
     book = _apply_schema(FAMILIES[system.family].part("book_schema"), data, source, text, problems)
     if book is None:
@@ -349,14 +409,23 @@ def _book_from(data: dict[str, Any], text: str | None, source: str, system: Game
         for where, message in [*check_references(book, system), *rules.check_book(book)]
     ]
     if book.system != system.id:
-        local.append(BookProblem(source, "system", f"book says system {book.system!r} but lives in {system.id!r}", _line_of(text, ["system"])))
+        local.append(
+            BookProblem(
+                source,
+                "system",
+                f"book says system {book.system!r} but lives in {system.id!r}",
+                _line_of(text, ["system"]),
+            )
+        )
     problems.extend(local)
     if local:
         return None
     if warnings is not None:
         # No line numbers here: finding them parses the file's node tree, which start-up
         # should not pay for; check-books adds them (with_line) when it prints warnings.
-        warnings.extend(BookProblem(source, where, message, None, "warning") for where, message in book_warnings(book, system))
+        warnings.extend(
+            BookProblem(source, where, message, None, "warning") for where, message in book_warnings(book, system)
+        )
     if text is None:
         object.__setattr__(book, "source", source)
         return book
@@ -382,7 +451,9 @@ def _schema(schema_cls: type) -> Any:
     return schema_cls()
 
 
-def _apply_schema(schema_cls: type, data: dict[str, Any], source: str, text: str | None, problems: list[BookProblem]) -> Any:
+def _apply_schema(
+    schema_cls: type, data: dict[str, Any], source: str, text: str | None, problems: list[BookProblem]
+) -> Any:
     try:
         return _schema(schema_cls).load(data)
     except ValidationError as exc:

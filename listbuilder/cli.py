@@ -1,13 +1,13 @@
 """Command line: the same operations as the API, from the shell.
 
-    listbuilder check-books [FOLDER...]     load every army book, print every problem
-    listbuilder validate LIST.json          validate a list, print the report
-    listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
-    listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter, --layout sheet|cards)
-    listbuilder text LIST.json              the roster as one line per unit, for forums
-    listbuilder db upgrade                  apply the saved-list database's migrations (DATABASE_URL)
-    listbuilder db current                  print the migration the database is at
-    listbuilder import-book FILE... --into F  Army Forge book exports -> YAML books in folder F
+listbuilder check-books [FOLDER...]     load every army book, print every problem
+listbuilder validate LIST.json          validate a list, print the report
+listbuilder preview REQUEST.json        preview a combat (same request as POST /api/v1/previews)
+listbuilder pdf LIST.json -o R.pdf      print a list as a PDF roster (--paper a4|letter, --layout sheet|cards)
+listbuilder text LIST.json              the roster as one line per unit, for forums
+listbuilder db upgrade                  apply the saved-list database's migrations (DATABASE_URL)
+listbuilder db current                  print the migration the database is at
+listbuilder import-book FILE... --into F  Army Forge book exports -> YAML books in folder F
 """
 
 from __future__ import annotations
@@ -51,7 +51,11 @@ def _read_json(path: str) -> Any:
         try:
             return load_json_body(data)
         except BodyError as exc:
-            problems = [message if field == "(body)" else f"{field}: {message}" for field, messages in exc.errors.items() for message in messages]
+            problems = [
+                message if field == "(body)" else f"{field}: {message}"
+                for field, messages in exc.errors.items()
+                for message in messages
+            ]
     for problem in problems:
         print(f"{path}: {problem}", file=sys.stderr)
     raise SystemExit(2)
@@ -148,6 +152,8 @@ def cmd_db(args: argparse.Namespace) -> int:
             print(f"{db!r}: at {db.revision() or 'no migration (empty database)'}; newest is {head_revision()}")
     finally:
         db.dispose()
+
+
 def _read_book_file(name: str) -> Any:
     """A book export's JSON, read as ``POST /api/v1/books/import`` reads its body: the same
     reader refuses the same text (a NUL character, a lone surrogate, nesting past its depth),
@@ -162,8 +168,14 @@ def _read_book_file(name: str) -> Any:
     try:
         return load_json_body(data)
     except BodyError as exc:
-        problems = [(name if field == "(body)" else f"{name}: {field}", message) for field, messages in exc.errors.items() for message in messages]
-        raise ImportFailed("not_json" if exc.status == 400 else "invalid_text", problems[0][0], problems[0][1], problems) from None
+        problems = [
+            (name if field == "(body)" else f"{name}: {field}", message)
+            for field, messages in exc.errors.items()
+            for message in messages
+        ]
+        raise ImportFailed(
+            "not_json" if exc.status == 400 else "invalid_text", problems[0][0], problems[0][1], problems
+        ) from None
 
 
 def cmd_import_book(args: argparse.Namespace) -> int:
@@ -174,12 +186,17 @@ def cmd_import_book(args: argparse.Namespace) -> int:
     folders = [Path(f) for f in (args.books.split(os.pathsep) if args.books else []) if f] or default_books_folders()
     into = Path(args.into) if args.into else (folders[-1] if len(folders) > 1 else None)
     if into is None:
-        print("say where the books go: --into FOLDER (and add FOLDER to LISTBUILDER_BOOKS so the service loads it)", file=sys.stderr)
+        print(
+            "say where the books go: --into FOLDER (and add FOLDER to LISTBUILDER_BOOKS so the service loads it)",
+            file=sys.stderr,
+        )
         return 2
     loaded = [*folders, into] if into.resolve() not in {f.resolve() for f in folders} and into.is_dir() else folders
     registry = _registry([str(f) for f in loaded])
     try:
-        planned = plan_imports([(name, _read_book_file(name)) for name in args.files], registry.systems, registry.books, into)
+        planned = plan_imports(
+            [(name, _read_book_file(name)) for name in args.files], registry.systems, registry.books, into
+        )
     except ImportFailed as exc:
         for path, message in exc.problems:
             print(f"{path}: {message}", file=sys.stderr)
@@ -188,7 +205,9 @@ def cmd_import_book(args: argparse.Namespace) -> int:
     write_planned(planned)
     for plan in planned:
         book = plan.converted.book
-        print(f"{plan.path}: {book.name} ({book.system}), {len(book.units)} units, {len(book.sections)} upgrade sections")
+        print(
+            f"{plan.path}: {book.name} ({book.system}), {len(book.units)} units, {len(book.sections)} upgrade sections"
+        )
         for note in plan.converted.notes:
             print(f"  note: {note}")
         for warning in plan.converted.warnings:
@@ -202,12 +221,22 @@ def cmd_import_book(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from listbuilder.roster_html import LAYOUTS, PAPERS  # the paper sizes and layouts the renderer knows
 
-    parser = argparse.ArgumentParser(prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     books = argparse.ArgumentParser(add_help=False)  # the option every list command shares
-    books.add_argument("--books", default=None, help=f"army book folders, {os.pathsep!r}-separated (default: LISTBUILDER_BOOKS or army_books/)")
+    books.add_argument(
+        "--books",
+        default=None,
+        help=f"army book folders, {os.pathsep!r}-separated (default: LISTBUILDER_BOOKS or army_books/)",
+    )
     check = sub.add_parser("check-books", help="load every army book and report problems")
-    check.add_argument("folder", nargs="*", help="book folders, each laid out like army_books/ (default: LISTBUILDER_BOOKS or army_books/)")
+    check.add_argument(
+        "folder",
+        nargs="*",
+        help="book folders, each laid out like army_books/ (default: LISTBUILDER_BOOKS or army_books/)",
+    )
     check.set_defaults(func=cmd_check_books)
     validate = sub.add_parser("validate", parents=[books], help="validate an army list (JSON file, or - for stdin)")
     validate.add_argument("list")
@@ -220,17 +249,28 @@ def build_parser() -> argparse.ArgumentParser:
     pdf.add_argument("list")
     pdf.add_argument("-o", "--output", default="roster.pdf", help="PDF file to write (default: roster.pdf)")
     pdf.add_argument("--paper", choices=sorted(PAPERS), default="a4")
-    pdf.add_argument("--layout", choices=sorted(LAYOUTS), default="sheet", help="sheet (compact, the default) or cards (one card per unit)")
+    pdf.add_argument(
+        "--layout",
+        choices=sorted(LAYOUTS),
+        default="sheet",
+        help="sheet (compact, the default) or cards (one card per unit)",
+    )
     pdf.set_defaults(func=cmd_pdf)
     imp = sub.add_parser("import-book", parents=[books], help="convert Army Forge book exports (JSON) into YAML books")
     imp.add_argument("files", nargs="+", metavar="FILE", help="Army Forge book export (.json), or - for stdin")
-    imp.add_argument("--into", default=None, help="books folder to write into (default: the last folder of LISTBUILDER_BOOKS when it names several)")
+    imp.add_argument(
+        "--into",
+        default=None,
+        help="books folder to write into (default: the last folder of LISTBUILDER_BOOKS when it names several)",
+    )
     imp.set_defaults(func=cmd_import_book)
     text = sub.add_parser("text", parents=[books], help="print an army list as compact text, one unit per line")
     text.add_argument("list")
     text.set_defaults(func=cmd_text)
     db = sub.add_parser("db", help="the database of saved lists")
-    db.add_argument("db_command", choices=["upgrade", "current"], help="upgrade: apply migrations; current: show where it is")
+    db.add_argument(
+        "db_command", choices=["upgrade", "current"], help="upgrade: apply migrations; current: show where it is"
+    )
     db.add_argument("--url", default=None, help="database URL (default: $DATABASE_URL, else SQLite in instance/)")
     db.set_defaults(func=cmd_db)
     return parser

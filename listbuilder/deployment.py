@@ -106,7 +106,9 @@ def _list_order(entry: ResolvedEntry) -> int:
     return entry.index
 
 
-def count_totals(army: ArmyList, resolved: Sequence[ResolvedEntry], groups: Sequence[Deployment] | None = None) -> dict[str, Any]:
+def count_totals(
+    army: ArmyList, resolved: Sequence[ResolvedEntry], groups: Sequence[Deployment] | None = None
+) -> dict[str, Any]:
     """``units``, ``activations`` and ``models`` of a list, as every report and sheet labels them
     (*groups*, when the caller has them, are counted; else the links are, without grouping)."""
     if groups is not None:

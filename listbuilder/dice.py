@@ -131,11 +131,15 @@ class Dist:
         return Dist.mixture((p, fn(v)) for v, p in self._pmf.items())
 
     def clip(self, low: int | None = None, high: int | None = None) -> Dist:
-        return self.map(lambda v: max(low, v) if low is not None and v < low else (min(high, v) if high is not None else v))
+        return self.map(
+            lambda v: max(low, v) if low is not None and v < low else (min(high, v) if high is not None else v)
+        )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Dist) and self._pmf.keys() == other._pmf.keys() and all(
-            math.isclose(p, other._pmf[v], abs_tol=1e-12) for v, p in self._pmf.items()
+        return (
+            isinstance(other, Dist)
+            and self._pmf.keys() == other._pmf.keys()
+            and all(math.isclose(p, other._pmf[v], abs_tol=1e-12) for v, p in self._pmf.items())
         )
 
     def __hash__(self) -> int:
@@ -159,7 +163,12 @@ def _binomial(n: int, p: float) -> Dist:
     # Past that, C(n, k) is beyond a float (int * float raised OverflowError, a 500) and p**k
     # underflows to 0; the logarithms of all three stay small, so each term is exp(their sum).
     log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
-    return Dist({k: math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q) for k in range(n + 1)})
+    return Dist(
+        {
+            k: math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+            for k in range(n + 1)
+        }
+    )
 
 
 # C(1020, 510) is about 1e305, the last central binomial coefficient below a float's 1.8e308:
@@ -168,7 +177,9 @@ _EXACT_COMB_UP_TO = 1020
 
 
 @lru_cache(maxsize=1024)
-def success_chance(target: int, modifier: int = 0, sides: int = 6, *, natural_hit: int | None = 6, natural_miss: int | None = 1) -> float:
+def success_chance(
+    target: int, modifier: int = 0, sides: int = 6, *, natural_hit: int | None = 6, natural_miss: int | None = 1
+) -> float:
     """Chance that one die scores *target*+ after *modifier*, with natural results fixed.
 
     OPR: a natural 6 always succeeds and a natural 1 always fails, whatever the modifiers.

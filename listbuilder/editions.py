@@ -37,8 +37,14 @@ def edition_note(book: ArmyBook, system: GameSystem) -> dict[str, Any]:
     checked = f"{system.name} {system.edition}, rulebook {system.rulebook[:3]}"
     version = written_for(book)
     if version is None:
-        return {"checked_under": checked, "written_for": None, "other_edition": False,
-                "summary": f"Checked under {checked}.", "same": [], "changes": []}
+        return {
+            "checked_under": checked,
+            "written_for": None,
+            "other_edition": False,
+            "summary": f"Checked under {checked}.",
+            "same": [],
+            "changes": [],
+        }
     info = system.imported_books
     edition = str(info.get("edition") or "")
     other: bool | None = None
@@ -51,5 +57,11 @@ def edition_note(book: ArmyBook, system: GameSystem) -> dict[str, Any]:
         summary = f"Written for {source}; checked under {checked}, the same edition."
     else:
         summary = f"Written for {source}; checked under {checked}, whose text names no edition to compare."
-    return {"checked_under": checked, "written_for": source, "other_edition": other, "summary": summary,
-            "same": list(info.get("same", ())), "changes": list(info.get("changes", ()))}
+    return {
+        "checked_under": checked,
+        "written_for": source,
+        "other_edition": other,
+        "summary": summary,
+        "same": list(info.get("same", ())),
+        "changes": list(info.get("changes", ())),
+    }

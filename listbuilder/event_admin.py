@@ -30,7 +30,9 @@ DAY_FIELDS = ("tiebreakers", "avoid_same_club", "avoid_same_faction_first_round"
 def check_deadline(deadline: dt.datetime, now: dt.datetime) -> dt.datetime:
     """A deadline must be in the future. Raises ListError (422)."""
     if deadline <= now:
-        raise ListError("invalid_event", "the deadline has passed already: give a time in the future", {"deadline": ["in the past"]})
+        raise ListError(
+            "invalid_event", "the deadline has passed already: give a time in the future", {"deadline": ["in the past"]}
+        )
     return deadline.astimezone(dt.timezone.utc)
 
 
@@ -47,11 +49,19 @@ def plan_edit(changes: Mapping[str, Any], list_settings: Mapping[str, Any] | Non
         _organiser(day)
         event = day.event
         if day.rounds:
-            raise DayConflict(event.id, "round 1 has started: the event's settings are fixed for the day", field="round")
+            raise DayConflict(
+                event.id, "round 1 has started: the event's settings are fixed for the day", field="round"
+            )
         if list_settings is not None and day.submissions:
             field = next(k for k in SETTINGS if k in changes)
-            raise DayConflict(event.id, "lists were submitted under the current list settings: they cannot change now", field=field)
-        before: dict[str, Any] = {"name": event.name, "deadline": event.deadline.isoformat(), "allow_illegal": event.allow_illegal}
+            raise DayConflict(
+                event.id, "lists were submitted under the current list settings: they cannot change now", field=field
+            )
+        before: dict[str, Any] = {
+            "name": event.name,
+            "deadline": event.deadline.isoformat(),
+            "allow_illegal": event.allow_illegal,
+        }
         values = {k: changes[k] for k in EVENT_FIELDS if changes.get(k) is not None}
         if "deadline" in values:
             values["deadline"] = check_deadline(values["deadline"], now)
@@ -60,7 +70,10 @@ def plan_edit(changes: Mapping[str, Any], list_settings: Mapping[str, Any] | Non
             values["settings"] = dict(list_settings)
         day_changes = {k: changes[k] for k in DAY_FIELDS if changes.get(k) is not None}
         before["day"] = {k: day_settings(day)[k] for k in day_changes}
-        after = {**{k: (v.isoformat() if isinstance(v, dt.datetime) else v) for k, v in values.items()}, "day": day_changes}
+        after = {
+            **{k: (v.isoformat() if isinstance(v, dt.datetime) else v) for k, v in values.items()},
+            "day": day_changes,
+        }
         written: list[Change] = [AddLog("settings", {"before": before, "after": after})]
         if values:
             written.insert(0, UpdateEvent(values))
@@ -76,7 +89,10 @@ def plan_close(now: dt.datetime) -> Plan:
         _organiser(day)
         if not day.event.is_open(now):
             raise DayConflict(day.event.id, "submissions are closed already", field="deadline")
-        return [UpdateEvent({"deadline": now}), AddLog("close", {"before": day.event.deadline.isoformat(), "after": now.isoformat()})]
+        return [
+            UpdateEvent({"deadline": now}),
+            AddLog("close", {"before": day.event.deadline.isoformat(), "after": now.isoformat()}),
+        ]
 
     return plan
 
@@ -87,7 +103,10 @@ def plan_reopen(deadline: dt.datetime, now: dt.datetime) -> Plan:
     def plan(day: Day) -> Sequence[Change]:
         _organiser(day)
         until = check_deadline(deadline, now)
-        return [UpdateEvent({"deadline": until}), AddLog("reopen", {"before": day.event.deadline.isoformat(), "after": until.isoformat()})]
+        return [
+            UpdateEvent({"deadline": until}),
+            AddLog("reopen", {"before": day.event.deadline.isoformat(), "after": until.isoformat()}),
+        ]
 
     return plan
 

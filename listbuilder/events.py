@@ -46,13 +46,20 @@ MODE_SETTINGS = ("game_mode", "budget")
 # Setting an event up
 
 
-def pin_books(registry: BookRegistry, system_id: str, wanted: Sequence[Mapping[str, Any]]) -> tuple[list[RulesRecord], dict[str, str]]:
+def pin_books(
+    registry: BookRegistry, system_id: str, wanted: Sequence[Mapping[str, Any]]
+) -> tuple[list[RulesRecord], dict[str, str]]:
     """Each wanted book (``{"book": id, "version": label?, "rules_version": digest?}``) as the
     server serves it now, pinned, with the files' text by digest. A version asked for must be
     the one served: an event pins real files, not labels. Raises ListError (404 unknown
     system or book, 409 another version asked for, 422 a book named twice)."""
     if system_id not in registry.rules:
-        raise ListError("unknown_system", f"no game system {system_id!r}", {"system": [f"unknown; known: {sorted(registry.systems)}"]}, status=404)
+        raise ListError(
+            "unknown_system",
+            f"no game system {system_id!r}",
+            {"system": [f"unknown; known: {sorted(registry.systems)}"]},
+            status=404,
+        )
     pins: list[RulesRecord] = []
     texts: dict[str, str] = {}
     for i, want in enumerate(wanted):
@@ -60,15 +67,22 @@ def pin_books(registry: BookRegistry, system_id: str, wanted: Sequence[Mapping[s
         book = registry.books.get(want["book"])
         if book is None or book.system != system_id:
             known = sorted(b.id for b in registry.books_of(system_id))
-            raise ListError("unknown_book", f"no {system_id} army book {want['book']!r}", {f"{where}.book": [f"unknown; books for {system_id}: {known}"]}, status=404)
+            raise ListError(
+                "unknown_book",
+                f"no {system_id} army book {want['book']!r}",
+                {f"{where}.book": [f"unknown; books for {system_id}: {known}"]},
+                status=404,
+            )
         if any(pin.book_id == book.id for pin in pins):
             raise ListError("invalid_event", f"{book.name} is named twice", {f"{where}.book": ["named twice"]})
         pin, found = saved.rules_record(registry, saved.Rules(registry.rules[system_id], book))
         for field, served in (("version", pin.book_version), ("rules_version", pin.rules_version)):
             if want.get(field) is not None and want[field] != served:
                 raise ListError(
-                    "book_version_mismatch", f"this server has {book.name} {field} {served!r}, not {want[field]!r}: an event pins the book it serves",
-                    {f"{where}.{field}": [f"served: {served!r}"]}, status=409,
+                    "book_version_mismatch",
+                    f"this server has {book.name} {field} {served!r}, not {want[field]!r}: an event pins the book it serves",
+                    {f"{where}.{field}": [f"served: {served!r}"]},
+                    status=409,
                 )
         pins.append(pin)
         texts.update(found)
@@ -152,21 +166,35 @@ def check_for_event(db: Database, registry: BookRegistry, event: Event, version:
     """
     army = parse_list(version.document)
     if army.system != event.system_id:
-        raise ListError("event_system", f"the list is for {army.system}; this event plays {event.system_id}", {"list_id": [f"a {army.system} list"]})
+        raise ListError(
+            "event_system",
+            f"the list is for {army.system}; this event plays {event.system_id}",
+            {"list_id": [f"a {army.system} list"]},
+        )
     pin = event.pin(army.book)
     if pin is None:
         allowed = [p.book_id for p in event.books]
-        raise ListError("event_book", f"army book {army.book!r} is not allowed at this event; allowed: {allowed}", {"list_id": [f"book {army.book!r} not allowed"]})
+        raise ListError(
+            "event_book",
+            f"army book {army.book!r} is not allowed at this event; allowed: {allowed}",
+            {"list_id": [f"book {army.book!r} not allowed"]},
+        )
     if version.rules.rules_version != pin.rules_version:
         raise ListError(
             "book_version_mismatch",
             f"the list was saved against {pin.book_id} version {version.rules.book_version!r} (rules {version.rules.rules_version}); "
             f"this event pins version {pin.book_version!r} (rules {pin.rules_version}): save the list again with the pinned book",
-            {"list_id": [f"rules {version.rules.rules_version}, event pins {pin.rules_version}"]}, status=409,
+            {"list_id": [f"rules {version.rules.rules_version}, event pins {pin.rules_version}"]},
+            status=409,
         )
     rules = saved.pinned_rules(db, registry, pin)
     if rules is None:
-        raise ListError("book_unavailable", f"the event's pinned copy of {pin.book_id} cannot be loaded", {"list_id": ["pinned book unavailable"]}, status=409)
+        raise ListError(
+            "book_unavailable",
+            f"the event's pinned copy of {pin.book_id} cannot be loaded",
+            {"list_id": ["pinned book unavailable"]},
+            status=409,
+        )
     played = with_settings(army, event.settings)
     return EventCheck(played, rules.validate(played), rules, verification_code(played, pin.rules_version))
 
@@ -177,8 +205,14 @@ def refusal(report: ValidationReport) -> ListError:
     errors: dict[str, list[str]] = {}
     for issue in report.issues:
         if issue.severity == ERROR:
-            errors.setdefault(f"list.{issue.path}" if issue.path else "list", []).append(f"{issue.code}: {issue.message}")
-    return ListError("illegal_list", f"the list is not legal under this event's rules ({len(errors)} problem(s)); the organiser does not accept illegal lists", errors)
+            errors.setdefault(f"list.{issue.path}" if issue.path else "list", []).append(
+                f"{issue.code}: {issue.message}"
+            )
+    return ListError(
+        "illegal_list",
+        f"the list is not legal under this event's rules ({len(errors)} problem(s)); the organiser does not accept illegal lists",
+        errors,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,9 +226,9 @@ class Entry:
 
     submission: Submission
     faction: str
-    report: Mapping[str, Any]          # as checked on submission, or now when re-validated
+    report: Mapping[str, Any]  # as checked on submission, or now when re-validated
     earlier: Submission | None
-    changes: tuple[str, ...] | None    # the diff from the earlier submission, in words
+    changes: tuple[str, ...] | None  # the diff from the earlier submission, in words
     revalidated: bool = False
     changed_since_submission: bool = False
 
@@ -213,16 +247,34 @@ class Entry:
     def as_dict(self) -> dict[str, Any]:
         s = self.submission
         return {
-            "number": s.number, "player": s.player, "faction": self.faction, "list_id": s.list_id, "list_version": s.list_version,
-            "submitted_at": s.submitted_at, "points": self.points, "totals": dict(self.report["totals"]), "valid": self.valid,
-            "issues": list(self.report["issues"]), "verification_code": s.verification_code,
-            "earlier": {"number": self.earlier.number, "list_id": self.earlier.list_id, "list_version": self.earlier.list_version, "verification_code": self.earlier.verification_code} if self.earlier else None,
+            "number": s.number,
+            "player": s.player,
+            "faction": self.faction,
+            "list_id": s.list_id,
+            "list_version": s.list_version,
+            "submitted_at": s.submitted_at,
+            "points": self.points,
+            "totals": dict(self.report["totals"]),
+            "valid": self.valid,
+            "issues": list(self.report["issues"]),
+            "verification_code": s.verification_code,
+            "earlier": {
+                "number": self.earlier.number,
+                "list_id": self.earlier.list_id,
+                "list_version": self.earlier.list_version,
+                "verification_code": self.earlier.verification_code,
+            }
+            if self.earlier
+            else None,
             "changes": list(self.changes) if self.changes is not None else None,
-            "revalidated": self.revalidated, "changed_since_submission": self.changed_since_submission,
+            "revalidated": self.revalidated,
+            "changed_since_submission": self.changed_since_submission,
         }
 
 
-def entries(db: Database, registry: BookRegistry, event: Event, submissions: Sequence[Submission], *, revalidate: bool = False) -> list[Entry]:
+def entries(
+    db: Database, registry: BookRegistry, event: Event, submissions: Sequence[Submission], *, revalidate: bool = False
+) -> list[Entry]:
     """One entry per player (their newest submission), in the order players first submitted.
 
     With *revalidate*, every entry is checked again now against the pinned rules (the
@@ -244,7 +296,9 @@ def entries(db: Database, registry: BookRegistry, event: Event, submissions: Seq
         if earlier is not None:
             older = versions[earlier.list_id, earlier.list_version]
             changes = tuple(saved.diff_versions(db, registry, older, version).summary())
-        found.append(Entry(s, _faction(registry, event, version.rules.book_id), report, earlier, changes, revalidate, changed))
+        found.append(
+            Entry(s, _faction(registry, event, version.rules.book_id), report, earlier, changes, revalidate, changed)
+        )
     return found
 
 
@@ -275,7 +329,18 @@ def _faction(registry: BookRegistry, event: Event, book_id: str) -> str:
     return book.name if book is not None else book_id
 
 
-CSV_COLUMNS = ("player", "faction", "points", "valid", "issues", "verification_code", "list_id", "list_version", "submitted_at", "changes")
+CSV_COLUMNS = (
+    "player",
+    "faction",
+    "points",
+    "valid",
+    "issues",
+    "verification_code",
+    "list_id",
+    "list_version",
+    "submitted_at",
+    "changes",
+)
 
 
 def entries_csv(found: Sequence[Entry]) -> str:
@@ -287,9 +352,15 @@ def entries_csv(found: Sequence[Entry]) -> str:
     for entry in found:
         s = entry.submission
         row = {
-            "player": s.player, "faction": entry.faction, "points": entry.points, "valid": "yes" if entry.valid else "no",
-            "issues": "; ".join(f"{i['code']}: {i['message']}" for i in entry.errors), "verification_code": s.verification_code,
-            "list_id": s.list_id, "list_version": s.list_version, "submitted_at": s.submitted_at.isoformat().replace("+00:00", "Z"),
+            "player": s.player,
+            "faction": entry.faction,
+            "points": entry.points,
+            "valid": "yes" if entry.valid else "no",
+            "issues": "; ".join(f"{i['code']}: {i['message']}" for i in entry.errors),
+            "verification_code": s.verification_code,
+            "list_id": s.list_id,
+            "list_version": s.list_version,
+            "submitted_at": s.submitted_at.isoformat().replace("+00:00", "Z"),
             "changes": "; ".join(entry.changes or ()),
         }
         writer.writerow([_cell(row[c]) for c in CSV_COLUMNS])

@@ -17,12 +17,19 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
-
-from typing import Protocol
+from typing import Any, Protocol
 
 # The parts of a record, each an object or a "module:name" string.
-PARTS = ("rules", "system_schema", "book_schema", "engine", "situation_schema", "turn_engine", "turn_situation_schema", "sheet")
+PARTS = (
+    "rules",
+    "system_schema",
+    "book_schema",
+    "engine",
+    "situation_schema",
+    "turn_engine",
+    "turn_situation_schema",
+    "sheet",
+)
 
 
 @dataclass(frozen=True)
@@ -94,44 +101,70 @@ def family_of(system: _OfAFamily) -> Family:
 # The families
 
 
-OPR = register(Family(
-    id="opr",
-    rules="listbuilder.systems.opr:OprRules",
-    stat_names=("quality", "defense"),
-    system_schema="listbuilder.formats.opr:OprSystemSchema",
-    book_schema="listbuilder.formats.opr:OprBookSchema",
-    engine="listbuilder.combat.opr:engine",
-    situation_schema="listbuilder.shapes.previews:OprSituationSchema",
-    turn_engine="listbuilder.combat.opr:turn_engine",
-    turn_situation_schema="listbuilder.shapes.previews:OprTurnSituationSchema",
-    sheet="listbuilder.sheets:OPR_SHEET",
-    counts_wounds=True,
-))
+OPR = register(
+    Family(
+        id="opr",
+        rules="listbuilder.systems.opr:OprRules",
+        stat_names=("quality", "defense"),
+        system_schema="listbuilder.formats.opr:OprSystemSchema",
+        book_schema="listbuilder.formats.opr:OprBookSchema",
+        engine="listbuilder.combat.opr:engine",
+        situation_schema="listbuilder.shapes.previews:OprSituationSchema",
+        turn_engine="listbuilder.combat.opr:turn_engine",
+        turn_situation_schema="listbuilder.shapes.previews:OprTurnSituationSchema",
+        sheet="listbuilder.sheets:OPR_SHEET",
+        counts_wounds=True,
+    )
+)
 
-ANCIENTS_HEX = register(Family(
-    id="ancients-hex",
-    rules="listbuilder.systems.ancients_hex:AncientsHexRules",
-    stat_names=(
-        "unit_class", "activation", "figures", "hexes", "move", "attack", "missile",
-        "missile_range", "defence", "willpower", "hit_points", "keyword", "spell_roles",
-    ),
-    system_schema="listbuilder.formats.ancients_hex:AncientsHexSystemSchema",
-    book_schema="listbuilder.formats.ancients_hex:AncientsHexBookSchema",
-    engine="listbuilder.combat.ancients_hex:engine",
-    situation_schema="listbuilder.shapes.hex_situations:AncientsHexSituationSchema",
-    sheet="listbuilder.sheets:ANCIENTS_HEX_SHEET",
-))
+ANCIENTS_HEX = register(
+    Family(
+        id="ancients-hex",
+        rules="listbuilder.systems.ancients_hex:AncientsHexRules",
+        stat_names=(
+            "unit_class",
+            "activation",
+            "figures",
+            "hexes",
+            "move",
+            "attack",
+            "missile",
+            "missile_range",
+            "defence",
+            "willpower",
+            "hit_points",
+            "keyword",
+            "spell_roles",
+        ),
+        system_schema="listbuilder.formats.ancients_hex:AncientsHexSystemSchema",
+        book_schema="listbuilder.formats.ancients_hex:AncientsHexBookSchema",
+        engine="listbuilder.combat.ancients_hex:engine",
+        situation_schema="listbuilder.shapes.hex_situations:AncientsHexSituationSchema",
+        sheet="listbuilder.sheets:ANCIENTS_HEX_SHEET",
+    )
+)
 
-ARMOUR_HEX = register(Family(
-    id="armour-hex",
-    rules="listbuilder.systems.armour_hex:ArmourHexRules",
-    stat_names=(
-        "unit_type", "bio", "size_class", "fire_orders", "speeds", "armour", "assault",
-        "deflection", "damage_tables", "hand_slots", "shared_slots",
-    ),
-    system_schema="listbuilder.formats.armour_hex:ArmourHexSystemSchema",
-    book_schema="listbuilder.formats.armour_hex:ArmourHexBookSchema",
-    engine="listbuilder.combat.armour_hex:engine",
-    situation_schema="listbuilder.shapes.hex_situations:ArmourHexSituationSchema",
-    sheet="listbuilder.sheets:ARMOUR_HEX_SHEET",
-))
+ARMOUR_HEX = register(
+    Family(
+        id="armour-hex",
+        rules="listbuilder.systems.armour_hex:ArmourHexRules",
+        stat_names=(
+            "unit_type",
+            "bio",
+            "size_class",
+            "fire_orders",
+            "speeds",
+            "armour",
+            "assault",
+            "deflection",
+            "damage_tables",
+            "hand_slots",
+            "shared_slots",
+        ),
+        system_schema="listbuilder.formats.armour_hex:ArmourHexSystemSchema",
+        book_schema="listbuilder.formats.armour_hex:ArmourHexBookSchema",
+        engine="listbuilder.combat.armour_hex:engine",
+        situation_schema="listbuilder.shapes.hex_situations:ArmourHexSituationSchema",
+        sheet="listbuilder.sheets:ARMOUR_HEX_SHEET",
+    )
+)

@@ -68,7 +68,16 @@ def import_book(db: Database, registry: BookRegistry, data: Any) -> ImportedBook
     book = converted.book
     warnings = [problem.message for problem in converted.warnings]
     origin = converted.document.get("extra", {}).get(book_importer.SOURCE_KEY, {})
-    stored.store_book(db, book_id, book.system, book.name, text, warnings, str(origin.get("uid") or ""), str(origin.get("version") or ""))
+    stored.store_book(
+        db,
+        book_id,
+        book.system,
+        book.name,
+        text,
+        warnings,
+        str(origin.get("uid") or ""),
+        str(origin.get("version") or ""),
+    )
     LOADED.put((book_id, book.digest), book)
     return ImportedBook(book, warnings, list(book.undefined_rules), list(converted.notes))
 
@@ -101,7 +110,9 @@ class ImportedBooks:
         system = self.registry.systems.get(system_id)
         text = stored.read_text(db, digest)
         if system is None or text is None:
-            log.warning("imported book %s: %s", book_id, "its system is not served" if system is None else "its text is missing")
+            log.warning(
+                "imported book %s: %s", book_id, "its system is not served" if system is None else "its text is missing"
+            )
             return None
         try:
             return load_book_text(text, system, self.registry.rules.get(system.id), source=f"imported book {book_id}")

@@ -35,7 +35,13 @@ class UpgradeChange:
         return f"{self.label} ×{self.before} → ×{self.after}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"section": self.section, "option": self.option, "label": self.label, "from": self.before, "to": self.after}
+        return {
+            "section": self.section,
+            "option": self.option,
+            "label": self.label,
+            "from": self.before,
+            "to": self.after,
+        }
 
 
 @dataclass(frozen=True)
@@ -65,10 +71,15 @@ class EntryChange:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "key": self.key, "unit": self.unit, "name": self.name, "change": self.change,
+            "key": self.key,
+            "unit": self.unit,
+            "name": self.name,
+            "change": self.change,
             "cost_before": self.cost_before.as_dict() if self.cost_before is not None else None,
             "cost_after": self.cost_after.as_dict() if self.cost_after is not None else None,
-            "upgrades": [u.as_dict() for u in self.upgrades], "details": list(self.details), "summary": self.words(),
+            "upgrades": [u.as_dict() for u in self.upgrades],
+            "details": list(self.details),
+            "summary": self.words(),
         }
 
 
@@ -121,12 +132,22 @@ class ListDiff:
             "removed": [e.as_dict() for e in self.of_kind(REMOVED)],
             "changed": [e.as_dict() for e in self.of_kind(CHANGED)],
             "settings": [s.as_dict() for s in self.settings],
-            "totals": {"from": self.total_before.as_dict(), "to": self.total_after.as_dict(), "change": self.total_change.as_dict()},
+            "totals": {
+                "from": self.total_before.as_dict(),
+                "to": self.total_after.as_dict(),
+                "change": self.total_change.as_dict(),
+            },
             "summary": self.summary(),
         }
 
 
-SETTING_LABELS = {"name": "List name", "points_limit": "Points limit", "force_org": "Force organisation", "game_mode": "Game mode", "budget": "Budget"}
+SETTING_LABELS = {
+    "name": "List name",
+    "points_limit": "Points limit",
+    "force_org": "Force organisation",
+    "game_mode": "Game mode",
+    "budget": "Budget",
+}
 
 
 def diff_lists(
@@ -156,12 +177,26 @@ def diff_lists(
         now = new.get(entry.key)
         if now is None or now.unit != entry.unit:
             ups = tuple(_upgrade_change(book_before, u.section, u.option, u.count, 0) for u in entry.upgrades)
-            changes.append(EntryChange(entry.key, entry.unit, names_before[entry.key], REMOVED, costs_before.get(entry.key, Cost()), None, ups))
+            changes.append(
+                EntryChange(
+                    entry.key,
+                    entry.unit,
+                    names_before[entry.key],
+                    REMOVED,
+                    costs_before.get(entry.key, Cost()),
+                    None,
+                    ups,
+                )
+            )
     for entry in after.units:
         was = old.get(entry.key)
         if was is None or was.unit != entry.unit:
             ups = tuple(_upgrade_change(book_after, u.section, u.option, 0, u.count) for u in entry.upgrades)
-            changes.append(EntryChange(entry.key, entry.unit, names_after[entry.key], ADDED, None, costs_after.get(entry.key, Cost()), ups))
+            changes.append(
+                EntryChange(
+                    entry.key, entry.unit, names_after[entry.key], ADDED, None, costs_after.get(entry.key, Cost()), ups
+                )
+            )
     order = {ADDED: 0, REMOVED: 1, CHANGED: 2}
     changes.sort(key=lambda c: order[c.change])
     return ListDiff(
@@ -173,13 +208,20 @@ def diff_lists(
 
 
 def _changed(
-    was: ListEntry, now: ListEntry, names_before: Mapping[str, str], names_after: Mapping[str, str],
-    costs_before: Mapping[str, Cost], costs_after: Mapping[str, Cost], book: ArmyBook | None,
+    was: ListEntry,
+    now: ListEntry,
+    names_before: Mapping[str, str],
+    names_after: Mapping[str, str],
+    costs_before: Mapping[str, Cost],
+    costs_after: Mapping[str, Cost],
+    book: ArmyBook | None,
 ) -> EntryChange | None:
     counts_before = _counts(was)
     counts_after = _counts(now)
     upgrades = tuple(
-        _upgrade_change(book, section, option, counts_before.get((section, option), 0), counts_after.get((section, option), 0))
+        _upgrade_change(
+            book, section, option, counts_before.get((section, option), 0), counts_after.get((section, option), 0)
+        )
         for section, option in dict.fromkeys([*counts_before, *counts_after])
         if counts_before.get((section, option), 0) != counts_after.get((section, option), 0)
     )
@@ -197,7 +239,9 @@ def _changed(
     cost_before, cost_after = costs_before.get(was.key, Cost()), costs_after.get(now.key, Cost())
     if not upgrades and not details and cost_before == cost_after:
         return None
-    return EntryChange(now.key, now.unit, names_after[now.key], CHANGED, cost_before, cost_after, upgrades, tuple(details))
+    return EntryChange(
+        now.key, now.unit, names_after[now.key], CHANGED, cost_before, cost_after, upgrades, tuple(details)
+    )
 
 
 def _partner(relation: str, key: str | None, names: Mapping[str, str]) -> str:
@@ -232,7 +276,11 @@ def _names(entries: Sequence[ListEntry], book: ArmyBook | None) -> dict[str, str
 
 
 def _setting_changes(before: ArmyList, after: ArmyList) -> list[SettingChange]:
-    pairs = [("name", before.name, after.name), ("points_limit", before.points_limit, after.points_limit), ("force_org", before.force_org, after.force_org)]
+    pairs = [
+        ("name", before.name, after.name),
+        ("points_limit", before.points_limit, after.points_limit),
+        ("force_org", before.force_org, after.force_org),
+    ]
     for key in ("game_mode", "budget"):
         pairs.append((key, before.extra.get(key), after.extra.get(key)))
     return [SettingChange(name, old, new) for name, old, new in pairs if old != new]

@@ -14,8 +14,8 @@ from typing import Any
 from marshmallow import ValidationError
 
 from listbuilder.books import BookRegistry, flatten_messages
-from listbuilder.model import ArmyBook, ArmyList
 from listbuilder.formats.lists import ArmyListSchema
+from listbuilder.model import ArmyBook, ArmyList
 from listbuilder.rules import SystemRules
 from listbuilder.validation import ValidationReport
 
@@ -61,13 +61,28 @@ def book_for(registry: BookRegistry, army: ArmyList) -> tuple[SystemRules, ArmyB
     """
     rules = registry.rules.get(army.system)
     if rules is None:
-        raise ListError("unknown_system", f"no game system {army.system!r}", {"system": [f"unknown; known: {sorted(registry.systems)}"]}, status=404)
+        raise ListError(
+            "unknown_system",
+            f"no game system {army.system!r}",
+            {"system": [f"unknown; known: {sorted(registry.systems)}"]},
+            status=404,
+        )
     book = registry.books.get(army.book)
     if book is None:
         known = sorted(b.id for b in registry.books_of(army.system))
-        raise ListError("unknown_book", f"no army book {army.book!r}", {"book": [f"unknown; books for {army.system}: {known}"]}, status=404)
+        raise ListError(
+            "unknown_book",
+            f"no army book {army.book!r}",
+            {"book": [f"unknown; books for {army.system}: {known}"]},
+            status=404,
+        )
     if book.system != army.system:
-        raise ListError("book_system", f"{book.name} is a {book.system} book, not {army.system}", {"book": [f"belongs to {book.system}, not {army.system}"]}, status=404)
+        raise ListError(
+            "book_system",
+            f"{book.name} is a {book.system} book, not {army.system}",
+            {"book": [f"belongs to {book.system}, not {army.system}"]},
+            status=404,
+        )
     return rules, book
 
 

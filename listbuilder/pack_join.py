@@ -37,7 +37,9 @@ def join(rosters: Iterable[tuple[str, bytes]], *, timeout: float = TIMEOUT) -> b
     """The rosters' pages one after another, each roster's first page bookmarked with its
     title. Raises JoinFailed when the child fails or outlives *timeout* seconds."""
     framed = b"".join(_frames(rosters))
-    child = subprocess.Popen([sys.executable, "-I", __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-I", __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         out, err = child.communicate(framed, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -45,7 +47,9 @@ def join(rosters: Iterable[tuple[str, bytes]], *, timeout: float = TIMEOUT) -> b
         child.communicate()
         raise JoinFailed(f"joining the rosters took over {timeout} s") from None
     if child.returncode != 0:
-        raise JoinFailed(err.decode("utf-8", "replace").strip()[-2000:] or f"the joining process ended with {child.returncode}")
+        raise JoinFailed(
+            err.decode("utf-8", "replace").strip()[-2000:] or f"the joining process ended with {child.returncode}"
+        )
     return out
 
 
@@ -61,7 +65,7 @@ def _read_rosters(data: bytes) -> Iterator[tuple[str, bytes]]:
         items = []
         for _ in range(2):
             (size,) = _LENGTH.unpack_from(data, at)
-            items.append(data[at + _LENGTH.size:at + _LENGTH.size + size])
+            items.append(data[at + _LENGTH.size : at + _LENGTH.size + size])
             at += _LENGTH.size + size
         yield items[0].decode("utf-8"), items[1]
 
@@ -69,7 +73,10 @@ def _read_rosters(data: bytes) -> Iterator[tuple[str, bytes]]:
 def _join_here(rosters: Iterable[tuple[str, bytes]]) -> bytes:
     import pikepdf
 
-    pack, opened = pikepdf.new(), []  # qpdf reads the rosters' streams when the pack is written: keep them open till then
+    pack, opened = (
+        pikepdf.new(),
+        [],
+    )  # qpdf reads the rosters' streams when the pack is written: keep them open till then
     with pack.open_outline() as outline:
         for title, pdf in rosters:
             opened.append(roster := pikepdf.open(io.BytesIO(pdf)))

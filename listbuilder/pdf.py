@@ -41,19 +41,46 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from listbuilder.books import BookRegistry
-from listbuilder.compat.weasyprint import OwnUserAgentHTML, Spread, html_from_tree, install_open_arrays, new_counter_style
+from listbuilder.compat.weasyprint import (
+    OwnUserAgentHTML,
+    Spread,
+    html_from_tree,
+    install_open_arrays,
+    new_counter_style,
+)
 from listbuilder.gc_pause import paused_gc
 from listbuilder.lists import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.pdf_cache import PdfCache, RedisCache, RenderCache, cache_from_env, cache_key
 from listbuilder.roster_budget import check_entries, check_roster
+from listbuilder.roster_html import (
+    ASSET_FOLDERS,
+    LAYOUTS,
+    PAPERS,
+    STATIC,
+    asset_file_url,
+    check_layout,
+    check_paper,
+    render_html,
+)
 from listbuilder.rosters import Roster, build_roster
-
-from listbuilder.roster_html import ASSET_FOLDERS, LAYOUTS, PAPERS, STATIC, asset_file_url, check_layout, check_paper, render_html
 
 install_open_arrays()  # no C type parsed per glyph count when fonts are subset
 
-__all__ = ["ASSET_FOLDERS", "LAYOUTS", "PAPERS", "PDF_CACHE", "RedisCache", "RenderCache", "cache_key", "check_paper", "render_html", "render_pdf", "roster_pdf", "warm_up"]
+__all__ = [
+    "ASSET_FOLDERS",
+    "LAYOUTS",
+    "PAPERS",
+    "PDF_CACHE",
+    "RedisCache",
+    "RenderCache",
+    "cache_key",
+    "check_paper",
+    "render_html",
+    "render_pdf",
+    "roster_pdf",
+    "warm_up",
+]
 
 
 class LocalFetcher(URLFetcher):
@@ -180,7 +207,9 @@ class _PrintStyle:
     def stylesheets(self, paper: str) -> tuple[FontConfiguration, list[CSS]]:
         fonts, css = self.get()
         if paper not in self._pages:
-            self._pages[paper] = CSS(string=spread_css(paper), url_fetcher=self.fetcher, font_config=fonts, counter_style=self.counters)
+            self._pages[paper] = CSS(
+                string=spread_css(paper), url_fetcher=self.fetcher, font_config=fonts, counter_style=self.counters
+            )
         return fonts, [css, self._pages[paper]]
 
 
@@ -211,7 +240,12 @@ def html_document(html: str, url_fetcher: URLFetcher) -> HTML:
 
 
 def render_pdf(
-    roster: Roster, *, paper: str = "a4", layout: str = "sheet", share_url: str | None = None, fetcher: LocalFetcher | None = None
+    roster: Roster,
+    *,
+    paper: str = "a4",
+    layout: str = "sheet",
+    share_url: str | None = None,
+    fetcher: LocalFetcher | None = None,
 ) -> bytes:
     """The roster as PDF bytes; pass a *fetcher* to inspect what the document asked for."""
     html = render_html(roster, paper=paper, layout=layout, share_url=share_url, asset_url=None)

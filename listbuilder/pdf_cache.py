@@ -38,7 +38,14 @@ log = logging.getLogger(__name__)
 KEY_DOMAIN = "roster-pdf/3"  # bumped whenever the templates change what a key's PDF holds
 
 
-def cache_key(registry: BookRegistry, army: ArmyList, paper: str, layout: str = "sheet", share_url: str | None = None, heading: str | None = None) -> str:
+def cache_key(
+    registry: BookRegistry,
+    army: ArmyList,
+    paper: str,
+    layout: str = "sheet",
+    share_url: str | None = None,
+    heading: str | None = None,
+) -> str:
     """The content hash naming one rendered PDF (unknown book or system: the ids stand in)."""
     book, system = registry.books.get(army.book), registry.systems.get(army.system)
     version = rules_version(book, system) if book is not None and system is not None else f"{army.system}/{army.book}"
@@ -71,7 +78,15 @@ class RedisCache:
     worker's LRU, answers instead; it also keeps every PDF put, for the next outage.
     """
 
-    def __init__(self, url: str, *, prefix: str = "listbuilder:roster-pdf:", ttl: int = 7 * 24 * 3600, timeout: float = 0.25, pause: float = 30.0):
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "listbuilder:roster-pdf:",
+        ttl: int = 7 * 24 * 3600,
+        timeout: float = 0.25,
+        pause: float = 30.0,
+    ):
         import redis  # only when REDIS_URL is set
 
         self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
@@ -129,7 +144,12 @@ class RedisCache:
     def _failed(self, what: str, error: Exception) -> None:
         self.errors += 1
         self._paused_until = time.monotonic() + self.pause
-        log.warning("roster PDF cache: Redis %s failed (%s); this worker renders with its own cache for %g s", what, error, self.pause)
+        log.warning(
+            "roster PDF cache: Redis %s failed (%s); this worker renders with its own cache for %g s",
+            what,
+            error,
+            self.pause,
+        )
 
 
 def cache_from_env() -> RenderCache | RedisCache:

@@ -30,7 +30,9 @@ from listbuilder.model import Cost
 from listbuilder.shapes.previews import PreviewRequestSchema, schema_of
 
 
-def finish_request(registry: BookRegistry, loaded: Mapping[str, Any], situation: str = "situation_schema") -> dict[str, Any]:
+def finish_request(
+    registry: BookRegistry, loaded: Mapping[str, Any], situation: str = "situation_schema"
+) -> dict[str, Any]:
     """Load profiles and the situation for the named system; raises PreviewError.
 
     *situation* names the family's schema for it: ``"turn_situation_schema"`` for a whole turn."""
@@ -46,7 +48,9 @@ def finish_request(registry: BookRegistry, loaded: Mapping[str, Any], situation:
                 value["profile"] = _load_profile(system.family, value["profile"])
             except ValidationError as exc:
                 for where, messages in field_errors(exc.messages).items():
-                    errors.setdefault(f"{side}.profile.{where}" if where != "(body)" else f"{side}.profile", []).extend(messages)
+                    errors.setdefault(f"{side}.profile.{where}" if where != "(body)" else f"{side}.profile", []).extend(
+                        messages
+                    )
         request[side] = value
     schema_cls = FAMILIES[system.family].part(situation)
     if schema_cls is not None:
@@ -70,7 +74,9 @@ def load_request(registry: BookRegistry, data: Any, situation: str = "situation_
         loaded = schema_of(PreviewRequestSchema).load(data)
     except ValidationError as exc:
         errors = field_errors(exc.messages)
-        raise PreviewError(next(iter(errors)), "the preview request has invalid fields: see errors", errors=errors) from None
+        raise PreviewError(
+            next(iter(errors)), "the preview request has invalid fields: see errors", errors=errors
+        ) from None
     return finish_request(registry, loaded, situation)
 
 
@@ -87,9 +93,13 @@ def profile_schema(family: str) -> type[Schema]:
     book_schema = FAMILIES[family].part("book_schema")
     unit_schema = schema_of(book_schema).fields["units"].inner.schema  # a List(Nested(unit schema))
     name = "".join(part.title() for part in family.split("-")) + "ProfileSchema"
-    return type(name, (type(unit_schema),), {
-        "__doc__": f"An inline {family} unit for a preview: the book's unit shape, id, size and cost optional.",
-        "id": Identifier(load_default="profile"),
-        "size": positive_int(load_default=1),
-        "cost": CostField(load_default=lambda: Cost({"pts": 0})),
-    })
+    return type(
+        name,
+        (type(unit_schema),),
+        {
+            "__doc__": f"An inline {family} unit for a preview: the book's unit shape, id, size and cost optional.",
+            "id": Identifier(load_default="profile"),
+            "size": positive_int(load_default=1),
+            "cost": CostField(load_default=lambda: Cost({"pts": 0})),
+        },
+    )

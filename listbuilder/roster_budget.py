@@ -19,15 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from marshmallow import fields, validate
 
-from listbuilder.model import ArmyList
 from listbuilder.formats.lists import MAX_LIST_UPGRADES, ArmyListSchema, FastNested, ListEntrySchema
+from listbuilder.model import ArmyList
 
 if TYPE_CHECKING:
-    from listbuilder.rosters import Profile, Roster  # annotations only: rosters loads on first use, this module at start-up
+    from listbuilder.rosters import (  # annotations only: rosters loads on first use, this module at start-up
+        Profile,
+        Roster,
+    )
 
-MAX_ENTRIES = 150           # list entries on one roster (a legal 2000-point list has about 15)
-MAX_PRINTED_LINES = 1200    # estimated lines of the sheet: about six A4 pages of two columns
-CHARS_PER_LINE = 60         # characters in one line of a column at the sheet's 7.5 pt
+MAX_ENTRIES = 150  # list entries on one roster (a legal 2000-point list has about 15)
+MAX_PRINTED_LINES = 1200  # estimated lines of the sheet: about six A4 pages of two columns
+CHARS_PER_LINE = 60  # characters in one line of a column at the sheet's 7.5 pt
 
 
 class RosterTooLarge(Exception):
@@ -41,7 +44,12 @@ class RosterTooLarge(Exception):
         self.message = message
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": 413, "status": "Content Too Large", "message": self.message, "errors": {self.field: [self.message]}}
+        return {
+            "code": 413,
+            "status": "Content Too Large",
+            "message": self.message,
+            "errors": {self.field: [self.message]},
+        }
 
 
 class RosterListSchema(ArmyListSchema):
@@ -49,8 +57,12 @@ class RosterListSchema(ArmyListSchema):
     so the OpenAPI document says so)."""
 
     units = fields.List(
-        FastNested(ListEntrySchema), required=True, validate=validate.Length(max=MAX_ENTRIES),
-        metadata={"description": f"the entries (at most {MAX_ENTRIES} on a roster); each key unique, at most {MAX_LIST_UPGRADES} upgrade rows in all"},
+        FastNested(ListEntrySchema),
+        required=True,
+        validate=validate.Length(max=MAX_ENTRIES),
+        metadata={
+            "description": f"the entries (at most {MAX_ENTRIES} on a roster); each key unique, at most {MAX_LIST_UPGRADES} upgrade rows in all"
+        },
     )
 
 
@@ -64,7 +76,10 @@ def check_roster(roster: Roster) -> None:
     """Refuse a roster whose estimated printed length is over the budget, before layout."""
     lines = printed_lines(roster)
     if lines > MAX_PRINTED_LINES:
-        raise RosterTooLarge("units", f"the roster would print about {lines} lines, over the {MAX_PRINTED_LINES} a roster may have (long notes or names?)")
+        raise RosterTooLarge(
+            "units",
+            f"the roster would print about {lines} lines, over the {MAX_PRINTED_LINES} a roster may have (long notes or names?)",
+        )
 
 
 def printed_lines(roster: Roster) -> int:

@@ -70,7 +70,9 @@ def render_html(
     """
     template = _ENV.get_template(LAYOUTS[check_layout(layout)])
     qr_svg = share_qr_svg(share_url) if share_url else None
-    return template.render(roster=roster, paper=check_paper(paper), layout=layout, asset=asset_url, share_url=share_url, qr_svg=qr_svg)
+    return template.render(
+        roster=roster, paper=check_paper(paper), layout=layout, asset=asset_url, share_url=share_url, qr_svg=qr_svg
+    )
 
 
 def share_qr_svg(url: str) -> Markup:

@@ -79,7 +79,9 @@ def progress(db: Database, event: Event, submissions: Sequence[Submission], pape
     return PackProgress(paper, len(numbers), sum(1 for n in numbers if n in kept))
 
 
-def render_missing(db: Database, registry: BookRegistry, event: Event, submissions: Sequence[Submission], paper: str, *, seconds: float) -> PackProgress:
+def render_missing(
+    db: Database, registry: BookRegistry, event: Event, submissions: Sequence[Submission], paper: str, *, seconds: float
+) -> PackProgress:
     """Render and keep the entries' missing rosters on *paper*, oldest entry first, until
     *seconds* have been spent (at least one is rendered when any is missing).
     Raises what printing an entry raises (RosterTooLarge, ListError: see ``roster_pdf``)."""
@@ -105,7 +107,9 @@ def kept_digest(db: Database, event: Event, submissions: Sequence[Submission], *
     return rendered.pack_digest(db, _pack_key(event, submissions, paper)) if submissions else None
 
 
-def event_pack(db: Database, event: Event, submissions: Sequence[Submission], *, paper: str = "a4") -> rendered.KeptPack:
+def event_pack(
+    db: Database, event: Event, submissions: Sequence[Submission], *, paper: str = "a4"
+) -> rendered.KeptPack:
     """The pack of each player's newest submission, in the order players first submitted:
     the one kept when it holds exactly these entries, else joined from the kept rosters
     (:func:`render_missing` first) and kept. Raises ListError (409) when nothing was submitted
@@ -138,4 +142,9 @@ def _entry_numbers(submissions: Sequence[Submission]) -> list[int]:
 
 def _check_not_empty(submissions: Sequence[Submission]) -> None:
     if not submissions:
-        raise ListError("empty_event", "nothing to print: no list has been submitted to this event yet", {"event_id": ["no submissions"]}, status=409)
+        raise ListError(
+            "empty_event",
+            "nothing to print: no list has been submitted to this event yet",
+            {"event_id": ["no submissions"]},
+            status=409,
+        )

@@ -15,7 +15,6 @@ from listbuilder.model import ArmyBook, GameSystem, RuleDefinition, RuleRef
 from listbuilder.resolve import ResolvedEntry
 
 
-
 class Definitions:
     """Rule texts in force for a book: its own rules first, then the system glossary."""
 
@@ -30,7 +29,9 @@ class Definitions:
         self.army_rule: str | None = None
         if isinstance(army_rule, Mapping) and army_rule.get("name"):
             # ancients-hex: the army special rule applies to the whole army, so it is used.
-            self.rules[army_rule["name"]] = RuleDefinition(army_rule["name"], army_rule["text"], kind="army", mentions=tuple(army_rule.get("mentions") or ()))
+            self.rules[army_rule["name"]] = RuleDefinition(
+                army_rule["name"], army_rule["text"], kind="army", mentions=tuple(army_rule.get("mentions") or ())
+            )
             self.army_rule = army_rule["name"]
         names = sorted(self.rules, key=len, reverse=True)
         self._mention = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b") if names else None
@@ -62,7 +63,9 @@ class Definitions:
         return seen
 
 
-def rules_used(resolved: list[ResolvedEntry], rule_stats: Iterable[str], definitions: Definitions, spell_texts: Iterable[str]) -> set[str]:
+def rules_used(
+    resolved: list[ResolvedEntry], rule_stats: Iterable[str], definitions: Definitions, spell_texts: Iterable[str]
+) -> set[str]:
     """Names of every rule on the list: units, weapons, items, upgrades (already applied), spells.
 
     *rule_stats* are the dotted paths of the unit stats that hold rule labels (the family's sheet).
@@ -88,7 +91,9 @@ def _dig(stats: Mapping[str, Any], path: str) -> list[str]:
         found: list[Any] = []
         for value in values:
             if step == "*":
-                found.extend(value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ())
+                found.extend(
+                    value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+                )
             elif isinstance(value, Mapping) and value.get(step) is not None:
                 found.append(value[step])
         values = found

@@ -77,7 +77,12 @@ class Profile:
         """Rules, equipment, upgrades and spells, each one labelled run of text (the sheet
         prints them on one line, no box per label)."""
         spells = ", ".join(f"{s.name} ({s.value})" for s in self.spells)
-        parts = (("Rules", ", ".join(self.rules)), ("Equipment", ", ".join(self.items)), ("Upgrades", "; ".join(self.upgrades)), ("Spells", spells))
+        parts = (
+            ("Rules", ", ".join(self.rules)),
+            ("Equipment", ", ".join(self.items)),
+            ("Upgrades", "; ".join(self.upgrades)),
+            ("Spells", spells),
+        )
         return tuple(f"{label}: {text}" for label, text in parts if text)
 
 
@@ -168,7 +173,10 @@ class Roster:
     @property
     def budget_text(self) -> str:
         """``1995 / 2000 pts`` (every currency), for the page header."""
-        return " · ".join(f"{b.spent} / {b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in self.budget)
+        return " · ".join(
+            f"{b.spent} / {b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}"
+            for b in self.budget
+        )
 
     @property
     def rule_names(self) -> tuple[str, ...]:
@@ -207,7 +215,14 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         main = _profile(group.members, book, system, sheet, casters)
         heroes = tuple(_profile((h,), book, system, sheet, casters) for h in group.heroes)
         cost = Cost.total(m.cost for m in group.entries)
-        built.append((UnitBlock(0, main, heroes, len(group.members), main.models + sum(h.models for h in heroes), format_cost(cost)), cost))
+        built.append(
+            (
+                UnitBlock(
+                    0, main, heroes, len(group.members), main.models + sum(h.models for h in heroes), format_cost(cost)
+                ),
+                cost,
+            )
+        )
     blocks = _merge_identical(built)
 
     shared: dict[tuple[SpellLine, ...], list[str]] = {}
@@ -217,7 +232,10 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
                 shared.setdefault(profile.spells, []).append(profile.name)
     spellbooks = tuple(Spellbook(tuple(dict.fromkeys(names)), spells) for spells, names in shared.items())
     used = rules_used(resolved, sheet.rule_stats, definitions, [s.text for b in spellbooks for s in b.spells])
-    reference = tuple(ReferenceRule(definitions.label(name), definitions.text(name), name) for name in sorted(definitions.closure(used), key=str.casefold))
+    reference = tuple(
+        ReferenceRule(definitions.label(name), definitions.text(name), name)
+        for name in sorted(definitions.closure(used), key=str.casefold)
+    )
 
     spent = Cost.total(r.cost for r in resolved)
     limit = next((report.totals[k] for k in _LIMIT_TOTALS if isinstance(report.totals.get(k), Mapping)), {})
@@ -295,7 +313,9 @@ def _spells_of(entry: ResolvedEntry, book: ArmyBook, system: GameSystem, casters
     return [s for s in known.values() if not s.limited_to or roles & set(s.limited_to)]
 
 
-def _profile(members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSystem, sheet: FamilySheet, casters: set[str]) -> Profile:
+def _profile(
+    members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSystem, sheet: FamilySheet, casters: set[str]
+) -> Profile:
     first = members[0]
     unit = first.unit
     names = list(dict.fromkeys(m.name for m in members))
@@ -326,7 +346,10 @@ def _profile(members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSyste
         stats=tuple(_stats(sheet, first)),
         weapons=_weapon_table(weapons, sheet),
         panels=tuple(_panels(sheet, stats)),
-        items=tuple(_item_label(name, count, next(i for m in members for i in m.items if i.name == name).rules) for name, count in items.items()),
+        items=tuple(
+            _item_label(name, count, next(i for m in members for i in m.items if i.name == name).rules)
+            for name, count in items.items()
+        ),
         rules=tuple(r.label for r in rules),
         upgrades=tuple(upgrades),
         spells=tuple(SpellLine(s.name, _spell_value(sheet, casters)[1].format(s.value), s.text) for s in spells),
@@ -334,9 +357,17 @@ def _profile(members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSyste
         notes=tuple(m.entry.notes for m in members if m.entry.notes),
         weapon_labels=tuple(_weapon_label(w, sheet) for w in weapons),
         marks=sheet.marks(members) if sheet.marks else (),
-        rule_names=tuple(dict.fromkeys(
-            r.name for m in members for r in (*m.all_rules, *(wr for w in m.weapons for wr in w.rules), *(ir for i in m.items for ir in i.rules))
-        )),
+        rule_names=tuple(
+            dict.fromkeys(
+                r.name
+                for m in members
+                for r in (
+                    *m.all_rules,
+                    *(wr for w in m.weapons for wr in w.rules),
+                    *(ir for i in m.items for ir in i.rules),
+                )
+            )
+        ),
     )
 
 
@@ -419,7 +450,9 @@ def _show_extra(value: Any) -> str:
 def _weapon_label(w: Weapon, sheet: FamilySheet) -> str:
     parts = [] if not w.range else [f"{w.range}{sheet.range_unit}"]
     parts.append(f"A{w.attacks}")
-    parts += [f"{c.label} {_show_extra(w.extra[c.key])}" for c in sheet.weapon_columns if w.extra.get(c.key) is not None]
+    parts += [
+        f"{c.label} {_show_extra(w.extra[c.key])}" for c in sheet.weapon_columns if w.extra.get(c.key) is not None
+    ]
     parts += [r.label for r in w.rules]
     times = f"{w.count}× " if w.count > 1 else ""
     return f"{times}{w.name} ({', '.join(parts)})"
@@ -431,7 +464,9 @@ def _weapon_label(w: Weapon, sheet: FamilySheet) -> str:
 
 def roster_text(roster: Roster) -> str:
     """The compact forum form: a header line, then one line per unit (joined heroes indented)."""
-    budget = ", ".join(f"{b.spent}/{b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in roster.budget)
+    budget = ", ".join(
+        f"{b.spent}/{b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in roster.budget
+    )
     lines = [
         (
             f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
@@ -441,7 +476,9 @@ def roster_text(roster: Roster) -> str:
     ]
     if not roster.valid:
         errors = [i.message for i in roster.issues if i.severity == ERROR]
-        lines.append(f"!! NOT A LEGAL LIST ({len(errors)} error{'s' if len(errors) != 1 else ''}): " + "; ".join(errors))
+        lines.append(
+            f"!! NOT A LEGAL LIST ({len(errors)} error{'s' if len(errors) != 1 else ''}): " + "; ".join(errors)
+        )
     if roster.edition_summary:
         lines.append(f"!! {roster.edition_summary}")
     lines.append("")
@@ -456,7 +493,9 @@ def _text_line(p: Profile, prefix: str, combined: int) -> str:
     name = p.name if not p.renamed else f"{p.name} ({p.book_name})"
     stats = " ".join(f"{s.short}{s.value}" if s.short else s.value for s in p.stats)
     marks = "".join(f" ({mark})" for mark in p.marks)
-    parts = [f"{prefix}{name} [{p.models}]" + (" combined" if combined > 1 else "") + marks + (f" {stats}" if stats else "")]
+    parts = [
+        f"{prefix}{name} [{p.models}]" + (" combined" if combined > 1 else "") + marks + (f" {stats}" if stats else "")
+    ]
     parts.append(", ".join(p.weapon_labels) or "no weapons")
     if p.items:
         parts.append(", ".join(p.items))

@@ -22,31 +22,53 @@ from listbuilder.roster_html import STATIC, TEMPLATES, asset_file_url, check_pap
 PER_PAGE = 40
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 
-_ENV = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+_ENV = Environment(
+    loader=FileSystemLoader(str(TEMPLATES)),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
 
 
 def pages(rows: Sequence[Any], per_page: int = PER_PAGE) -> list[Sequence[Any]]:
     """*rows* cut into pages of *per_page* (one empty page for no rows)."""
-    return [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [rows]
+    return [rows[i : i + per_page] for i in range(0, len(rows), per_page)] or [rows]
 
 
 def pairings_pdf(event_name: str, round_body: Mapping[str, Any], *, paper: str = "a4") -> bytes:
     """A round's tables: table number, both players (or "bye")."""
-    return _render("pairings", paper, event=event_name, title=f"Round {round_body['number']} pairings", pages=pages(round_body["pairings"]))
+    return _render(
+        "pairings",
+        paper,
+        event=event_name,
+        title=f"Round {round_body['number']} pairings",
+        pages=pages(round_body["pairings"]),
+    )
 
 
 def standings_pdf(body: Mapping[str, Any], *, paper: str = "a4") -> bytes:
     """The standings: rank, player, faction, record, score and the tiebreakers in order."""
     title = f"Standings after round {body['rounds']}" if body["rounds"] else "Standings"
-    return _render("standings", paper, event=body["event"]["name"], title=title, pages=pages(body["standings"]), tiebreakers=body["tiebreakers"])
+    return _render(
+        "standings",
+        paper,
+        event=body["event"]["name"],
+        title=title,
+        pages=pages(body["standings"]),
+        tiebreakers=body["tiebreakers"],
+    )
 
 
 def _render(kind: str, paper: str, **values: Any) -> bytes:
     check_paper(paper)
-    html = _ENV.get_template("roster/sheets.html").render(kind=kind, stylesheet=asset_file_url("roster/sheets.css"), **values)
+    html = _ENV.get_template("roster/sheets.html").render(
+        kind=kind, stylesheet=asset_file_url("roster/sheets.css"), **values
+    )
     fetcher = LocalFetcher()
     page = CSS(string=f"@page {{ size: {PAGE_SIZES[paper]}; }}")
-    return HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher).write_pdf(stylesheets=[page], font_config=FontConfiguration())
+    return HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher).write_pdf(
+        stylesheets=[page], font_config=FontConfiguration()
+    )
 
 
 CSV_COLUMNS = ("rank", "player", "faction", "score", "played", "wins", "draws", "losses", "byes", "withdrawn")

@@ -26,12 +26,22 @@ from listbuilder.store.events import Submission, player_key
 from listbuilder.store.rounds import ORGANISER, AddLog, AddResult, AddRound, Change, Day, Plan, ResultEntry
 from listbuilder.tournament.pairing import Entrant, Options, PairingError, pair_first_round, pair_round
 from listbuilder.tournament.results import ResultRefused, Step, TableResult, next_step, settle
-from listbuilder.tournament.scoring import GameScore, Losses, ScoringError, armour_hex_bye, armour_hex_result, opr_result
-from listbuilder.words import counted
+from listbuilder.tournament.scoring import (
+    GameScore,
+    Losses,
+    ScoringError,
+    armour_hex_bye,
+    armour_hex_result,
+    opr_result,
+)
 from listbuilder.tournament.standings import DEFAULT_TIEBREAKERS, Game, Standing, standings
+from listbuilder.words import counted
 
 DAY_DEFAULTS: Mapping[str, Any] = {
-    "tiebreakers": list(DEFAULT_TIEBREAKERS), "avoid_same_club": False, "avoid_same_faction_first_round": False, "clubs": {},
+    "tiebreakers": list(DEFAULT_TIEBREAKERS),
+    "avoid_same_club": False,
+    "avoid_same_faction_first_round": False,
+    "clubs": {},
 }
 VICTORY_POINTS = "victory-points"
 
@@ -77,7 +87,9 @@ def find_player(day: Day, name: str, field: str = "player") -> Player:
     key = player_key(name)
     found = next((p for p in players(day) if p.key == key), None)
     if found is None:
-        raise ListError("unknown_player", f"no player {name!r} submitted a list to this event", {field: ["unknown player"]})
+        raise ListError(
+            "unknown_player", f"no player {name!r} submitted a list to this event", {field: ["unknown player"]}
+        )
     return found
 
 
@@ -124,12 +136,17 @@ def unit_costs(player: Player) -> dict[str, Mapping[str, float]]:
     return {key: entry["cost"] for key, entry in player.submission.report.get("entries", {}).items()}
 
 
-def scores(scoring: str, day: Day, seat: tuple[str, str], result: Mapping[str, Any], lists: Mapping[str, Player] | None = None) -> dict[str, GameScore]:
+def scores(
+    scoring: str, day: Day, seat: tuple[str, str], result: Mapping[str, Any], lists: Mapping[str, Player] | None = None
+) -> dict[str, GameScore]:
     """What *result* gives each player at *seat* (*lists*: the players by key, when the caller
     scores many games). Raises ScoringError."""
     if scoring == VICTORY_POINTS:
         costs = {name: unit_costs(lists[player_key(name)] if lists else find_player(day, name)) for name in seat}
-        sides = {name: Losses(frozenset(side.get("destroyed", ())), frozenset(side.get("crippled", ()))) for name, side in result["sides"].items()}
+        sides = {
+            name: Losses(frozenset(side.get("destroyed", ())), frozenset(side.get("crippled", ())))
+            for name, side in result["sides"].items()
+        }
         return armour_hex_result(seat, costs, sides)
     return opr_result(seat, result["outcome"], result["secondary"])
 
@@ -168,7 +185,9 @@ def _organiser_only(day: Day) -> None:
         raise TokenWrong(day.event.id, "only the organiser may do this: send the organiser token")
 
 
-def plan_round(scoring: str, *, seed: int | None, seed_order: Sequence[str] | None, factions: Mapping[str, str]) -> Plan:
+def plan_round(
+    scoring: str, *, seed: int | None, seed_order: Sequence[str] | None, factions: Mapping[str, str]
+) -> Plan:
     """Start the next round: every table of the last round has a result (else 409), then
     pair the players still in. Round 1 takes a *seed* (drawn when None) or a *seed_order*."""
 
@@ -176,12 +195,20 @@ def plan_round(scoring: str, *, seed: int | None, seed_order: Sequence[str] | No
         _organiser_only(day)
         number = len(day.rounds) + 1
         if day.rounds and (open_tables := round_complete(day, number - 1)):
-            raise DayConflict(day.event.id, f"round {number - 1} has tables without a result: {open_tables}", field="round")
+            raise DayConflict(
+                day.event.id, f"round {number - 1} has tables without a result: {open_tables}", field="round"
+            )
         if number > 1 and (seed is not None or seed_order is not None):
-            raise ListError("invalid_round", "seed and seed_order choose round 1 only; later rounds are paired by the standings", {"seed" if seed is not None else "seed_order": ["round 1 only"]})
+            raise ListError(
+                "invalid_round",
+                "seed and seed_order choose round 1 only; later rounds are paired by the standings",
+                {"seed" if seed is not None else "seed_order": ["round 1 only"]},
+            )
         entrants = _entrants(day, scoring, factions)
         if len(entrants) < 2:
-            raise DayConflict(day.event.id, f"{counted(len(entrants), 'player')} still in: a round needs two", field="players")
+            raise DayConflict(
+                day.event.id, f"{counted(len(entrants), 'player')} still in: a round needs two", field="players"
+            )
         settings = day_settings(day)
         options = Options(bool(settings["avoid_same_club"]), bool(settings["avoid_same_faction_first_round"]))
         drawn = None
@@ -195,7 +222,13 @@ def plan_round(scoring: str, *, seed: int | None, seed_order: Sequence[str] | No
         except PairingError as error:
             raise ListError("invalid_round", str(error), {"seed_order": [str(error)]}) from None
         names = {player_key(p.name): p.name for p in players(day)}
-        return [AddRound(number, drawn, [(t.number, names[t.players[0]], names[t.players[1]] if t.players[1] else None) for t in paired])]
+        return [
+            AddRound(
+                number,
+                drawn,
+                [(t.number, names[t.players[0]], names[t.players[1]] if t.players[1] else None) for t in paired],
+            )
+        ]
 
     return plan
 
@@ -208,14 +241,27 @@ def _entrants(day: Day, scoring: str, factions: Mapping[str, str]) -> list[Entra
     for s in current_standings(day, scoring):
         key = player_key(s.player)
         if key in still_in:
-            found.append(Entrant(key, s.score, clubs.get(key), factions.get(key), s.byes > 0, frozenset(player_key(o) for o in s.opponents)))
+            found.append(
+                Entrant(
+                    key,
+                    s.score,
+                    clubs.get(key),
+                    factions.get(key),
+                    s.byes > 0,
+                    frozenset(player_key(o) for o in s.opponents),
+                )
+            )
     return found
 
 
 def _seed_keys(day: Day, seed_order: Sequence[str], entrants: Sequence[Entrant]) -> list[str]:
     keys = [find_player(day, name, "seed_order").key for name in seed_order]
     if sorted(keys) != sorted(e.key for e in entrants):
-        raise ListError("invalid_round", "seed_order must name every player still in exactly once", {"seed_order": ["not every player, or one twice"]})
+        raise ListError(
+            "invalid_round",
+            "seed_order must name every player still in exactly once",
+            {"seed_order": ["not every player, or one twice"]},
+        )
     return keys
 
 
@@ -228,12 +274,16 @@ def plan_result(scoring: str, number: int, table: int, body: Mapping[str, Any] |
         caller = day.caller
         if not caller.organiser:
             if number != len(day.rounds):
-                raise DayConflict(day.event.id, f"round {number} is over: ask the organiser to change its results", field="round")
+                raise DayConflict(
+                    day.event.id, f"round {number} is over: ask the organiser to change its results", field="round"
+                )
             if caller.player is None or player_key(caller.player) not in {player_key(p) for p in seat}:
                 raise TokenWrong(day.event.id, f"you do not play at table {table} of round {number}")
         result = None if body is None else canonical_result(scoring, day, seat, body)
         try:
-            kind, recorded = next_step(table_result(day, number, table), organiser=caller.organiser, player=caller.player, result=result)
+            kind, recorded = next_step(
+                table_result(day, number, table), organiser=caller.organiser, player=caller.player, result=result
+            )
         except ResultRefused as refused:
             raise DayConflict(day.event.id, str(refused), field="table") from None
         return [AddResult(number, table, kind, ORGANISER if caller.organiser else str(caller.player), recorded)]
@@ -247,7 +297,9 @@ def _seat(day: Day, number: int, table: int) -> tuple[str, str]:
         raise RoundNotFound(day.event.id, f"round {number} has no table {table}")
     a, b = found
     if b is None:
-        raise ListError("invalid_result", f"table {table} is {a}'s bye: there is no game to report", {"table": ["a bye"]})
+        raise ListError(
+            "invalid_result", f"table {table} is {a}'s bye: there is no game to report", {"table": ["a bye"]}
+        )
     return a, b
 
 
@@ -258,16 +310,31 @@ def canonical_result(scoring: str, day: Day, seat: tuple[str, str], body: Mappin
     def by_seat(given: Mapping[str, Any], field: str) -> dict[str, Any]:
         unknown = [k for k in given if player_key(k) not in names]
         if unknown:
-            raise ListError("invalid_result", f"{unknown} do not play at this table ({list(seat)})", {field: [f"players at this table: {list(seat)}"]})
+            raise ListError(
+                "invalid_result",
+                f"{unknown} do not play at this table ({list(seat)})",
+                {field: [f"players at this table: {list(seat)}"]},
+            )
         return {names[player_key(k)]: v for k, v in given.items()}
 
     if scoring == VICTORY_POINTS:
         if "sides" not in body:
-            raise ListError("invalid_result", "an armour-hex result gives each side's destroyed and crippled enemy units", {"sides": ["required"]})
-        result = {"sides": {p: {"destroyed": sorted(set(s.get("destroyed", []))), "crippled": sorted(set(s.get("crippled", [])))} for p, s in by_seat(body["sides"], "sides").items()}}
+            raise ListError(
+                "invalid_result",
+                "an armour-hex result gives each side's destroyed and crippled enemy units",
+                {"sides": ["required"]},
+            )
+        result = {
+            "sides": {
+                p: {"destroyed": sorted(set(s.get("destroyed", []))), "crippled": sorted(set(s.get("crippled", [])))}
+                for p, s in by_seat(body["sides"], "sides").items()
+            }
+        }
     else:
         if "outcome" not in body:
-            raise ListError("invalid_result", "give each player's outcome (win, draw or loss)", {"outcome": ["required"]})
+            raise ListError(
+                "invalid_result", "give each player's outcome (win, draw or loss)", {"outcome": ["required"]}
+            )
         secondary = body.get("secondary") or dict.fromkeys(seat, 0)
         result = {"outcome": by_seat(body["outcome"], "outcome"), "secondary": by_seat(secondary, "secondary")}
     try:
@@ -283,17 +350,27 @@ def plan_swap(number: int, first: str, second: str) -> Plan:
     def plan(day: Day) -> Sequence[Change]:
         _organiser_only(day)
         if number != len(day.rounds):
-            raise DayConflict(day.event.id, f"only the current round ({len(day.rounds)}) can change its tables", field="round")
+            raise DayConflict(
+                day.event.id, f"only the current round ({len(day.rounds)}) can change its tables", field="round"
+            )
         a, b = find_player(day, first, "players[0]"), find_player(day, second, "players[1]")
         seats = {player_key(p): n for n, *pair in tables(day, number) for p in pair if p is not None}
         for i, p in enumerate((a, b)):
             if p.key not in seats:
-                raise ListError("invalid_swap", f"{p.name} does not play in round {number}", {f"players[{i}]": ["not in this round"]})
+                raise ListError(
+                    "invalid_swap",
+                    f"{p.name} does not play in round {number}",
+                    {f"players[{i}]": ["not in this round"]},
+                )
         if seats[a.key] == seats[b.key]:
-            raise ListError("invalid_swap", f"{a.name} and {b.name} already play each other", {"players": ["same table"]})
+            raise ListError(
+                "invalid_swap", f"{a.name} and {b.name} already play each other", {"players": ["same table"]}
+            )
         played = sorted({seats[a.key], seats[b.key]} & {r.table for r in day.results if r.round == number})
         if played:
-            raise DayConflict(day.event.id, f"table(s) {played} have results already: their games have started", field="players")
+            raise DayConflict(
+                day.event.id, f"table(s) {played} have results already: their games have started", field="players"
+            )
         return [AddLog("swap", {"round": number, "players": [a.name, b.name]})]
 
     return plan
@@ -306,8 +383,12 @@ def plan_withdrawal(name: str, *, withdraw: bool) -> Plan:
         _organiser_only(day)
         player = find_player(day, name)
         if player.withdrawn == withdraw:
-            raise DayConflict(day.event.id, f"{player.name} is {'already withdrawn' if withdraw else 'playing'}", field="player")
-        return [AddLog("withdraw" if withdraw else "reinstate", {"player": player.name, "after_round": len(day.rounds)})]
+            raise DayConflict(
+                day.event.id, f"{player.name} is {'already withdrawn' if withdraw else 'playing'}", field="player"
+            )
+        return [
+            AddLog("withdraw" if withdraw else "reinstate", {"player": player.name, "after_round": len(day.rounds)})
+        ]
 
     return plan
 
@@ -322,13 +403,31 @@ def round_body(day: Day, number: int, scoring: str) -> dict[str, Any]:
         else:
             state = table_result(day, number, n)
             counted = state.final
-            item["status"] = "decided" if state.decided_by_organiser else "confirmed" if counted else "waiting" if state.pending else "open"
+            item["status"] = (
+                "decided"
+                if state.decided_by_organiser
+                else "confirmed"
+                if counted
+                else "waiting"
+                if state.pending
+                else "open"
+            )
             item["result"] = dict((counted or state.pending).result) if (counted or state.pending) else None
             item["entered_by"] = state.pending.by if state.pending else None
-            item["scores"] = {p: _score_dict(s) for p, s in scores(scoring, day, (a, b), counted.result).items()} if counted else None
+            item["scores"] = (
+                {p: _score_dict(s) for p, s in scores(scoring, day, (a, b), counted.result).items()}
+                if counted
+                else None
+            )
         pairings.append(item)
     started = next(r for r in day.rounds if r.number == number)
-    return {"number": number, "pairings": pairings, "complete": not round_complete(day, number), "seed": started.seed, "started_at": started.started_at}
+    return {
+        "number": number,
+        "pairings": pairings,
+        "complete": not round_complete(day, number),
+        "seed": started.seed,
+        "started_at": started.started_at,
+    }
 
 
 def _score_dict(score: GameScore) -> dict[str, Any]:

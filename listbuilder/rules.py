@@ -87,10 +87,16 @@ class SystemRules:
         for entry in resolved:
             names = {r.name for r in entry.all_rules} | {r.name for w in entry.weapons for r in w.rules}
             for name in sorted(names & undefined):
-                issues.append(Issue(
-                    "rules.undefined", f"{entry.name} uses {name}, for which this system and book have no fitting rules text (an imported rule); the combat preview does not model it",
-                    entry.path, f"{book.name} army book", WARNING, data={"rule": name},
-                ))
+                issues.append(
+                    Issue(
+                        "rules.undefined",
+                        f"{entry.name} uses {name}, for which this system and book have no fitting rules text (an imported rule); the combat preview does not model it",
+                        entry.path,
+                        f"{book.name} army book",
+                        WARNING,
+                        data={"rule": name},
+                    )
+                )
         return issues
 
     @staticmethod

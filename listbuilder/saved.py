@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from listbuilder.books import BookLoadError, BookRegistry, load_book_text, load_system_text
 from listbuilder.canonical import canonical_json, rules_version, verification_code
+from listbuilder.lazy import lazy_module
 from listbuilder.list_diff import ListDiff, diff_lists
 from listbuilder.lists import ListError, book_for, parse_list
-from listbuilder.model import ArmyBook, ArmyList, Cost
-from listbuilder.lazy import lazy_module
 from listbuilder.lru import Lru
+from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.rules import SystemRules, rules_for
 from listbuilder.validation import ValidationReport
 
@@ -79,7 +79,7 @@ class CheckedVersion:
 
     version: SavedVersion
     army: ArmyList
-    report: ValidationReport | None         # against the books served now; None if the book is gone
+    report: ValidationReport | None  # against the books served now; None if the book is gone
     current_rules_version: str | None
     report_when_saved: ValidationReport | None  # only when the rules changed since (None if unreadable)
 
@@ -182,7 +182,11 @@ def registry_for(db: Database, registry: BookRegistry, version: SavedVersion) ->
         return registry
     found = rules_when_saved(db, registry, version)
     if found is None:
-        raise ListError("unknown_book", f"army book {version.rules.book_id!r} is no longer served and its saved copy cannot be loaded", {"book": ["unknown"]})
+        raise ListError(
+            "unknown_book",
+            f"army book {version.rules.book_id!r} is no longer served and its saved copy cannot be loaded",
+            {"book": ["unknown"]},
+        )
     return registry_of(found)
 
 
@@ -203,4 +207,6 @@ def diff_versions(db: Database, registry: BookRegistry, before: SavedVersion, af
         costs = {key: Cost(entry["cost"]) for key, entry in (report.entries if report is not None else {}).items()}
         sides.append((army, costs, rules.book if rules is not None else None))
     (old, old_costs, old_book), (new, new_costs, new_book) = sides
-    return diff_lists(old, new, costs_before=old_costs, costs_after=new_costs, book_before=old_book, book_after=new_book)
+    return diff_lists(
+        old, new, costs_before=old_costs, costs_after=new_costs, book_before=old_book, book_after=new_book
+    )

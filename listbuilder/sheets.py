@@ -24,7 +24,6 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
 
 
-
 @dataclass(frozen=True)
 class StatColumn:
     """A stat on the unit's stat line: read ``key`` from ``Unit.stats`` and format it.
@@ -69,7 +68,11 @@ def _speeds_panel(stats: Mapping[str, Any]) -> Table | None:
     if not speeds:
         return None
     rows = tuple(
-        (s["speed"] + (" (shaken: " + s["default"] + ")" if s.get("default") else ""), ", ".join(s["movement"]), ", ".join(s["gunnery"]))
+        (
+            s["speed"] + (" (shaken: " + s["default"] + ")" if s.get("default") else ""),
+            ", ".join(s["movement"]),
+            ", ".join(s["gunnery"]),
+        )
         for s in speeds
     )
     return Table("Speeds and orders", ("Speed", "Movement orders", "Gunnery orders"), rows)
@@ -77,7 +80,11 @@ def _speeds_panel(stats: Mapping[str, Any]) -> Table | None:
 
 def _damage_panels(stats: Mapping[str, Any]) -> Iterator[Table]:
     for kind, rows in (stats.get("damage_tables") or {}).items():
-        yield Table(f"Damage table: {kind}", ("Result", "Effects"), tuple((f"{row['at']}+", ", ".join(row["effects"])) for row in rows))
+        yield Table(
+            f"Damage table: {kind}",
+            ("Result", "Effects"),
+            tuple((f"{row['at']}+", ", ".join(row["effects"])) for row in rows),
+        )
 
 
 PanelBuilder = Callable[[Mapping[str, Any]], "Table | None | Iterator[Table]"]

@@ -135,6 +135,7 @@ def round_trips(db):
     sent: list[str] = []
     trace = tempfile.TemporaryFile("w+")
     if db.backend == "sqlite":
+
         def checkout(dbapi_connection, _record, _proxy):
             dbapi_connection.set_trace_callback(sent.append)
 
@@ -150,6 +151,7 @@ def round_trips(db):
         def checkin(dbapi_connection, _record):
             if dbapi_connection is not None:  # None: the connection was invalidated
                 dbapi_connection.pgconn.untrace()
+
     held = db._held.connection
     event.listen(db.engine, "checkout", checkout)
     event.listen(db.engine, "checkin", checkin)

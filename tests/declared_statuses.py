@@ -30,8 +30,12 @@ def openapi_path(rule: str) -> str:
 
 def declared(spec: dict[str, Any]) -> dict[tuple[str, str], frozenset[str]]:
     """(path, METHOD) -> the statuses the operation declares, ``default`` left out."""
-    return {(path, method.upper()): frozenset(status for status in operation["responses"] if status != "default")
-            for path, item in spec["paths"].items() for method, operation in item.items() if method in METHODS}
+    return {
+        (path, method.upper()): frozenset(status for status in operation["responses"] if status != "default")
+        for path, item in spec["paths"].items()
+        for method, operation in item.items()
+        if method in METHODS
+    }
 
 
 def undeclared(app: flask.Flask, response: flask.Response) -> str | None:

@@ -47,8 +47,14 @@ class Answer(NamedTuple):
         return json.loads(self.body) if self.body else {}
 
 
-def request(port: int, method: str, path: str, body: bytes | dict | list | None = None,
-            headers: dict[str, str] | None = None, timeout: float = 35) -> Answer:
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: bytes | dict | list | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 35,
+) -> Answer:
     """One request on a new connection (a dict or list body is sent as JSON). Raises OSError
     and http.client's errors when the server dies under it."""
     data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
@@ -70,12 +76,14 @@ def raw_request(port: int, data: bytes, timeout: float = 35) -> Answer:
     start = time.perf_counter()
     received = bytearray()
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+
         def read() -> None:
             try:
                 while chunk := sock.recv(65536):
                     received.extend(chunk)
             except OSError:
                 pass
+
         reader = threading.Thread(target=read)
         reader.start()
         try:
@@ -103,16 +111,36 @@ class Server:
     RuntimeError with the end of gunicorn's log. Use it as a context manager, or call stop().
     """
 
-    def __init__(self, database_url: str | None = None, workers: int = 2, start_timeout: float = 60, env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        database_url: str | None = None,
+        workers: int = 2,
+        start_timeout: float = 60,
+        env: dict[str, str] | None = None,
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._scratch = tempfile.TemporaryDirectory(prefix="listbuilder-server-")
         self._log = tempfile.TemporaryFile()
         database_url = database_url or f"sqlite:///{Path(self._scratch.name) / 'server.sqlite3'}"
-        command = [str(Path(sys.executable).with_name("gunicorn")), "--config", "python:listbuilder.web.serving",
-                   "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}", "wsgi:app"]
-        self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url, "LISTBUILDER_RATELIMIT_ENABLED": "false", **(env or {})},
-                                        stdout=self._log, stderr=self._log, start_new_session=True)
+        command = [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "--config",
+            "python:listbuilder.web.serving",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "wsgi:app",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": database_url, "LISTBUILDER_RATELIMIT_ENABLED": "false", **(env or {})},
+            stdout=self._log,
+            stderr=self._log,
+            start_new_session=True,
+        )
         try:
             self._wait_until_serving(workers, start_timeout)
         except BaseException:
@@ -134,7 +162,10 @@ class Server:
     def workers(self) -> list[int]:
         """PIDs of the master's worker processes (a killed one stays listed until reaped)."""
         try:
-            return [int(pid) for pid in Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()]
+            return [
+                int(pid)
+                for pid in Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+            ]
         except OSError:
             return []
 

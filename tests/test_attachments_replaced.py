@@ -31,7 +31,9 @@ def test_army_book_upgrade_section_attachment_leaves_with_its_replaced_target(bo
     carbines = ChosenUpgrade("replace-any-scrap-rifles", "spark-carbine", 5)
     gear, issues = weapons(book, NET, carbines)
     assert "Under-Slung Net" not in gear and "Scrap Rifle" not in gear and gear["Spark Carbine"] == 5
-    assert [(i.code, i.severity, i.path) for i in issues] == [("upgrade.target_replaced", "warning", "units[0].upgrades[0]")]
+    assert [(i.code, i.severity, i.path) for i in issues] == [
+        ("upgrade.target_replaced", "warning", "units[0].upgrades[0]")
+    ]
 
 
 def test_army_book_upgrade_section_attachment_stays_while_a_target_copy_is_left(book):

@@ -48,7 +48,9 @@ def test_second_load_comes_from_the_cache_and_equals_the_first(tmp_path, cache, 
     assert again.books == first.books and again.systems == first.systems
     assert again.texts == first.texts and again.warnings == first.warnings
     assert type(again.rules["grimdark-future"]) is type(first.rules["grimdark-future"])
-    assert again.rules["grimdark-future"] is not first.rules["grimdark-future"]  # rules (and their memos) are never kept
+    assert (
+        again.rules["grimdark-future"] is not first.rules["grimdark-future"]
+    )  # rules (and their memos) are never kept
 
 
 def test_real_books_from_the_cache_equal_the_books_checked_from_their_files(cache, monkeypatch):
@@ -102,7 +104,14 @@ def test_changed_code_is_another_key(monkeypatch):
 
 def test_code_fingerprint_covers_every_module_of_the_package():
     sources = {os.path.relpath(p, book_cache.PACKAGE) for p in book_cache._sources(str(book_cache.PACKAGE))}
-    assert {"model/__init__.py", "model/cost.py", "books.py", "book_checks.py", "formats/books.py", "systems/armour_hex.py"} <= sources
+    assert {
+        "model/__init__.py",
+        "model/cost.py",
+        "books.py",
+        "book_checks.py",
+        "formats/books.py",
+        "systems/armour_hex.py",
+    } <= sources
 
 
 def test_a_torn_entry_is_ignored(tmp_path, cache):

@@ -31,7 +31,9 @@ def make_folder(tmp_path: Path, book_text: str) -> Path:
 
 
 def book(units: str = GOOD_UNIT, extra: str = "") -> str:
-    return f"id: test\nsystem: grimdark-future\nname: T\nfaction: T\nversion: '1'\ndescription: d\n{extra}units:\n{units}"
+    return (
+        f"id: test\nsystem: grimdark-future\nname: T\nfaction: T\nversion: '1'\ndescription: d\n{extra}units:\n{units}"
+    )
 
 
 def problems(tmp_path, text):
@@ -71,7 +73,9 @@ def test_broken_yaml_names_the_line(tmp_path):
 
 def test_unknown_rule_is_refused(tmp_path):
     found = problems(tmp_path, book(GOOD_UNIT + "    rules: [Invisible Dance]\n"))
-    assert found[0].endswith("units[0].rules[0]: rule 'Invisible Dance' is neither in the grimdark-future glossary nor in the book's rules")
+    assert found[0].endswith(
+        "units[0].rules[0]: rule 'Invisible Dance' is neither in the grimdark-future glossary nor in the book's rules"
+    )
 
 
 def test_rule_parameter_must_match_glossary(tmp_path):
@@ -136,16 +140,28 @@ GUNS = """upgrades:
 
 
 def test_unit_costs_must_name_a_unit_offered_the_section(tmp_path):
-    text = book(GOOD_UNIT + "  - id: other\n    name: O\n    size: 1\n    cost: {pts: 5}\n    quality: 4\n    defense: 4\n" + "    upgrades: [guns]\n")
-    text = text.replace("units:\n", GUNS.replace("GAIN", "unit_costs: {grunts: {pts: 9}}, gains: {weapons: [{name: Laser, attacks: 1}]}") + "units:\n")
+    text = book(
+        GOOD_UNIT
+        + "  - id: other\n    name: O\n    size: 1\n    cost: {pts: 5}\n    quality: 4\n    defense: 4\n"
+        + "    upgrades: [guns]\n"
+    )
+    text = text.replace(
+        "units:\n",
+        GUNS.replace("GAIN", "unit_costs: {grunts: {pts: 9}}, gains: {weapons: [{name: Laser, attacks: 1}]}")
+        + "units:\n",
+    )
     found = problems(tmp_path, text)
     assert any("'grunts' is not offered section 'guns'" in p for p in found)
 
 
 def test_one_weapon_name_means_one_profile(tmp_path):
-    text = book(SECTIONED_UNIT).replace("units:\n", GUNS.replace("GAIN", "gains: {weapons: [{name: Rifle, range: 24, attacks: 2}]}") + "units:\n")
+    text = book(SECTIONED_UNIT).replace(
+        "units:\n", GUNS.replace("GAIN", "gains: {weapons: [{name: Rifle, range: 24, attacks: 2}]}") + "units:\n"
+    )
     found = problems(tmp_path, text)
-    assert found[0].endswith("units[0]: weapon 'Rifle' has two different profiles among 'grunts''s gear; give them different names")
+    assert found[0].endswith(
+        "units[0]: weapon 'Rifle' has two different profiles among 'grunts''s gear; give them different names"
+    )
 
 
 def test_a_book_loads_from_its_text_exactly_as_from_its_file(registry):
@@ -156,7 +172,12 @@ def test_a_book_loads_from_its_text_exactly_as_from_its_file(registry):
     system = registry.systems[book.system]
     system_again = load_system_text(registry.texts[system.digest], source="system as saved")
     again = load_book_text(registry.texts[book.digest], system_again, source="book as saved")
-    assert (again.digest, again.units, again.sections, again.rules) == (book.digest, book.units, book.sections, book.rules)
+    assert (again.digest, again.units, again.sections, again.rules) == (
+        book.digest,
+        book.units,
+        book.sections,
+        book.rules,
+    )
     assert system_again.glossary == system.glossary and again.source == "book as saved"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-
 from listbuilder.canonical import canonical_json, list_document, rules_version, verification_code
 from listbuilder.lists import parse_list
 

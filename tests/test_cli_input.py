@@ -29,7 +29,10 @@ def test_a_list_command_refuses_text_the_api_refuses_naming_the_field(tmp_path, 
 def test_broken_json_or_a_missing_file_names_the_file(tmp_path, capsys):
     source = tmp_path / "list.json"
     source.write_text('{"system": "aof",\n "book" "x"}', encoding="utf-8")
-    for path, words in ((source, "not valid JSON: Expecting ':' delimiter at line 2 column 9"), (tmp_path / "none.json", "cannot read: ")):
+    for path, words in (
+        (source, "not valid JSON: Expecting ':' delimiter at line 2 column 9"),
+        (tmp_path / "none.json", "cannot read: "),
+    ):
         with pytest.raises(SystemExit) as stop:
             main(["validate", str(path)])
         assert (stop.value.code, capsys.readouterr().err.startswith(f"{path}: {words}")) == (2, True)
@@ -38,5 +41,7 @@ def test_broken_json_or_a_missing_file_names_the_file(tmp_path, capsys):
 def test_the_command_exits_2_without_a_traceback(tmp_path):
     source = tmp_path / "list.json"
     source.write_text(SURROGATE, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "listbuilder", "validate", str(source)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "listbuilder", "validate", str(source)], capture_output=True, text=True, timeout=60
+    )
     assert (done.returncode, "Traceback" in done.stderr) == (2, False)

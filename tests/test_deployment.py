@@ -19,14 +19,19 @@ def _list(path: Path):
 
 
 def test_a_combined_pair_with_two_joined_heroes_is_one_activation(registry):
-    army = parse_list({
-        "system": "grimdark-future", "book": "gf-cinder-covenant", "points_limit": 1000,
-        "units": [
-            {"key": "a", "unit": "cc-ash-wardens"},
-            {"key": "b", "unit": "cc-ash-wardens", "combined_with": "a"},
-            {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "a"},
-            {"key": "c", "unit": "cc-ember-priest", "joined_to": "b"},
-        ]})
+    army = parse_list(
+        {
+            "system": "grimdark-future",
+            "book": "gf-cinder-covenant",
+            "points_limit": 1000,
+            "units": [
+                {"key": "a", "unit": "cc-ash-wardens"},
+                {"key": "b", "unit": "cc-ash-wardens", "combined_with": "a"},
+                {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "a"},
+                {"key": "c", "unit": "cc-ember-priest", "joined_to": "b"},
+            ],
+        }
+    )
     totals = validate_list(registry, army).totals
     assert (totals["units"], totals["activations"]) == (4, 1)
     assert totals["models"] == 2 * 10 + 1 + 1
@@ -45,12 +50,12 @@ def test_report_and_roster_count_the_same_way(registry, path):
 TANGLED = [  # every link that can or cannot be drawn, in one list
     {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"},
     {"key": "b", "unit": "cc-ash-wardens", "combined_with": "a"},
-    {"key": "c", "unit": "cc-ash-wardens", "combined_with": "a"},       # a third claim on a
-    {"key": "d", "unit": "cc-ash-wardens", "combined_with": "d"},       # itself
+    {"key": "c", "unit": "cc-ash-wardens", "combined_with": "a"},  # a third claim on a
+    {"key": "d", "unit": "cc-ash-wardens", "combined_with": "d"},  # itself
     {"key": "e", "unit": "cc-ash-wardens", "combined_with": "nobody"},
-    {"key": "f", "unit": "cc-ember-priest", "combined_with": "c"},      # not the same unit
-    {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "b"},          # onto a pair's second copy
-    {"key": "i", "unit": "cc-ember-priest", "joined_to": "h"},          # onto a hero that joined
+    {"key": "f", "unit": "cc-ember-priest", "combined_with": "c"},  # not the same unit
+    {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "b"},  # onto a pair's second copy
+    {"key": "i", "unit": "cc-ember-priest", "joined_to": "h"},  # onto a hero that joined
     {"key": "j", "unit": "cc-ember-priest", "joined_to": "j"},
     {"key": "k", "unit": "cc-ember-priest", "joined_to": "c"},
     {"key": "l", "unit": "cc-ember-priest", "joined_to": "a", "combined_with": "k"},

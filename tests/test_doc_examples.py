@@ -35,7 +35,7 @@ def examples(path: Path) -> list[tuple[int, str, Any]]:
     fences = list(FENCE.finditer(text))
     found = []
     for shell, answer in zip(fences, fences[1:]):
-        between = text[shell.end():answer.start()]
+        between = text[shell.end() : answer.start()]
         if shell.group(1) != "sh" or answer.group(1) != "json" or between.strip():
             continue
         command = last_command(shell.group(2))
@@ -89,7 +89,11 @@ def shown_in(printed: Any, real: Any, where: str = "answer") -> list[str]:
     """Where *printed* differs from *real* (empty when every shown part is the server's)."""
     if isinstance(printed, str) and "…" in printed.replace("...", "…"):
         pattern = ".*".join(re.escape(part) for part in printed.replace("...", "…").split("…"))
-        return [] if printed in ANY or (isinstance(real, str) and re.fullmatch(pattern, real, re.S)) else [f"{where}: {real!r} is not {printed!r}"]
+        return (
+            []
+            if printed in ANY or (isinstance(real, str) and re.fullmatch(pattern, real, re.S))
+            else [f"{where}: {real!r} is not {printed!r}"]
+        )
     if isinstance(printed, dict):
         if not isinstance(real, dict):
             return [f"{where}: {real!r} is not an object"]
@@ -102,11 +106,18 @@ def shown_in(printed: Any, real: Any, where: str = "answer") -> list[str]:
         if not isinstance(real, list) or len(real) != len(printed):
             return [f"{where}: {real!r} does not have the {len(printed)} items shown"]
         return [problem for i, (p, r) in enumerate(zip(printed, real)) for problem in shown_in(p, r, f"{where}[{i}]")]
-    return [] if printed == real and type(printed) is type(real) else [f"{where}: the server says {real!r}, the example {printed!r}"]
+    return (
+        []
+        if printed == real and type(printed) is type(real)
+        else [f"{where}: the server says {real!r}, the example {printed!r}"]
+    )
 
 
-CASES = [pytest.param(path, line, command, answer, id=f"{path.relative_to(ROOT)}:{line}")
-         for path in DOCUMENTS for line, command, answer in examples(path)]
+CASES = [
+    pytest.param(path, line, command, answer, id=f"{path.relative_to(ROOT)}:{line}")
+    for path in DOCUMENTS
+    for line, command, answer in examples(path)
+]
 
 
 @pytest.fixture(scope="module")
@@ -124,16 +135,25 @@ def test_the_documents_have_examples_that_run():
 @pytest.mark.parametrize(("path", "line", "command", "answer"), CASES)
 def test_an_example_answers_what_it_prints(doc_client, path, line, command, answer):
     request = request_of(command)
-    response = doc_client.open(request["path"], method=request["method"], headers=request["headers"], data=request["data"])
+    response = doc_client.open(
+        request["path"], method=request["method"], headers=request["headers"], data=request["data"]
+    )
     problems = shown_in(answer, response.get_json())
     assert not problems, f"{path.name}:{line}: " + "; ".join(problems)
 
 
 def test_a_drifted_answer_is_caught():
-    real = {"valid": False, "totals": {"pts": 485, "left": {"pts": 515}}, "issues": [{"code": "a"}, {"code": "b"}], "id": "Vd1pQ0rYkq3Xc7Ue"}
+    real = {
+        "valid": False,
+        "totals": {"pts": 485, "left": {"pts": 515}},
+        "issues": [{"code": "a"}, {"code": "b"}],
+        "id": "Vd1pQ0rYkq3Xc7Ue",
+    }
     assert shown_in({"totals": {"pts": 485}, "issues": [{"code": "a"}, {}], "id": "…"}, real) == []
     assert shown_in({"totals": {"pts": 470, "left": {"pts": 530}}}, real) == [
-        "answer.totals.pts: the server says 485, the example 470", "answer.totals.left.pts: the server says 515, the example 530"]
+        "answer.totals.pts: the server says 485, the example 470",
+        "answer.totals.left.pts: the server says 515, the example 530",
+    ]
     assert shown_in({"issues": [{"code": "a"}]}, real) != []  # every item is shown
     assert shown_in({"url": "http://…/lists/…"}, {"url": "http://localhost/api/v1/lists/x"}) == []
     assert shown_in({"valid": 0}, {"valid": False}) != []
@@ -141,10 +161,17 @@ def test_a_drifted_answer_is_caught():
 
 def test_the_convention_reads_the_last_curl_and_its_answer(tmp_path):
     doc = tmp_path / "doc.md"
-    doc.write_text("```sh\n# two requests\ncurl -s localhost:8000/api/v1/systems\ncurl -s localhost:8000/api/v1/lists/validate \\\n"
-                   "  -H 'Content-Type: application/json' -d '{\n  \"system\": \"x\"}'\n```\n\n```json\n{\"code\": 422}\n```\n"
-                   "```sh\ncurl -s localhost:8000/api/v1/health\n```\nprose\n```json\n{}\n```\n", encoding="utf-8")
+    doc.write_text(
+        "```sh\n# two requests\ncurl -s localhost:8000/api/v1/systems\ncurl -s localhost:8000/api/v1/lists/validate \\\n"
+        '  -H \'Content-Type: application/json\' -d \'{\n  "system": "x"}\'\n```\n\n```json\n{"code": 422}\n```\n'
+        "```sh\ncurl -s localhost:8000/api/v1/health\n```\nprose\n```json\n{}\n```\n",
+        encoding="utf-8",
+    )
     (found,) = examples(doc)
     assert found[0] == 1 and found[2] == {"code": 422}
-    assert request_of(found[1]) == {"method": "POST", "path": "/api/v1/lists/validate",
-                                    "headers": {"Content-Type": "application/json"}, "data": '{\n  "system": "x"}'}
+    assert request_of(found[1]) == {
+        "method": "POST",
+        "path": "/api/v1/lists/validate",
+        "headers": {"Content-Type": "application/json"},
+        "data": '{\n  "system": "x"}',
+    }

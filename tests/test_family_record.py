@@ -16,14 +16,14 @@ from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.service import preview
 from listbuilder.dice import Dist
 from listbuilder.families import FAMILIES, Family, register, unregister
-from listbuilder.lists import parse_list, validate_list
-from listbuilder.model import ArmyBook, ArmyList, GameSystem
-from listbuilder.rosters import build_roster, roster_text
 from listbuilder.formats.books import UnitSchema, book_schema, system_schema
 from listbuilder.formats.fields import StrictSchema, WholeNumber
+from listbuilder.lists import parse_list, validate_list
+from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.previews import load_request
-from listbuilder.sheets import FamilySheet, StatColumn
+from listbuilder.rosters import build_roster, roster_text
 from listbuilder.rules import SystemRules
+from listbuilder.sheets import FamilySheet, StatColumn
 from listbuilder.validation import Issue, ValidationReport
 
 TOY = "toy-duel"
@@ -55,11 +55,15 @@ class ToyRules(SystemRules):
         resolved, issues = self.resolve(army, book)
         allowed = self.system.composition["max_units"]
         if len(resolved) > allowed:
-            issues.append(Issue("toy.too_many_units", f"{len(resolved)} units, the duel allows {allowed}", "units", "toy rules 1"))
+            issues.append(
+                Issue("toy.too_many_units", f"{len(resolved)} units, the duel allows {allowed}", "units", "toy rules 1")
+            )
         return ValidationReport.of(issues, {"units": len(resolved), **self.spent(resolved).amounts}, resolved)
 
 
-def toy_engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
+def toy_engine(
+    system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]
+) -> dict[str, Any]:
     """Each attacking model hits on a d6 roll of at most its might (plus the bonus)."""
     p = min(1.0, (attacker.stats["might"] + situation["bonus"]) / 6)
     hits = Dist.binomial(attacker.models, p)
@@ -121,7 +125,12 @@ def toy_registry(tmp_path, monkeypatch):
 
 
 def toy_list(*units: str) -> dict[str, Any]:
-    return {"system": TOY, "book": "toy-knights", "name": "Duel", "units": [{"key": f"u{i}", "unit": u} for i, u in enumerate(units)]}
+    return {
+        "system": TOY,
+        "book": "toy-knights",
+        "name": "Duel",
+        "units": [{"key": f"u{i}", "unit": u} for i, u in enumerate(units)],
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,7 +151,12 @@ def test_a_toy_family_loads_and_validates(toy_registry):
 
 
 def test_a_toy_family_previews_with_its_situation_schema(toy_registry):
-    request = {"system": TOY, "attacker": {"book": "toy-knights", "unit": "squires"}, "defender": {"book": "toy-knights", "unit": "champion"}, "situation": {"bonus": 1}}
+    request = {
+        "system": TOY,
+        "attacker": {"book": "toy-knights", "unit": "squires"},
+        "defender": {"book": "toy-knights", "unit": "champion"},
+        "situation": {"bonus": 1},
+    }
     answer = preview(toy_registry, load_request(toy_registry, request))
     assert answer["expected"]["hits"] == pytest.approx(3 * 3 / 6)
     assert answer["situation"] == {"bonus": 1, "attack": "melee"}
@@ -151,7 +165,12 @@ def test_a_toy_family_previews_with_its_situation_schema(toy_registry):
 def test_a_toy_family_refuses_a_situation_its_schema_refuses(toy_registry):
     from listbuilder.combat.service import PreviewError
 
-    request = {"system": TOY, "attacker": {"book": "toy-knights", "unit": "squires"}, "defender": {"book": "toy-knights", "unit": "champion"}, "situation": {"bonus": 5}}
+    request = {
+        "system": TOY,
+        "attacker": {"book": "toy-knights", "unit": "squires"},
+        "defender": {"book": "toy-knights", "unit": "champion"},
+        "situation": {"bonus": 5},
+    }
     with pytest.raises(PreviewError) as raised:
         load_request(toy_registry, request)
     assert "situation.bonus" in raised.value.errors
@@ -167,12 +186,18 @@ def test_a_toy_family_prints_with_its_sheet(toy_registry):
 def test_a_toy_family_through_the_http_api(toy_registry, tmp_path):
     from listbuilder.web import create_app
 
-    app = create_app({"TESTING": True, "REGISTRY": toy_registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}"})
+    app = create_app(
+        {"TESTING": True, "REGISTRY": toy_registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}"}
+    )
     client = app.test_client()
     army = toy_list("champion", "squires", "squires")
     checked = client.post("/api/v1/lists/validate", json=army)
     assert checked.status_code == 200 and [i["code"] for i in checked.get_json()["issues"]] == ["toy.too_many_units"]
-    request = {"system": TOY, "attacker": {"book": "toy-knights", "unit": "champion"}, "defender": {"book": "toy-knights", "unit": "squires"}}
+    request = {
+        "system": TOY,
+        "attacker": {"book": "toy-knights", "unit": "champion"},
+        "defender": {"book": "toy-knights", "unit": "squires"},
+    }
     previewed = client.post("/api/v1/previews", json=request)
     assert previewed.status_code == 200, previewed.get_json()
     assert previewed.get_json()["expected"]["hits"] == pytest.approx(4 / 6)

@@ -60,8 +60,8 @@ def test_golden_report_unchanged(path, registry, kept):
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
-    from tests.conftest import BOOKS
     from listbuilder.books import load_registry
+    from tests.conftest import BOOKS
 
     books = load_registry(BOOKS)
     found = {_name(p): json.loads(_reports(books, p)[0]) for p in CASES}

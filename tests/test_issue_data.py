@@ -28,8 +28,13 @@ def _fixture_lists(registry, tmp_path_factory) -> list[tuple[object, dict]]:
     drill = ahx.write_book(tmp_path_factory.mktemp("ahx"), ahx.DRILL_UNITS)
     book = load_book(drill, registry.systems[ahx.SYSTEM])
     with_drill = replace(registry, books={**registry.books, book.id: book})
-    chain = ahx.spears(6) + [ahx.entry("leech", "leech", joined_to="spears-0"), ahx.entry("tag", "tagalong", joined_to="leech")]
-    gear_folder = _gear_folder(tmp_path_factory.mktemp("gear"), "grimdark-future", (FIXTURES / "gear-book.yaml").read_text())
+    chain = ahx.spears(6) + [
+        ahx.entry("leech", "leech", joined_to="spears-0"),
+        ahx.entry("tag", "tagalong", joined_to="leech"),
+    ]
+    gear_folder = _gear_folder(
+        tmp_path_factory.mktemp("gear"), "grimdark-future", (FIXTURES / "gear-book.yaml").read_text()
+    )
     with_gear = load_registry([BOOKS, gear_folder])
     gear_book = with_gear.books["gear-book"]
     gear_units = [
@@ -44,7 +49,9 @@ def _fixture_lists(registry, tmp_path_factory) -> list[tuple[object, dict]]:
 
 @pytest.fixture(scope="module")
 def emitted(registry, tmp_path_factory) -> list[Issue]:
-    lists = [(registry, json.loads(path.read_text(encoding="utf-8"))["list"]) for path in sorted(GOLDEN.glob("*/*.json"))]
+    lists = [
+        (registry, json.loads(path.read_text(encoding="utf-8"))["list"]) for path in sorted(GOLDEN.glob("*/*.json"))
+    ]
     lists += _fixture_lists(registry, tmp_path_factory)
     return [issue for reg, army in lists for issue in validate_list(reg, parse_list(army)).issues]
 
@@ -68,9 +75,15 @@ def test_declared_codes_are_real_and_shapes_differ_in_their_keys(registry):
     assert len({shape.name for shape in issue_data.SHAPES}) == len(keys)
 
 
-@pytest.mark.parametrize("data", [
-    {"max": 2}, {"max": 2, "count": 3, "extra": 1}, {"max": 2, "count": "3"}, {"max": True, "count": 3},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"max": 2},
+        {"max": 2, "count": 3, "extra": 1},
+        {"max": 2, "count": "3"},
+        {"max": True, "count": 3},
+    ],
+)
 def test_data_missing_a_key_with_another_or_of_the_wrong_kind_matches_no_shape(data):
     assert issue_data.shape_of("force_org.heroes", data) is None
     assert issue_data.shape_of("force_org.heroes", {"max": 2, "count": 3}).name == "MaxCount"

@@ -20,8 +20,30 @@ MAX_FLOORS = 12
 MAX_WEB_FLOORS = 3
 # The pure core: no web framework, YAML, schema library or PDF renderer, not even through
 # another module of the package.
-CORE = ("model/", "validation.py", "issue_data.py", "dice.py", "resolve/", "deployment.py", "rules.py", "families.py", "sheets.py", "systems/", "combat/")
-EDGE_LIBRARIES = ("flask", "flask_smorest", "werkzeug", "webargs", "marshmallow", "yaml", "weasyprint", "sqlalchemy", "alembic")
+CORE = (
+    "model/",
+    "validation.py",
+    "issue_data.py",
+    "dice.py",
+    "resolve/",
+    "deployment.py",
+    "rules.py",
+    "families.py",
+    "sheets.py",
+    "systems/",
+    "combat/",
+)
+EDGE_LIBRARIES = (
+    "flask",
+    "flask_smorest",
+    "werkzeug",
+    "webargs",
+    "marshmallow",
+    "yaml",
+    "weasyprint",
+    "sqlalchemy",
+    "alembic",
+)
 
 
 def _imports(path: Path, *, at_run_time: bool = False) -> Iterable[str]:
@@ -68,7 +90,7 @@ def graph(base: Path = PACKAGE, *, at_run_time: bool = False) -> dict[str, set[s
         for module in _imports(path, at_run_time=at_run_time):
             if base != PACKAGE:  # inside a package: listbuilder.web.x.y -> x
                 prefix = "listbuilder." + ".".join(base.relative_to(PACKAGE).parts)
-                module = "listbuilder" + module[len(prefix):] if module.startswith(prefix + ".") else ""
+                module = "listbuilder" + module[len(prefix) :] if module.startswith(prefix + ".") else ""
             target = _module_room(module, base)
             if target is not None and target != room:
                 targets.add(target)
@@ -81,7 +103,7 @@ def floors(edges: dict[str, set[str]]) -> dict[str, int]:
 
     def floor(room: str, path: tuple[str, ...]) -> int:
         if room in path:
-            raise ValueError("rooms import each other: " + " -> ".join((*path[path.index(room):], room)))
+            raise ValueError("rooms import each other: " + " -> ".join((*path[path.index(room) :], room)))
         if room not in found:
             found[room] = 1 + max((floor(t, (*path, room)) for t in edges.get(room, ())), default=0)
         return found[room]

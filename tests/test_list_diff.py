@@ -20,7 +20,9 @@ def diff(registry, before, after):
         return {k: Cost(e["cost"]) for k, e in validate_list(registry, a).entries.items()}
 
     book = registry.books[BOOK]
-    return diff_lists(before, after, costs_before=costs(before), costs_after=costs(after), book_before=book, book_after=book)
+    return diff_lists(
+        before, after, costs_before=costs(before), costs_after=costs(after), book_before=book, book_after=book
+    )
 
 
 WARDENS = {"key": "a", "unit": "cc-ash-wardens"}
@@ -35,10 +37,17 @@ def test_identical_lists_have_no_changes(registry):
 
 def test_units_added_and_removed_by_key_with_their_cost(registry):
     result = diff(registry, army([WARDENS, PRIEST]), army([WARDENS, {"key": "z", "unit": "cc-cinder-zealots"}]))
-    assert [(e.change, e.key, e.name) for e in result.entries] == [(ADDED, "z", "Cinder Zealots"), (REMOVED, "p", "Ember Priest")]
+    assert [(e.change, e.key, e.name) for e in result.entries] == [
+        (ADDED, "z", "Cinder Zealots"),
+        (REMOVED, "p", "Ember Priest"),
+    ]
     assert result.of_kind(ADDED)[0].cost_after == Cost({"pts": 110})
     assert result.total_change == Cost({"pts": 110 - 65})
-    assert result.summary() == ["Added Cinder Zealots (110 pts)", "Removed Ember Priest (65 pts)", "Total: 190 pts → 235 pts (+45 pts)"]
+    assert result.summary() == [
+        "Added Cinder Zealots (110 pts)",
+        "Removed Ember Priest (65 pts)",
+        "Total: 190 pts → 235 pts (+45 pts)",
+    ]
 
 
 def test_a_key_that_now_holds_another_unit_is_a_removal_and_an_addition(registry):
@@ -47,16 +56,40 @@ def test_a_key_that_now_holds_another_unit_is_a_removal_and_an_addition(registry
 
 
 def test_upgrade_counts_taken_dropped_and_changed_in_words_and_cost(registry):
-    before = army([{**WARDENS, "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 1},
-                                            {"section": "cc-rifle-specials", "option": "fusion-rifle", "count": 1}]}])
-    after = army([{**WARDENS, "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 2},
-                                           {"section": "cc-rifle-specials", "option": "grenade-launcher", "count": 1}]}])
+    before = army(
+        [
+            {
+                **WARDENS,
+                "upgrades": [
+                    {"section": "cc-rifle-specials", "option": "flamer", "count": 1},
+                    {"section": "cc-rifle-specials", "option": "fusion-rifle", "count": 1},
+                ],
+            }
+        ]
+    )
+    after = army(
+        [
+            {
+                **WARDENS,
+                "upgrades": [
+                    {"section": "cc-rifle-specials", "option": "flamer", "count": 2},
+                    {"section": "cc-rifle-specials", "option": "grenade-launcher", "count": 1},
+                ],
+            }
+        ]
+    )
     result = diff(registry, before, after)
     (change,) = result.entries
     assert change.change == CHANGED
-    assert [(u.option, u.before, u.after) for u in change.upgrades] == [("flamer", 1, 2), ("fusion-rifle", 1, 0), ("grenade-launcher", 0, 1)]
+    assert [(u.option, u.before, u.after) for u in change.upgrades] == [
+        ("flamer", 1, 2),
+        ("fusion-rifle", 1, 0),
+        ("grenade-launcher", 0, 1),
+    ]
     assert change.cost_before == Cost({"pts": 125 + 5 + 15}) and change.cost_after == Cost({"pts": 125 + 10 + 10})
-    assert change.words() == "Ash Wardens: Flamer ×1 → ×2; dropped Fusion Rifle; took Grenade Launcher"  # same cost: no price part
+    assert (
+        change.words() == "Ash Wardens: Flamer ×1 → ×2; dropped Fusion Rifle; took Grenade Launcher"
+    )  # same cost: no price part
 
 
 def test_a_changed_cost_is_given_before_after_and_signed(registry):
@@ -73,7 +106,10 @@ def test_joining_renaming_and_settings_are_reported(registry):
     (change,) = result.entries
     assert "renamed “Ember Priest” → “Father Ash”" in change.details
     assert "now joined to Ash Wardens" in change.details
-    assert [(s.field, s.before, s.after) for s in result.settings] == [("name", "First", "Second"), ("points_limit", 1000, 1500)]
+    assert [(s.field, s.before, s.after) for s in result.settings] == [
+        ("name", "First", "Second"),
+        ("points_limit", 1000, 1500),
+    ]
     assert result.summary()[:2] == ["List name: “First” → “Second”", "Points limit: 1000 → 1500"]
     assert result.summary()[-1] == "Total: 190 pts → 190 pts (no change)"
 

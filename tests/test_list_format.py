@@ -11,7 +11,16 @@ from marshmallow import ValidationError
 from listbuilder.formats.lists import ArmyListSchema, ChosenUpgradeSchema, ListEntrySchema
 from tests.conftest import GOLDEN
 
-ENTRY = {"key": "a", "unit": "u", "name": "Bob", "notes": "", "upgrades": [{"section": "s", "option": "o", "count": 2}], "combined_with": None, "joined_to": "b", "spells": ["x"]}
+ENTRY = {
+    "key": "a",
+    "unit": "u",
+    "name": "Bob",
+    "notes": "",
+    "upgrades": [{"section": "s", "option": "o", "count": 2}],
+    "combined_with": None,
+    "joined_to": "b",
+    "spells": ["x"],
+}
 BAD_VALUES = [None, True, False, 0, -1, 1001, 1.5, "", "x" * 3000, [], {}, "2", ["x"], {"a": 1}]
 
 
@@ -53,12 +62,24 @@ def test_fast_entry_path_never_more_lenient(value):
 
 
 # the last: an unknown key in place of count (the fast path counts keys rather than naming them)
-@pytest.mark.parametrize("value", list(mutations({"section": "s", "option": "o", "count": 3})) + [{"section": "s", "option": "o", "surprise": 1}], ids=repr)
+@pytest.mark.parametrize(
+    "value",
+    list(mutations({"section": "s", "option": "o", "count": 3})) + [{"section": "s", "option": "o", "surprise": 1}],
+    ids=repr,
+)
 def test_fast_upgrade_path_never_more_lenient(value):
     agree(ChosenUpgradeSchema, value)
 
 
-LIST = {"system": "s", "book": "b", "name": "n", "points_limit": 500, "force_org": True, "game_mode": "standard", "units": [ENTRY, {**ENTRY, "key": "b"}]}
+LIST = {
+    "system": "s",
+    "book": "b",
+    "name": "n",
+    "points_limit": 500,
+    "force_org": True,
+    "game_mode": "standard",
+    "units": [ENTRY, {**ENTRY, "key": "b"}],
+}
 
 
 @pytest.mark.parametrize("value", list(mutations(LIST)) + [{**LIST, "units": [ENTRY, ENTRY]}], ids=repr)
@@ -96,11 +117,17 @@ def test_list_entry_constructor_takes_the_dataclass_fields_with_their_defaults()
         if f.default is not dataclasses.MISSING:
             assert p.default == f.default, f.name
         elif f.default_factory is not dataclasses.MISSING:
-            assert ListEntry("k", "u").extra == f.default_factory() and ListEntry("k", "u").extra is not ListEntry("k", "u").extra
+            assert (
+                ListEntry("k", "u").extra == f.default_factory()
+                and ListEntry("k", "u").extra is not ListEntry("k", "u").extra
+            )
         else:
             assert p.default is inspect.Parameter.empty, f.name
     entry = ListEntry("k", "u", upgrades=(), spells=("s",))
-    assert vars(entry) == {f.name: getattr(entry, f.name) for f in fields} and dataclasses.replace(entry, name="n").name == "n"
+    assert (
+        vars(entry) == {f.name: getattr(entry, f.name) for f in fields}
+        and dataclasses.replace(entry, name="n").name == "n"
+    )
 
 
 def full_from_bytes(data: bytes):
@@ -116,21 +143,25 @@ def full_from_bytes(data: bytes):
 GOOD = json.dumps(LIST).encode()
 
 
-@pytest.mark.parametrize("data", [
-    GOOD.replace(b'"n"', b'"\\ud800"'),                 # a lone surrogate escape
-    GOOD.replace(b'"n"', b'"\\ud83d\\ude00"'),        # a surrogate pair: an emoji, fine
-    GOOD.replace(b'"n"', b'"\xff"'),                     # not UTF-8
-    GOOD.replace(b'"count": 2', b'"count": 2.0'),         # a whole number written as a float
-    GOOD.replace(b'"count": 2', b'"count": NaN'),
-    GOOD.replace(b'"count": 2', b'"count": 1e999'),
-    GOOD.replace(b'"count": 2', b'"count": ' + b"9" * 30),
-    GOOD.replace(b'"name": "n"', b'"name": "n", "name": "m"'),  # a repeated key: the last one counts
-    GOOD + b" x",                                         # something after the JSON
-    b"\xef\xbb\xbf" + GOOD,                              # a byte-order mark
-    b" " + GOOD + b"\n",
-    b"",
-    b"[" * 5000 + b"]" * 5000,
-], ids=repr)
+@pytest.mark.parametrize(
+    "data",
+    [
+        GOOD.replace(b'"n"', b'"\\ud800"'),  # a lone surrogate escape
+        GOOD.replace(b'"n"', b'"\\ud83d\\ude00"'),  # a surrogate pair: an emoji, fine
+        GOOD.replace(b'"n"', b'"\xff"'),  # not UTF-8
+        GOOD.replace(b'"count": 2', b'"count": 2.0'),  # a whole number written as a float
+        GOOD.replace(b'"count": 2', b'"count": NaN'),
+        GOOD.replace(b'"count": 2', b'"count": 1e999'),
+        GOOD.replace(b'"count": 2', b'"count": ' + b"9" * 30),
+        GOOD.replace(b'"name": "n"', b'"name": "n", "name": "m"'),  # a repeated key: the last one counts
+        GOOD + b" x",  # something after the JSON
+        b"\xef\xbb\xbf" + GOOD,  # a byte-order mark
+        b" " + GOOD + b"\n",
+        b"",
+        b"[" * 5000 + b"]" * 5000,
+    ],
+    ids=repr,
+)
 def test_fast_json_path_never_more_lenient_than_the_body_reader_and_schema(data):
     fast = ArmyListSchema.fast_json(data)
     if fast is not None:

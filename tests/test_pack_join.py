@@ -29,7 +29,10 @@ def blank_pdf(pages: int) -> bytes:
 def test_rosters_are_joined_page_by_page_with_a_bookmark_each():
     joined = PdfReader(io.BytesIO(pack_join.join([("Ann Arbor", blank_pdf(2)), ("Zoë «Z» Ng", blank_pdf(1))])))
     assert len(joined.pages) == 3
-    assert [(item.title, joined.get_destination_page_number(item)) for item in joined.outline] == [("Ann Arbor", 0), ("Zoë «Z» Ng", 2)]
+    assert [(item.title, joined.get_destination_page_number(item)) for item in joined.outline] == [
+        ("Ann Arbor", 0),
+        ("Zoë «Z» Ng", 2),
+    ]
 
 
 def test_the_join_leaves_pikepdf_out_of_the_calling_process(tmp_path):
@@ -41,7 +44,9 @@ def test_the_join_leaves_pikepdf_out_of_the_calling_process(tmp_path):
     )
     roster = tmp_path / "roster.pdf"
     roster.write_bytes(blank_pdf(1))
-    answer = subprocess.run([sys.executable, "-c", script, str(roster)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    answer = subprocess.run(
+        [sys.executable, "-c", script, str(roster)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert answer.returncode == 0, answer.stderr
     assert answer.stdout.split() == ["%PDF-", "False"]
 

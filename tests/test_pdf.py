@@ -17,7 +17,18 @@ from pypdf import PdfReader
 from weasyprint import HTML
 
 from listbuilder.lists import parse_list
-from listbuilder.pdf import ASSET_FOLDERS, PAPERS, PRINT_STYLE, STATIC, LocalFetcher, RedisCache, RenderCache, cache_key, render_pdf, roster_pdf
+from listbuilder.pdf import (
+    ASSET_FOLDERS,
+    PAPERS,
+    PRINT_STYLE,
+    STATIC,
+    LocalFetcher,
+    RedisCache,
+    RenderCache,
+    cache_key,
+    render_pdf,
+    roster_pdf,
+)
 from listbuilder.roster_rules import Definitions
 from listbuilder.rosters import build_roster, sheet_for
 from tests.conftest import GOLDEN
@@ -62,7 +73,11 @@ def check_sheet(registry, army_data):
         label = definitions.label(name)
         if label in used:
             assert squash(label) in reference and squash(rule.text) in reference, label
-        elif not any(squash(rule.text) == squash(definitions.rules[n].text) for n in definitions.rules if definitions.label(n) in used):
+        elif not any(
+            squash(rule.text) == squash(definitions.rules[n].text)
+            for n in definitions.rules
+            if definitions.label(n) in used
+        ):
             assert squash(rule.text) not in reference, f"{label} is printed but the list does not use it"
     return roster, pages
 
@@ -99,13 +114,19 @@ def test_every_golden_list_prints_on_at_most_three_letter_pages(registry, path):
 
 
 def test_merged_and_grouped_units_print_as_one_block(registry):
-    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Merged", "points_limit": 2000, "units": [
-        {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"},
-        {"key": "b", "unit": "cc-ash-wardens"},
-        {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "a"},
-        {"key": "c", "unit": "cc-ash-wardens"},
-        {"key": "d", "unit": "cc-ash-wardens"},
-    ]}
+    army = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "name": "Merged",
+        "points_limit": 2000,
+        "units": [
+            {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"},
+            {"key": "b", "unit": "cc-ash-wardens"},
+            {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "a"},
+            {"key": "c", "unit": "cc-ash-wardens"},
+            {"key": "d", "unit": "cc-ash-wardens"},
+        ],
+    }
     roster, pages = check_sheet(registry, army)
     text = squash("\n".join(pages))
     assert squash("2× Ash Wardens") in text
@@ -115,7 +136,10 @@ def test_merged_and_grouped_units_print_as_one_block(registry):
     assert "UNITS5" in text.upper() and "ACTIVATIONS3" in text.upper()
 
 
-@pytest.mark.parametrize("book_id", ["aof-ember-marches", "ah-hammerdeep-holds", "ahx-fjordhold", "gf-cinder-covenant", "aofr-thornmarch-freeholds"])
+@pytest.mark.parametrize(
+    "book_id",
+    ["aof-ember-marches", "ah-hammerdeep-holds", "ahx-fjordhold", "gf-cinder-covenant", "aofr-thornmarch-freeholds"],
+)
 def test_every_unit_of_a_book_prints(registry, book_id):
     if book_id not in registry.books:
         pytest.skip(f"no book {book_id} yet")
@@ -150,7 +174,12 @@ ARABIC = "حراس اللهب"
 
 def test_hostile_names_print_as_text_and_fetch_nothing(registry):
     army = ember(
-        {"key": "a", "unit": "crossbowmen", "name": LONG_NAME, "notes": '<link rel="stylesheet" href="http://127.0.0.1:9/x.css"> url(file:///etc/shadow)'},
+        {
+            "key": "a",
+            "unit": "crossbowmen",
+            "name": LONG_NAME,
+            "notes": '<link rel="stylesheet" href="http://127.0.0.1:9/x.css"> url(file:///etc/shadow)',
+        },
         {"key": "b", "unit": "march-swordsmen", "name": HEBREW},
         {"key": "c", "unit": "ash-penitents", "name": ARABIC, "notes": "<script>alert(1)</script>"},
         name=HOSTILE_NAME,
@@ -183,15 +212,18 @@ def test_page_header_cuts_a_long_title_to_one_line(registry):
     assert squash(LONG_NAME[:59] + "…") in later
 
 
-@pytest.mark.parametrize("url", [
-    "file:///etc/passwd",
-    "http://127.0.0.1:9/x.css",
-    "https://example.com/font.ttf",
-    "data:text/css,body{color:red}",
-    "ftp://example.com/x",
-    (STATIC / "roster" / ".." / ".." / "pyproject.toml").as_uri(),
-    "file://evil.example/work/main/static/roster/roster.css",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "http://127.0.0.1:9/x.css",
+        "https://example.com/font.ttf",
+        "data:text/css,body{color:red}",
+        "ftp://example.com/x",
+        (STATIC / "roster" / ".." / ".." / "pyproject.toml").as_uri(),
+        "file://evil.example/work/main/static/roster/roster.css",
+    ],
+)
 def test_fetcher_refuses_everything_outside_our_folders(url):
     fetcher = LocalFetcher()
     with pytest.raises(ValueError):
@@ -227,9 +259,24 @@ def test_cache_serves_identical_requests(registry):
 
 
 def test_cache_key_is_the_content_not_the_spelling(registry):
-    one = parse_list({"system": "age-of-fantasy", "book": "aof-ember-marches", "units": [{"key": "c", "unit": "crossbowmen"}]})
-    two = parse_list({"units": [{"unit": "crossbowmen", "upgrades": [], "key": "c"}], "book": "aof-ember-marches", "system": "age-of-fantasy", "name": ""})
-    other = parse_list({"system": "age-of-fantasy", "book": "aof-ember-marches", "units": [{"key": "c", "unit": "crossbowmen", "name": "X"}]})
+    one = parse_list(
+        {"system": "age-of-fantasy", "book": "aof-ember-marches", "units": [{"key": "c", "unit": "crossbowmen"}]}
+    )
+    two = parse_list(
+        {
+            "units": [{"unit": "crossbowmen", "upgrades": [], "key": "c"}],
+            "book": "aof-ember-marches",
+            "system": "age-of-fantasy",
+            "name": "",
+        }
+    )
+    other = parse_list(
+        {
+            "system": "age-of-fantasy",
+            "book": "aof-ember-marches",
+            "units": [{"key": "c", "unit": "crossbowmen", "name": "X"}],
+        }
+    )
     assert cache_key(registry, one, "a4") == cache_key(registry, two, "a4")
     assert cache_key(registry, one, "a4") != cache_key(registry, one, "letter")
     assert cache_key(registry, one, "a4") != cache_key(registry, other, "a4")
@@ -282,12 +329,18 @@ def test_unit_cards_render_for_every_system(registry, system):
 
 
 def test_identical_units_get_one_card_each(registry):
-    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Cards", "points_limit": 2000, "units": [
-        {"key": "a", "unit": "cc-ash-wardens"},
-        {"key": "b", "unit": "cc-ash-wardens"},
-        {"key": "c", "unit": "cc-ash-wardens"},
-        {"key": "d", "unit": "cc-ash-wardens", "name": "Wardens of the Gate"},
-    ]}
+    army = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "name": "Cards",
+        "points_limit": 2000,
+        "units": [
+            {"key": "a", "unit": "cc-ash-wardens"},
+            {"key": "b", "unit": "cc-ash-wardens"},
+            {"key": "c", "unit": "cc-ash-wardens"},
+            {"key": "d", "unit": "cc-ash-wardens", "name": "Wardens of the Gate"},
+        ],
+    }
     roster = build_roster(registry, parse_list(army))
     assert [(b.title, b.copies) for b in roster.blocks] == [("3× Ash Wardens", 3), ("Wardens of the Gate", 1)]
     text = squash("\n".join(pdf_pages(roster_pdf(registry, parse_list(army), layout="cards", cache=None))))
@@ -305,7 +358,9 @@ def test_api_prints_cards_and_names_the_code(client, registry):
     assert cards.headers["X-Verification-Code"] == code == build_roster(registry, parse_list(army)).code
     for response in (sheet, cards):
         assert all(f"code {code}" in page for page in pdf_pages(response.data))
-    assert "Quick reference" in "".join(pdf_pages(sheet.data)) and "Quick reference" not in "".join(pdf_pages(cards.data))
+    assert "Quick reference" in "".join(pdf_pages(sheet.data)) and "Quick reference" not in "".join(
+        pdf_pages(cards.data)
+    )
     assert client.post("/api/v1/rosters/text", json=army).headers["X-Verification-Code"] == code
     wrong = client.post("/api/v1/rosters/pdf?layout=poster", json=army)
     assert wrong.status_code == 422 and "query.layout" in wrong.get_json()["errors"]
@@ -333,7 +388,9 @@ def _redis_or_skip() -> RedisCache:
     try:
         cache.client.ping()
     except (redis.RedisError, OSError) as error:
-        pytest.skip(f"no Redis answers at {REDIS_URL} ({error}); the shared cache is tested against a real one (set TEST_REDIS_URL)")
+        pytest.skip(
+            f"no Redis answers at {REDIS_URL} ({error}); the shared cache is tested against a real one (set TEST_REDIS_URL)"
+        )
     return cache
 
 
@@ -378,7 +435,9 @@ def test_after_a_redis_failure_the_worker_skips_redis_and_serves_its_own_cache(r
     army = parse_list(ember({"key": "c", "unit": "crossbowmen", "name": "Breaker"}))
     first = roster_pdf(registry, army, cache=cache)
     assert client.calls == 1 and cache.paused
-    assert roster_pdf(registry, army, cache=cache) == first and client.calls == 1 and cache.hits == 1  # from the worker's LRU
+    assert (
+        roster_pdf(registry, army, cache=cache) == first and client.calls == 1 and cache.hits == 1
+    )  # from the worker's LRU
     clock = time.monotonic() + 31
     monkeypatch.setattr("listbuilder.pdf_cache.time.monotonic", lambda: clock)
     assert not cache.paused
@@ -406,7 +465,9 @@ def test_layout_and_painting_run_with_the_collector_paused(registry, monkeypatch
 
     seen = []
     spreads = pdf_module.spreads
-    monkeypatch.setattr(pdf_module, "spreads", lambda pages, paper: seen.append(gc.isenabled()) or spreads(pages, paper))
+    monkeypatch.setattr(
+        pdf_module, "spreads", lambda pages, paper: seen.append(gc.isenabled()) or spreads(pages, paper)
+    )
     render_pdf(build_roster(registry, parse_list(ember({"key": "c", "unit": "crossbowmen"}))))
     assert seen == [False] and gc.isenabled()
 
@@ -417,7 +478,9 @@ def test_warm_up_loads_weasyprint_which_create_app_does_not(tmp_path):
         "app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); print('weasyprint' in sys.modules); "
         "warm_up(app); from listbuilder.pdf import PRINT_STYLE; print('weasyprint' in sys.modules, PRINT_STYLE.fetcher is not None)"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "warm.sqlite3")], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "warm.sqlite3")], capture_output=True, text=True, check=True
+    ).stdout
     assert out.split() == ["False", "True", "True"]
 
 
@@ -433,7 +496,12 @@ def test_a_fresh_worker_parses_no_c_type_for_glyph_counts_the_warm_up_did_not_pr
         "roster_pdf(app.extensions['listbuilder.registry'], army, heading='Ωμέγα Ψυχή Ζέφυρος', cache=None); print(len(parsed))"
     )
     case = GOLDEN / "grimdark-future" / "legal-2000-cinder-covenant.json"
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "warm.sqlite3"), str(case)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "warm.sqlite3"), str(case)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.split() == ["0"]
 
 
@@ -473,8 +541,13 @@ def test_saved_list_pdf_qr_code_decodes_to_its_share_link(saved_client):
     """A phone at the table reads the QR code: rasterise page one and decode it with a real reader."""
     pdfium = pytest.importorskip("pypdfium2")
     zxingcpp = pytest.importorskip("zxingcpp")
-    body = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Scan me", "points_limit": 1000,
-            "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "b", "unit": "cc-ash-wardens"}]}
+    body = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "name": "Scan me",
+        "points_limit": 1000,
+        "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "b", "unit": "cc-ash-wardens"}],
+    }
     made = saved_client.post("/api/v1/lists", json=body).json
     for layout in ("sheet", "cards"):
         response = saved_client.get(f"/api/v1/lists/{made['id']}/roster.pdf?layout={layout}")
@@ -494,14 +567,19 @@ def test_roster_markup_is_read_by_the_xml_parser_and_html5_takes_what_xml_forbid
     monkeypatch.setattr(pdf_module, "html_from_tree", lambda *args: from_tree.append(args[0]) or made(*args))
     army = json.loads(GOLDEN_GF_2000.read_text(encoding="utf-8"))["list"]
     roster = build_roster(registry, parse_list(army))
-    assert isinstance(pdf_module.html_document(render_html(roster, asset_url=None, share_url="https://example.org/l/x"), LocalFetcher()), pdf_module.RosterHTML)
+    assert isinstance(
+        pdf_module.html_document(
+            render_html(roster, asset_url=None, share_url="https://example.org/l/x"), LocalFetcher()
+        ),
+        pdf_module.RosterHTML,
+    )
     assert from_tree == [pdf_module.RosterHTML]
     # a control character is legal in a JSON string but not in XML: the HTML5 parser reads it
     roster = build_roster(registry, parse_list({**army, "name": "Ash\x01Host"}))
-    assert isinstance(pdf_module.html_document(render_html(roster, asset_url=None), LocalFetcher()), pdf_module.RosterHTML)
+    assert isinstance(
+        pdf_module.html_document(render_html(roster, asset_url=None), LocalFetcher()), pdf_module.RosterHTML
+    )
     assert from_tree == [pdf_module.RosterHTML]
     # the control character prints as .notdef, after which pypdf reads the bold font's text with NULs
     first = pdf_pages(render_pdf(roster))[0].replace("\x00", "")
     assert "Ash" in first and "Host" in first and f"code {roster.code}" in first
-
-

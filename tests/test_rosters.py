@@ -27,7 +27,12 @@ def ember(*units, name="Sheet test", **extra):
 
 def every_unit_list(book):
     """One of every unit of a book, so every profile of every family prints at least once."""
-    return {"system": book.system, "book": book.id, "name": f"All of {book.name}", "units": [{"key": f"u{i}", "unit": u.id} for i, u in enumerate(book.units)]}
+    return {
+        "system": book.system,
+        "book": book.id,
+        "name": f"All of {book.name}",
+        "units": [{"key": f"u{i}", "unit": u.id} for i, u in enumerate(book.units)],
+    }
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
@@ -90,7 +95,17 @@ def test_quick_reference_is_every_rule_used_and_mentioned_once_alphabetical(regi
     # Kindled Steel (Brand the Blades) and Flying (Wall of Embers).
     army = ember({"key": "a", "unit": "lantern-adept"}, {"key": "k", "unit": "ember-knights"})
     roster = build_roster(registry, parse_list(army))
-    assert roster.rule_names == ("AP(X)", "Fast", "Fearless", "Flying", "Hero", "Impact(X)", "Kindled Steel", "Tough(X)", "Wizard(X)")
+    assert roster.rule_names == (
+        "AP(X)",
+        "Fast",
+        "Fearless",
+        "Flying",
+        "Hero",
+        "Impact(X)",
+        "Kindled Steel",
+        "Tough(X)",
+        "Wizard(X)",
+    )
     assert all(rule.text for rule in roster.reference)
     (book,) = roster.spellbooks
     assert book.casters == ("Lantern Adept",)
@@ -100,7 +115,18 @@ def test_quick_reference_is_every_rule_used_and_mentioned_once_alphabetical(regi
 
 def test_upgrade_rules_count_and_replaced_gear_does_not(registry):
     base = build_roster(registry, parse_list(ember({"key": "s", "unit": "march-swordsmen"})))
-    shields = build_roster(registry, parse_list(ember({"key": "s", "unit": "march-swordsmen", "upgrades": [{"section": "em-shields", "option": "tower-shields"}]})))
+    shields = build_roster(
+        registry,
+        parse_list(
+            ember(
+                {
+                    "key": "s",
+                    "unit": "march-swordsmen",
+                    "upgrades": [{"section": "em-shields", "option": "tower-shields"}],
+                }
+            )
+        ),
+    )
     assert "Shield Wall" not in base.rule_names
     assert "Shield Wall" in shields.rule_names
 
@@ -130,14 +156,17 @@ def test_text_export_is_one_line_per_unit(registry):
     assert len(lines) == 5
 
 
-@pytest.mark.parametrize(("name", "expected"), [
-    ("Ember Host 2000", "Ember Host 2000.pdf"),
-    ("", "roster.pdf"),
-    ("../../etc/passwd", "etc passwd.pdf"),
-    ('<img src=x>"; rm', "img src=x rm.pdf"),
-    ("a\x00b\nc", "abc.pdf"),
-    ("x" * 200, "x" * 80 + ".pdf"),
-])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Ember Host 2000", "Ember Host 2000.pdf"),
+        ("", "roster.pdf"),
+        ("../../etc/passwd", "etc passwd.pdf"),
+        ('<img src=x>"; rm', "img src=x rm.pdf"),
+        ("a\x00b\nc", "abc.pdf"),
+        ("x" * 200, "x" * 80 + ".pdf"),
+    ],
+)
 def test_download_name_is_sanitised(name, expected):
     assert download_name(parse_list(ember(name=name)), "pdf") == expected
 
@@ -161,7 +190,10 @@ def test_api_pdf_is_served_from_cache_the_second_time(client):
     first = client.post("/api/v1/rosters/pdf?paper=letter", json=army)
     hits = PDF_CACHE.hits
     # Same list spelled differently (key order, defaults written out): same content hash.
-    respelled = {"units": [{"unit": "crossbowmen", "key": "c", "upgrades": []}], **{k: v for k, v in army.items() if k != "units"}}
+    respelled = {
+        "units": [{"unit": "crossbowmen", "key": "c", "upgrades": []}],
+        **{k: v for k, v in army.items() if k != "units"},
+    }
     second = client.post("/api/v1/rosters/pdf?paper=letter", json=respelled)
     assert PDF_CACHE.hits == hits + 1
     assert second.data == first.data
@@ -216,7 +248,11 @@ def test_identical_entries_print_once_with_their_count(registry):
         {"key": "c", "unit": "crossbowmen", "name": "Renamed"},
     )
     roster = build_roster(registry, parse_list(army))
-    assert [(b.number, b.title) for b in roster.blocks] == [(1, "2× Crossbowmen"), (2, "March Swordsmen"), (3, "Renamed")]
+    assert [(b.number, b.title) for b in roster.blocks] == [
+        (1, "2× Crossbowmen"),
+        (2, "March Swordsmen"),
+        (3, "Renamed"),
+    ]
     first = roster.blocks[0]
     assert (first.copies, first.models, first.cost, first.total_cost) == (2, 10, "100 pts", "200 pts")
     # The counts stay those of the builder: entries, activations, models.
@@ -227,14 +263,18 @@ def test_identical_entries_print_once_with_their_count(registry):
 def test_keyword_troops_are_marked_003_1_0(registry):
     roster = build_roster(registry, parse_list(golden(GOLDEN / "ancients-hex" / "thalassan-400-legal.json")["list"]))
     marked = {b.profile.book_name for b in roster.blocks if "keyword troops" in b.profile.marks}
-    assert marked and all(registry.books["ahx-thalassan-league"].unit(u).stat("keyword") for u in ("hoplites", "pike-phalanx"))
+    assert marked and all(
+        registry.books["ahx-thalassan-league"].unit(u).stat("keyword") for u in ("hoplites", "pike-phalanx")
+    )
     for block in roster.blocks:
         unit = next(u for u in registry.books["ahx-thalassan-league"].units if u.name == block.profile.book_name)
         assert (block.profile.book_name in marked) == bool(unit.stat("keyword"))
 
 
 def test_elites_are_marked_004_build_your_army(registry):
-    roster = build_roster(registry, parse_list(golden(GOLDEN / "armour-hex" / "legal-standard-hammerdeep.json")["list"]))
+    roster = build_roster(
+        registry, parse_list(golden(GOLDEN / "armour-hex" / "legal-standard-hammerdeep.json")["list"])
+    )
     marks = {b.profile.book_name: b.profile.marks for b in roster.blocks}
     assert marks["Hold Guard"] == ("3 elites",)
     assert marks["Ram Riders"] == ("1 elite",)
@@ -262,13 +302,25 @@ def test_unit_card_rules_are_those_its_profiles_carry(registry):
 
 def test_a_pair_with_the_same_upgrade_lists_it_once_on_both_halves(registry):
     drill = [{"section": "cc-squad-drill", "option": "ember-drill"}]
-    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Pair", "units": [
-        {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b", "upgrades": drill},
-        {"key": "b", "unit": "cc-ash-wardens", "upgrades": drill}]}
+    army = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "name": "Pair",
+        "units": [
+            {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b", "upgrades": drill},
+            {"key": "b", "unit": "cc-ash-wardens", "upgrades": drill},
+        ],
+    }
     (block,) = build_roster(registry, parse_list(army)).blocks
     assert len(block.profile.upgrades) == 1
-    assert block.profile.upgrades[0].startswith("Ember Drill on both halves (") and block.profile.upgrades[0].endswith(" pts each)")
-    single = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "One", "units": [
-        {"key": "a", "unit": "cc-ash-wardens", "upgrades": drill}]}
+    assert block.profile.upgrades[0].startswith("Ember Drill on both halves (") and block.profile.upgrades[0].endswith(
+        " pts each)"
+    )
+    single = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "name": "One",
+        "units": [{"key": "a", "unit": "cc-ash-wardens", "upgrades": drill}],
+    }
     (one,) = build_roster(registry, parse_list(single)).blocks
     assert one.profile.upgrades[0].startswith("Ember Drill (") and "both" not in one.profile.upgrades[0]

@@ -11,11 +11,31 @@ from listbuilder.round_sheets import pairings_pdf, standings_csv, standings_pdf
 
 
 def tables(n, bye=False):
-    return {"number": 2, "pairings": [{"table": i, "players": [f"P{2 * i}", None if bye and i == n else f"P{2 * i + 1}"]} for i in range(1, n + 1)]}
+    return {
+        "number": 2,
+        "pairings": [
+            {"table": i, "players": [f"P{2 * i}", None if bye and i == n else f"P{2 * i + 1}"]} for i in range(1, n + 1)
+        ],
+    }
 
 
 def standings(n):
-    rows = [{"rank": i, "player": f"P{i}", "faction": "Cinder Covenant", "score": 3.0, "played": 1, "wins": 1, "draws": 0, "losses": 0, "byes": 0, "withdrawn": False, "tiebreakers": {"buchholz": 3}} for i in range(1, n + 1)]
+    rows = [
+        {
+            "rank": i,
+            "player": f"P{i}",
+            "faction": "Cinder Covenant",
+            "score": 3.0,
+            "played": 1,
+            "wins": 1,
+            "draws": 0,
+            "losses": 0,
+            "byes": 0,
+            "withdrawn": False,
+            "tiebreakers": {"buchholz": 3},
+        }
+        for i in range(1, n + 1)
+    ]
     return {"event": {"name": "Open"}, "rounds": 2, "tiebreakers": ["buchholz"], "standings": rows}
 
 

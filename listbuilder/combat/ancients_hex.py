@@ -137,7 +137,6 @@ class Situation:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-
 # --------------------------------------------------------------------------------------------
 # Planning one attack: which pools are thrown
 
@@ -240,9 +239,13 @@ def _check(a: Fighter, d: Fighter, s: Situation) -> None:
         if s.range < 2:
             raise PreviewError("situation.range", "003 §4.2.7: a unit adjacent to an enemy cannot shoot")
         if s.range > a.missile_range:
-            raise PreviewError("situation.range", f"{s.range} hexes is beyond {a.name}'s missile range of {a.missile_range}")
+            raise PreviewError(
+                "situation.range", f"{s.range} hexes is beyond {a.name}'s missile range of {a.missile_range}"
+            )
         if s.defender_action != DEFEND:
-            raise PreviewError("situation.defender_action", "evading and fighting back answer close combat, not missile fire")
+            raise PreviewError(
+                "situation.defender_action", "evading and fighting back answer close combat, not missile fire"
+            )
         if s.charging:
             raise PreviewError("situation.charging", "a charge is a move into close combat, not a shot")
     else:
@@ -254,12 +257,17 @@ def _check(a: Fighter, d: Fighter, s: Situation) -> None:
         if not d.has("Evade"):
             raise PreviewError("situation.defender_action", f"{d.name} does not have Evade")
         if s.retreat_blocked:
-            raise PreviewError("situation.defender_action", "003 §3.7.3: a unit that cannot fall back cannot choose to evade")
+            raise PreviewError(
+                "situation.defender_action", "003 §3.7.3: a unit that cannot fall back cannot choose to evade"
+            )
     if s.defender_action == FIGHT_BACK and s.fight_back_with == "missile":
         if d.missile <= 0:
             raise PreviewError("situation.fight_back_with", f"{d.name} has no missile dice to fight back with")
         if not s.charging:
-            raise PreviewError("situation.fight_back_with", "003 §4.4: missile fight back answers an enemy that moved into contact (set charging)")
+            raise PreviewError(
+                "situation.fight_back_with",
+                "003 §4.4: missile fight back answers an enemy that moved into contact (set charging)",
+            )
     if s.defender_hp_lost >= d.hit_points:
         raise PreviewError("situation.defender_hp_lost", f"{d.name} has only {d.hit_points} hit points")
     if s.attacker_hp_lost >= a.hit_points:
@@ -346,8 +354,16 @@ def preview_fight(a: Fighter, d: Fighter, s: Situation) -> dict[str, Any]:
     _check(a, d, s)
     melee = s.attack == MELEE
     # 003 §5.2 terror: each side facing a Terror unit tests before close combat (Fearless ignores it)
-    p_a_fail = terror_failure(a.willpower, d.rating("Terror", 1), steadfast=a.has("Steadfast"), fearless=a.has("Fearless")) if melee and s.terror else 0.0
-    p_d_fail = terror_failure(d.willpower, a.rating("Terror", 1), steadfast=d.has("Steadfast"), fearless=d.has("Fearless")) if melee and s.terror else 0.0
+    p_a_fail = (
+        terror_failure(a.willpower, d.rating("Terror", 1), steadfast=a.has("Steadfast"), fearless=a.has("Fearless"))
+        if melee and s.terror
+        else 0.0
+    )
+    p_d_fail = (
+        terror_failure(d.willpower, a.rating("Terror", 1), steadfast=d.has("Steadfast"), fearless=d.has("Fearless"))
+        if melee and s.terror
+        else 0.0
+    )
     branches, plans, p_charge = _terror_branches(a, d, s, p_a_fail, p_d_fail)
     out = _mix(branches)
     d_left = d.hit_points - s.defender_hp_lost
@@ -400,7 +416,9 @@ def preview_fight(a: Fighter, d: Fighter, s: Situation) -> dict[str, Any]:
     }
 
 
-def _terror_branches(a: Fighter, d: Fighter, s: Situation, p_a_fail: float, p_d_fail: float) -> tuple[list[tuple[float, Outcome]], list[Plan], float]:
+def _terror_branches(
+    a: Fighter, d: Fighter, s: Situation, p_a_fail: float, p_d_fail: float
+) -> tuple[list[tuple[float, Outcome]], list[Plan], float]:
     """The fight once per outcome of the two terror tests: each weighted outcome, each plan,
     and the chance the charge is valid."""
     branches: list[tuple[float, Outcome]] = []
@@ -423,7 +441,9 @@ def _both(branches: list[tuple[float, Outcome]], d_left: int, a_left: int) -> fl
     return sum(w * o.hp_lost.at_least(d_left) * o.attacker_hp_lost.at_least(a_left) for w, o in branches)
 
 
-def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
+def engine(
+    system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]
+) -> dict[str, Any]:
     """The ancients-hex engine the preview service dispatches to; raises PreviewError."""
     a = read_fighter(attacker, "attacker")
     d = read_fighter(defender, "defender")
@@ -434,11 +454,47 @@ def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situati
 
 # Rules the maths above reads, and rules that never change one attack's dice (movement,
 # activation, orders, spells, other units' attacks). Any other rule is named as unmodelled.
-MODELLED = ("Brace", "Charge", "Critical Hit", "Deadly", "Ethereal", "Evade", "Fearless", "Flight", "Frenzy", "Impact",
-            "Massive", "Mob", "No retreat", "Scavenger", "Skilled", "Steadfast", "Stealthy", "Support", "Terror",
-            "Unstoppable", "Volley Fire")
-NO_COMBAT_EFFECT = ("Advance", "Attachment", "Aura", "Command", "Compel", "Crush", "Follow me", "Hit & run", "Knock aside",
-                    "Light", "Magical resistance", "Magician", "Regenerate", "Skirmish", "Split attack", "Spy")
+MODELLED = (
+    "Brace",
+    "Charge",
+    "Critical Hit",
+    "Deadly",
+    "Ethereal",
+    "Evade",
+    "Fearless",
+    "Flight",
+    "Frenzy",
+    "Impact",
+    "Massive",
+    "Mob",
+    "No retreat",
+    "Scavenger",
+    "Skilled",
+    "Steadfast",
+    "Stealthy",
+    "Support",
+    "Terror",
+    "Unstoppable",
+    "Volley Fire",
+)
+NO_COMBAT_EFFECT = (
+    "Advance",
+    "Attachment",
+    "Aura",
+    "Command",
+    "Compel",
+    "Crush",
+    "Follow me",
+    "Hit & run",
+    "Knock aside",
+    "Light",
+    "Magical resistance",
+    "Magician",
+    "Regenerate",
+    "Skirmish",
+    "Split attack",
+    "Spy",
+)
 KNOWN_RULES = frozenset(_key(name) for name in (*MODELLED, *NO_COMBAT_EFFECT))
 
 
@@ -456,4 +512,3 @@ __all__ = [
     "terror_failure",
     "willpower_passes",
 ]
-

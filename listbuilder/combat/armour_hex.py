@@ -18,7 +18,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from listbuilder.combat.armour_hex_assault import assault
-from listbuilder.combat.armour_hex_damage import BLOCKED, NO_DAMAGE, Row, Strike, Vehicle, hit_rows, per_hit, read_vehicle, rule_key
+from listbuilder.combat.armour_hex_damage import (
+    BLOCKED,
+    NO_DAMAGE,
+    Row,
+    Strike,
+    Vehicle,
+    hit_rows,
+    per_hit,
+    read_vehicle,
+    rule_key,
+)
 from listbuilder.combat.armour_hex_situation import FACINGS, SHOOTING, SPEED_MODIFIER, Situation
 from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.service import PreviewError, unmodelled_rules
@@ -126,7 +136,9 @@ def pick_weapon(shooter: Vehicle, name: str | None) -> Weapon:
                 if weapon.range <= 0:
                     raise PreviewError("situation.weapon", f"{weapon.name} is not a ranged weapon")
                 return weapon
-        raise PreviewError("situation.weapon", f"{shooter.name} has no weapon {name!r}; ranged: {[w.name for w in ranged]}")
+        raise PreviewError(
+            "situation.weapon", f"{shooter.name} has no weapon {name!r}; ranged: {[w.name for w in ranged]}"
+        )
     if not ranged:
         raise PreviewError("situation.attack", f"{shooter.name} has no ranged weapon to fire")
     return ranged[0]
@@ -167,16 +179,24 @@ def ranged_strike(weapon: Weapon, band: str, *, revealing: bool) -> Strike:
     )
 
 
-def _table_rows(table: Sequence[Row], rows: Mapping[int, float], shot_rows: Mapping[int, float], shots: int) -> list[dict[str, Any]]:
+def _table_rows(
+    table: Sequence[Row], rows: Mapping[int, float], shot_rows: Mapping[int, float], shots: int
+) -> list[dict[str, Any]]:
     """Each damage-table row with its chance per hit, per shot, at least once, and expected count."""
     results = []
     for index, row in enumerate(table):
         p_shot = shot_rows.get(index, 0.0)
-        results.append({
-            "table": row.table, "at": row.at, "effects": list(row.effects),
-            "p_per_hit": rows.get(index, 0.0), "p_per_shot": p_shot,
-            "p_at_least_once": 1 - (1 - p_shot) ** shots, "expected": shots * p_shot,
-        })
+        results.append(
+            {
+                "table": row.table,
+                "at": row.at,
+                "effects": list(row.effects),
+                "p_per_hit": rows.get(index, 0.0),
+                "p_per_shot": p_shot,
+                "p_at_least_once": 1 - (1 - p_shot) ** shots,
+                "expected": shots * p_shot,
+            }
+        )
     return results
 
 
@@ -188,11 +208,15 @@ def fire(shooter: Vehicle, target: Vehicle, s: Situation) -> dict[str, Any]:
     try:
         band = range_band(s.range, weapon.range)
     except ValueError:
-        raise PreviewError("situation.range", f"{s.range} hexes is beyond {weapon.name}'s long range ({2 * weapon.range})") from None
+        raise PreviewError(
+            "situation.range", f"{s.range} hexes is beyond {weapon.name}'s long range ({2 * weapon.range})"
+        ) from None
     facing = FACINGS.index(s.facing)
     angles = weapon.extra.get("angles")
     if angles is not None and not angles[FACINGS.index(s.attacker_facing)]:
-        raise PreviewError("situation.attacker_facing", f"{weapon.name} cannot fire through the {s.attacker_facing} angle")
+        raise PreviewError(
+            "situation.attacker_facing", f"{weapon.name} cannot fire through the {s.attacker_facing} angle"
+        )
     mods = to_hit_modifiers(shooter, target, weapon, s, band)
     p_hit = hit_chance(sum(mods.values()))
     strike = ranged_strike(weapon, band, revealing=s.revealing)
@@ -211,7 +235,12 @@ def fire(shooter: Vehicle, target: Vehicle, s: Situation) -> dict[str, Any]:
     results = _table_rows(table, rows, shot_rows, shots)
     p_shaken_shot = sum(shot_rows.get(i, 0.0) for i, row in enumerate(table) if row.effect_value("Shaken"))
     return {
-        "expected": {"shots": float(shots), "hits": hits.mean, "models_killed": kills.mean, "future_damage": tokens.mean},
+        "expected": {
+            "shots": float(shots),
+            "hits": hits.mean,
+            "models_killed": kills.mean,
+            "future_damage": tokens.mean,
+        },
         "distributions": {"hits": hits.as_dict(), "models_killed": kills.as_dict(), "future_damage": tokens.as_dict()},
         "p_destroyed": kills.at_least(alive),
         "consequences": {
@@ -227,7 +256,9 @@ def fire(shooter: Vehicle, target: Vehicle, s: Situation) -> dict[str, Any]:
     }
 
 
-def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
+def engine(
+    system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]
+) -> dict[str, Any]:
     """The armour-hex engine the preview service dispatches to; raises PreviewError."""
     s = Situation(**situation)
     a = read_vehicle(attacker, "attacker")
@@ -244,8 +275,22 @@ def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situati
 # Rules the maths above reads, and rules that never change one volley or assault (movement,
 # deployment, healing steps). Any other rule (tokens left for later, psychic tables, Area and
 # Misfire rolls, terrain-bound rules) is named as unmodelled.
-MODELLED = ("Flying", "Bad at Long Range", "Optimal at Point Blank", "Steady", "Stubborn", "Take Cover", "Elusive",
-            "Enhanced Accuracy", "Armour Breaker", "Good Shot", "Excellent Shot", "Superb Shot", "Bad Shot", "Terrible Shot")
+MODELLED = (
+    "Flying",
+    "Bad at Long Range",
+    "Optimal at Point Blank",
+    "Steady",
+    "Stubborn",
+    "Take Cover",
+    "Elusive",
+    "Enhanced Accuracy",
+    "Armour Breaker",
+    "Good Shot",
+    "Excellent Shot",
+    "Superb Shot",
+    "Bad Shot",
+    "Terrible Shot",
+)
 NO_COMBAT_EFFECT = ("Forward Position", "Heal", "Repair", "Tracked", "Acid Resistance", "Hide")
 KNOWN_RULES = frozenset(rule_key(name) for name in (*MODELLED, *NO_COMBAT_EFFECT))
 
@@ -254,5 +299,3 @@ def _known(name: str) -> bool:
     key = rule_key(name)
     # 004 Unit resistances: every "<type> Resistance" is read by Vehicle.resistance (Acid is a healing rule)
     return key in KNOWN_RULES or key.endswith("resistance")
-
-

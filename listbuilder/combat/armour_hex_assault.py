@@ -18,7 +18,6 @@ from listbuilder.dice import Dist, open_ended_at_least
 TIE_ORDER = ("spartan", "darkelf", "ork", "dwarf", "gnome", "elf")
 
 
-
 @dataclass(frozen=True)
 class AssaultSide:
     """One side's pools in an assault, and the strike each damaging success makes."""
@@ -40,7 +39,11 @@ def assault_side(unit: Vehicle, facing: str, lost: int, *, crippled: bool, revea
     if unit.assault:
         dice = int(unit.assault["dice"][index]) * alive
         hit = int(unit.assault["hit"])
-        strike = Strike(int(unit.assault.get("ap") or 0), str(unit.assault["damage"]), str(unit.assault.get("damage_type") or "regular"))
+        strike = Strike(
+            int(unit.assault.get("ap") or 0),
+            str(unit.assault["damage"]),
+            str(unit.assault.get("damage_type") or "regular"),
+        )
     if unit.deflection:
         deflect = int(unit.deflection["dice"][index]) * alive
         deflect_hit = int(unit.deflection["hit"])
@@ -76,7 +79,9 @@ def assault_losses(net: Dist, strike: Strike | None, target: Vehicle, facing: in
 
     def one(bonus: int) -> Dist:
         if bonus not in cache:
-            rows, _ = hit_rows(Strike(strike.ap, strike.damage, strike.damage_type, strike.bonus + bonus), target, facing, tokens)
+            rows, _ = hit_rows(
+                Strike(strike.ap, strike.damage, strike.damage_type, strike.bonus + bonus), target, facing, tokens
+            )
             cache[bonus] = per_hit(rows, table, alive)
         return cache[bonus]
 
@@ -116,35 +121,55 @@ def assault(a: Vehicle, d: Vehicle, s: Situation) -> dict[str, Any]:
     tie = _tie_winner(a, d, s)
     d_alive, a_alive = d.models - s.models_lost, a.models - s.attacker_models_lost
     d_losses = assault_losses(a_net, a_side.strike, d, FACINGS.index(s.facing), s.future_damage, d_alive)
-    a_losses = assault_losses(d_net, d_side.strike, a, FACINGS.index(s.attacker_facing), s.attacker_future_damage, a_alive)
+    a_losses = assault_losses(
+        d_net, d_side.strike, a, FACINGS.index(s.attacker_facing), s.attacker_future_damage, a_alive
+    )
     p_attacker_adv = p_a + (p_tie if tie == "attacker" else 0.0)
     p_defender_adv = p_d + (p_tie if tie == "defender" else 0.0)
     stubborn_d, stubborn_a = d.has("Stubborn"), a.has("Stubborn")
     return {
         "expected": {
-            "attacker_successes": a_net.mean, "defender_successes": d_net.mean,
-            "models_killed": d_losses.mean, "attacker_models_killed": a_losses.mean,
+            "attacker_successes": a_net.mean,
+            "defender_successes": d_net.mean,
+            "models_killed": d_losses.mean,
+            "attacker_models_killed": a_losses.mean,
         },
         "distributions": {
-            "attacker_successes": a_net.as_dict(), "defender_successes": d_net.as_dict(),
-            "models_killed": d_losses.as_dict(), "attacker_models_killed": a_losses.as_dict(),
+            "attacker_successes": a_net.as_dict(),
+            "defender_successes": d_net.as_dict(),
+            "models_killed": d_losses.as_dict(),
+            "attacker_models_killed": a_losses.as_dict(),
         },
         "p_destroyed": d_losses.at_least(d_alive),
         "consequences": {
-            "advantage": {"p_attacker": p_attacker_adv, "p_defender": p_defender_adv, "p_tie": p_tie, "tie_goes_to": tie},
+            "advantage": {
+                "p_attacker": p_attacker_adv,
+                "p_defender": p_defender_adv,
+                "p_tie": p_tie,
+                "tie_goes_to": tie,
+            },
             # 004 Stubborn: a beaten stubborn unit stays and the winner falls back; both stubborn fight again
             "retreat": {
                 "p_defender_retreats": 0.0 if stubborn_d else p_attacker_adv,
-                "p_attacker_retreats": (p_attacker_adv if stubborn_d and not stubborn_a else 0.0) + (0.0 if stubborn_a else p_defender_adv),
+                "p_attacker_retreats": (p_attacker_adv if stubborn_d and not stubborn_a else 0.0)
+                + (0.0 if stubborn_a else p_defender_adv),
                 "fight_again": stubborn_a and stubborn_d,
             },
             "p_attacker_destroyed": a_losses.at_least(a_alive),
             "pools": {
-                "attacker": {"dice": a_side.dice, "hit": a_side.hit, "deflection": a_side.deflect_dice, "deflect_hit": a_side.deflect_hit},
-                "defender": {"dice": d_side.dice, "hit": d_side.hit, "deflection": d_side.deflect_dice, "deflect_hit": d_side.deflect_hit},
+                "attacker": {
+                    "dice": a_side.dice,
+                    "hit": a_side.hit,
+                    "deflection": a_side.deflect_dice,
+                    "deflect_hit": a_side.deflect_hit,
+                },
+                "defender": {
+                    "dice": d_side.dice,
+                    "hit": d_side.hit,
+                    "deflection": d_side.deflect_dice,
+                    "deflect_hit": d_side.deflect_hit,
+                },
             },
         },
         "notes": ["support successes are spread evenly over the damaging rolls"],
     }
-
-

@@ -107,7 +107,9 @@ class Vehicle:
 
     def params(self, name: str) -> list[list[str]]:
         """Every copy of a rule's parameters, split at commas (``Take Cover(fast, -1)``)."""
-        return [[p.strip() for p in (r.param or "").split(",")] for r in self.rules if rule_key(r.name) == rule_key(name)]
+        return [
+            [p.strip() for p in (r.param or "").split(",")] for r in self.rules if rule_key(r.name) == rule_key(name)
+        ]
 
     def resistance(self, damage_type: str) -> int:
         """004 Unit resistances: -N to damage of the matching type (regular when unnamed)."""
@@ -177,7 +179,11 @@ def hit_rows(strike: Strike, target: Vehicle, facing: int, tokens: int) -> tuple
     """
     table = target.tables.get(strike.damage_type)
     if table is None:
-        return {BLOCKED: 1.0}, {"blocked": 1.0, "partial": 0.0, "penetrated": 0.0}  # 004 Special damage: no table, immune
+        return {BLOCKED: 1.0}, {
+            "blocked": 1.0,
+            "partial": 0.0,
+            "penetrated": 0.0,
+        }  # 004 Special damage: no table, immune
     armour = target.armour[facing] if target.armour is not None else None
     split = armour_outcome(armour, strike.ap)
     base = dice_dist(strike.damage)
@@ -211,5 +217,3 @@ def per_hit(rows: Mapping[int, float], table: Sequence[Row], alive: int, effect:
         value = kills(row, alive) if effect is None else (row.effect_value(effect) if row else 0)
         out[value] = out.get(value, 0.0) + p
     return Dist(out)
-
-

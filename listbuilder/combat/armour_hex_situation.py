@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-
 FACINGS = ("front", "front_side", "back_side", "back")
 SHOOTING, ASSAULT = "shooting", "assault"
 # 004 Fire, speeds: to-hit when firing at this speed, and to-be-hit when the target is at it.

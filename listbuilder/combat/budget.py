@@ -25,11 +25,11 @@ from listbuilder.model import rule_rating
 if TYPE_CHECKING:
     from listbuilder.combat.combatant import Combatant
 
-MAX_MODELS = 100        # models on one side, joined heroes included
-MAX_DICE = 300          # attack dice one side throws: weapons x attacks, heroes included
-MAX_TOUGH = 30          # Tough(X) (or hit points) of one model
-MAX_WOUNDS = 200        # wounds to take a whole side off the table: models x Tough, summed
-MAX_STAT = 30           # any other number: a rule's (X), a stat, a weapon extra (hex dice, burst)
+MAX_MODELS = 100  # models on one side, joined heroes included
+MAX_DICE = 300  # attack dice one side throws: weapons x attacks, heroes included
+MAX_TOUGH = 30  # Tough(X) (or hit points) of one model
+MAX_WOUNDS = 200  # wounds to take a whole side off the table: models x Tough, summed
+MAX_STAT = 30  # any other number: a rule's (X), a stat, a weapon extra (hex dice, burst)
 # Hits one side's dice can score before sixes multiply them: attack dice (with 000 Furious's
 # extra die a model), each times its weapon's Blast(X). A natural six can become at most five times that (000 Poison's three
 # hits, a Furious/Relentless/Surge extra and a Sergeant's), and the OPR engine packs a group's

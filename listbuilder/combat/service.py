@@ -30,13 +30,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from listbuilder.combat.budget import SideSize
+from listbuilder.combat.combatant import Combatant
 from listbuilder.families import FAMILIES
 from listbuilder.model import ArmyBook, ArmyList, GameSystem, Item, ListEntry, RuleRef, Unit, Weapon
 from listbuilder.resolve import ResolvedEntry, resolve_entry
 from listbuilder.validation import ERROR
-
-from listbuilder.combat.budget import SideSize
-from listbuilder.combat.combatant import Combatant
 
 if TYPE_CHECKING:  # the registry module reads YAML; the core only needs its shape
     from listbuilder.books import BookRegistry
@@ -87,7 +86,9 @@ def compare(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
     system = _system(registry, request)
     engine = engine_for(system.family)
     if not FAMILIES[system.family].counts_wounds:
-        raise PreviewError("system", f"loadout comparisons weigh wounds, which the {system.family!r} rules family does not count")
+        raise PreviewError(
+            "system", f"loadout comparisons weigh wounds, which the {system.family!r} rules family does not count"
+        )
     defender = resolve_side(registry, system, request.get("defender"), "defender")
     too_big = SideSize.of(defender).over_budget()
     if too_big:
@@ -109,17 +110,19 @@ def compare(registry: BookRegistry, request: Mapping[str, Any]) -> dict[str, Any
         result = engine(system, side, defender, situation)
         points = sum(resolved.cost.amounts.values())
         wounds = result["expected"]["wounds"]
-        options.append({
-            "label": option.get("label") or _loadout_label(book, upgrades),
-            "upgrades": [{"section": u.section, "option": u.option, "count": u.count} for u in upgrades],
-            "cost": dict(resolved.cost.amounts),
-            "points": points,
-            "expected_wounds": wounds,
-            "p_destroyed": result["p_destroyed"],
-            "wounds_per_100_points": wounds * 100 / points if points > 0 else None,
-            "notes": result.get("notes", []),
-            "unmodelled": result.get("unmodelled", []),
-        })
+        options.append(
+            {
+                "label": option.get("label") or _loadout_label(book, upgrades),
+                "upgrades": [{"section": u.section, "option": u.option, "count": u.count} for u in upgrades],
+                "cost": dict(resolved.cost.amounts),
+                "points": points,
+                "expected_wounds": wounds,
+                "p_destroyed": result["p_destroyed"],
+                "wounds_per_100_points": wounds * 100 / points if points > 0 else None,
+                "notes": result.get("notes", []),
+                "unmodelled": result.get("unmodelled", []),
+            }
+        )
     rated = [i for i, o in enumerate(options) if o["wounds_per_100_points"] is not None]
     return {
         "system": system.id,
@@ -150,8 +153,13 @@ def _system(registry: BookRegistry, request: Mapping[str, Any]) -> GameSystem:
     return system
 
 
-def _answer(registry: BookRegistry, request: Mapping[str, Any], kind: str, what: str,
-            over_budget: Callable[[SideSize], str | None]) -> dict[str, Any]:
+def _answer(
+    registry: BookRegistry,
+    request: Mapping[str, Any],
+    kind: str,
+    what: str,
+    over_budget: Callable[[SideSize], str | None],
+) -> dict[str, Any]:
     system = _system(registry, request)
     engine = engine_for(system.family, kind, what)
     sides = {name: resolve_side(registry, system, request.get(name), name) for name in SIDES}
@@ -217,7 +225,15 @@ def resolve_side(registry: BookRegistry, system: GameSystem, side: Any, where: s
             raise PreviewError(f"{where}.profile", "the profile was not loaded into a unit")
         # Weapons inside items (a mount's hooves) fight too, as they do for book units (resolve).
         carried = tuple(w for item in unit.items for w in item.carried_weapons())
-        return Combatant(unit.name, unit, unit.size, unit.weapons + carried, unit.items, _with_item_rules(unit.rules, unit.items), source="profile")
+        return Combatant(
+            unit.name,
+            unit,
+            unit.size,
+            unit.weapons + carried,
+            unit.items,
+            _with_item_rules(unit.rules, unit.items),
+            source="profile",
+        )
     if "list" in side:
         return _from_list(registry, system, side["list"], side.get("key"), where)
     if "book" in side:
@@ -260,7 +276,16 @@ def _with_item_rules(rules: tuple[RuleRef, ...], items: tuple[Item, ...]) -> tup
 
 
 def _combatant(resolved: ResolvedEntry, source: str, heroes: tuple[Combatant, ...] = ()) -> Combatant:
-    return Combatant(resolved.name, resolved.unit, resolved.models, resolved.weapons, resolved.items, resolved.all_rules, heroes, source)
+    return Combatant(
+        resolved.name,
+        resolved.unit,
+        resolved.models,
+        resolved.weapons,
+        resolved.items,
+        resolved.all_rules,
+        heroes,
+        source,
+    )
 
 
 def _from_list(registry: BookRegistry, system: GameSystem, army: Any, key: Any, where: str) -> Combatant:
@@ -283,11 +308,11 @@ def _from_list(registry: BookRegistry, system: GameSystem, army: Any, key: Any, 
         return _resolve(book, e, i, where, prefix=f"{where}.list.units[{i}]")
 
     main = resolve(entry)
-    partners = [e for e in army.units if e.key != entry.key and (e.combined_with == entry.key or entry.combined_with == e.key)]
+    partners = [
+        e for e in army.units if e.key != entry.key and (e.combined_with == entry.key or entry.combined_with == e.key)
+    ]
     heroes = tuple(
-        _combatant(resolve(e), "list")
-        for e in army.units
-        if e.joined_to in {entry.key, *(p.key for p in partners)}
+        _combatant(resolve(e), "list") for e in army.units if e.joined_to in {entry.key, *(p.key for p in partners)}
     )
     if not partners:
         return _combatant(main, "list", heroes)

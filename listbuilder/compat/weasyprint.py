@@ -35,7 +35,15 @@ from weasyprint.document import Page
 from weasyprint.pdf import fonts
 from weasyprint.urls import URLFetcher
 
-__all__ = ["CounterStyle", "OpenArrays", "OwnUserAgentHTML", "Spread", "html_from_tree", "install_open_arrays", "new_counter_style"]
+__all__ = [
+    "CounterStyle",
+    "OpenArrays",
+    "OwnUserAgentHTML",
+    "Spread",
+    "html_from_tree",
+    "install_open_arrays",
+    "new_counter_style",
+]
 
 Document = TypeVar("Document", bound=HTML)
 

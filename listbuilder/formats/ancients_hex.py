@@ -25,7 +25,6 @@ from typing import Any, ClassVar
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from listbuilder.families import ANCIENTS_HEX
-from listbuilder.model import ArmyBook, Unit, Weapon
 from listbuilder.formats.books import UnitSchema, book_schema, system_schema
 from listbuilder.formats.fields import (
     Identifier,
@@ -35,6 +34,7 @@ from listbuilder.formats.fields import (
     non_negative_int,
     positive_int,
 )
+from listbuilder.model import ArmyBook, Unit, Weapon
 
 # 003 §1.1: the activation number follows from the unit's class.
 ACTIVATION: dict[str, int] = {"hero": 3, "troops": 5, "beast": 7}
@@ -88,7 +88,9 @@ class AncientsHexUnitSchema(UnitSchema):
                 "activation",
             )
         if data["weapons"]:
-            raise ValidationError("ancients-hex units have no weapon list: use attack, missile and missile_range", "weapons")
+            raise ValidationError(
+                "ancients-hex units have no weapon list: use attack, missile and missile_range", "weapons"
+            )
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Unit:
@@ -111,7 +113,9 @@ def derived_weapons(stats: dict[str, Any], size: int) -> tuple[Weapon, ...]:
     if stats["attack"]:
         out.append(Weapon("Close combat", stats["attack"], 0, (), 1, {"pool": "attack"}))
     if stats.get("missile"):
-        out.append(Weapon("Missile", stats["missile"], stats["missile_range"], (), 1, {"pool": "missile", "range_unit": "hex"}))
+        out.append(
+            Weapon("Missile", stats["missile"], stats["missile_range"], (), 1, {"pool": "missile", "range_unit": "hex"})
+        )
     return tuple(out)
 
 
@@ -134,7 +138,9 @@ class AncientsHexBookSchema(book_schema(AncientsHexUnitSchema, "AncientsHexBookB
     """
 
     army_rule = fields.Nested(RuleDefinitionSchema, required=True)
-    expansion = WholeNumber(required=True, validate=validate.Range(min=1, max=5, error="not an expansion number from 1 to 5"))
+    expansion = WholeNumber(
+        required=True, validate=validate.Range(min=1, max=5, error="not an expansion number from 1 to 5")
+    )
     home_terrain = fields.List(fields.Nested(HomeTerrainRowSchema), required=True, validate=validate.Length(min=1))
 
     @post_load
@@ -197,7 +203,9 @@ class AncientsHexCompositionSchema(StrictSchema):
     points = fields.Nested(PointsSchema, required=True)
     overage = fields.Nested(OverageSchema, required=True)
     keyword = fields.Nested(KeywordSchema, required=True)
-    activation = fields.Dict(keys=fields.String(validate=validate.OneOf(UNIT_CLASSES)), values=positive_int(), required=True)
+    activation = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(UNIT_CLASSES)), values=positive_int(), required=True
+    )
     magician_rule = fields.String(required=True)
     attachment_rule = fields.String(required=True)
     advance_rules = fields.List(fields.String(), required=True, validate=validate.Length(min=1))

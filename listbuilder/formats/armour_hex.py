@@ -35,7 +35,6 @@ from typing import Any, ClassVar
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from listbuilder.families import ARMOUR_HEX
-from listbuilder.model import ArmyBook, UpgradeOption
 from listbuilder.formats.books import (
     GainsSchema,
     ItemSchema,
@@ -47,6 +46,7 @@ from listbuilder.formats.books import (
     system_schema,
 )
 from listbuilder.formats.fields import StrictSchema, WholeNumber, non_negative_int, positive_int
+from listbuilder.model import ArmyBook, UpgradeOption
 
 CURRENCIES: tuple[str, ...] = ("ip", "mp", "cp", "xp")
 UNIT_TYPES: tuple[str, ...] = ("infantry", "cavalry", "vehicle")
@@ -128,7 +128,15 @@ class ArmourHexWeaponSchema(WeaponSchema):
     """A ranged (or melee) weapon; ``attacks`` defaults to one shot per model and fire order."""
 
     EXTRA_FIELDS: ClassVar[tuple[str, ...]] = (
-        "ap", "damage", "damage_type", "extra_damage", "angles", "load", "burst", "limited_ammo", "hands",
+        "ap",
+        "damage",
+        "damage_type",
+        "extra_damage",
+        "angles",
+        "load",
+        "burst",
+        "limited_ammo",
+        "hands",
     )
 
     attacks = positive_int(load_default=1)
@@ -301,7 +309,9 @@ class SplitSchema(StrictSchema):
     """Points the player divides freely over some currencies (the asymmetric armour side)."""
 
     points = positive_int(required=True)
-    across = fields.List(fields.String(validate=validate.OneOf(CURRENCIES)), required=True, validate=validate.Length(min=2))
+    across = fields.List(
+        fields.String(validate=validate.OneOf(CURRENCIES)), required=True, validate=validate.Length(min=2)
+    )
 
 
 class GameModeSchema(StrictSchema):

@@ -12,6 +12,17 @@ from typing import Any, ClassVar
 
 from marshmallow import ValidationError, fields, post_load, pre_load, validate, validates_schema
 
+from listbuilder.formats.fields import (
+    CostField,
+    Identifier,
+    RuleDefinitionSchema,
+    SpellSchema,
+    StrictSchema,
+    gear_key,
+    non_negative_int,
+    positive_int,
+    rule_list,
+)
 from listbuilder.model import (
     AFFECTS_ALL,
     AFFECTS_ANY,
@@ -26,17 +37,6 @@ from listbuilder.model import (
     UpgradeOption,
     UpgradeSection,
     Weapon,
-)
-from listbuilder.formats.fields import (
-    CostField,
-    Identifier,
-    RuleDefinitionSchema,
-    SpellSchema,
-    StrictSchema,
-    gear_key,
-    non_negative_int,
-    positive_int,
-    rule_list,
 )
 
 
@@ -154,7 +154,13 @@ class ReplacedGearField(fields.Field):
             return value, 1
         if isinstance(value, dict) and set(value) == {"gear", "count"}:
             gear, count = value["gear"], value["count"]
-            if isinstance(gear, str) and gear.strip() and isinstance(count, int) and not isinstance(count, bool) and count >= 1:
+            if (
+                isinstance(gear, str)
+                and gear.strip()
+                and isinstance(count, int)
+                and not isinstance(count, bool)
+                and count >= 1
+            ):
                 return gear, count
         raise ValidationError("not gear to replace: a name, or {gear: name, count: N}")
 
@@ -182,7 +188,9 @@ class SectionSchema(StrictSchema):
         if data["variant"] == "attachment" and not data["targets"]:
             raise ValidationError("an attachment section names the gear it attaches to", "targets")
         if data["variant"] == "replace" and data["targets"]:
-            raise ValidationError("a replace section is tied to what it replaces; targets go with upgrade or attachment", "targets")
+            raise ValidationError(
+                "a replace section is tied to what it replaces; targets go with upgrade or attachment", "targets"
+            )
         if any(o.gains.weapon_rules for o in data["options"]) and not data["targets"]:
             raise ValidationError("weapon_rules change targeted weapons: give the section targets", "options")
         if (data["affects"] == AFFECTS_UP_TO) != (data["affects_count"] is not None):

@@ -44,16 +44,25 @@ class Reader:
             raise TypeError(f"{schema_cls.__name__}: only schemas refusing unknown keys have a fast reader")
         self._nested: list[_Nested] = []
         self.struct = msgspec.defstruct(
-            f"{schema_cls.__name__}Struct", [self._derive(name, field) for name, field in schema.load_fields.items()],
-            kw_only=True, forbid_unknown_fields=True,
+            f"{schema_cls.__name__}Struct",
+            [self._derive(name, field) for name, field in schema.load_fields.items()],
+            kw_only=True,
+            forbid_unknown_fields=True,
         )
         hooks: dict[str, list[str]] = {}
         for kind, found in schema_cls.resolve_hooks().items():  # marshmallow's public view of the hooks
             for name, many, options in found:
-                if kind not in ("post_load", "validates_schema") or many or options.get("pass_original") or options.get("pass_collection"):
+                if (
+                    kind not in ("post_load", "validates_schema")
+                    or many
+                    or options.get("pass_original")
+                    or options.get("pass_collection")
+                ):
                     raise TypeError(f"{schema_cls.__name__}: its {kind} hook {name!r} has no fast reader")
                 hooks.setdefault(kind, []).append(name)
-        self._checks: tuple[Callable[[dict[str, Any]], None], ...] = tuple(getattr(schema, name) for name in hooks.get("validates_schema", ()))
+        self._checks: tuple[Callable[[dict[str, Any]], None], ...] = tuple(
+            getattr(schema, name) for name in hooks.get("validates_schema", ())
+        )
         makers = [getattr(schema, name) for name in hooks.get("post_load", ())]
         self._make: Callable[[dict[str, Any]], Made] | None = makers[0] if makers else None
         if len(makers) > 1:

@@ -10,7 +10,6 @@ from marshmallow import ValidationError, fields, post_load, validate
 from listbuilder.model import Cost, RuleDefinition, RuleRef, Spell
 
 
-
 class Schema(marshmallow.Schema):
     """The base of every schema of ours: a deep copy of a schema is the schema itself.
 
@@ -58,7 +57,10 @@ def gear_key() -> fields.String:
     """A weapon's or item's key, told apart from another profile of the same name; empty (the
     default) when its name is enough. Empty is a valid value, so the document's default holds."""
     return fields.String(
-        load_default="", validate=validate.Regexp(r"^(?:[a-z0-9][a-z0-9_-]*)?$", error="not a gear key (lowercase letters, digits, - and _)"),
+        load_default="",
+        validate=validate.Regexp(
+            r"^(?:[a-z0-9][a-z0-9_-]*)?$", error="not a gear key (lowercase letters, digits, - and _)"
+        ),
         metadata={"description": "gear key when two profiles share a name; empty otherwise"},
     )
 
@@ -164,9 +166,7 @@ class StrictSchema(Schema):
 class RuleDefinitionSchema(StrictSchema):
     name = fields.String(required=True, validate=validate.Length(min=1))
     param = fields.String(load_default=None, allow_none=True)
-    kind = fields.String(
-        load_default="unit", validate=validate.OneOf(["unit", "weapon", "item", "spell", "army"])
-    )
+    kind = fields.String(load_default="unit", validate=validate.OneOf(["unit", "weapon", "item", "spell", "army"]))
     text = fields.String(required=True, validate=validate.Length(min=1))
     mentions = fields.List(fields.String(), load_default=())
 

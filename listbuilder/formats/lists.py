@@ -6,15 +6,15 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from listbuilder.formats.fields import StrictSchema, WholeNumber, positive_int
 from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyList, ChosenUpgrade, ListEntry
-from listbuilder.formats.fields import StrictSchema, WholeNumber, positive_int
 
 # Work budgets: far beyond any army (a 2000-point list has 15-30 entries and well under 100
 # upgrade rows), and low enough that the largest list validates or prints in well under a second.
 MAX_UNITS = 300
-MAX_UPGRADES = 100          # rows on one entry
-MAX_LIST_UPGRADES = 2000    # rows on all entries together
+MAX_UPGRADES = 100  # rows on one entry
+MAX_LIST_UPGRADES = 2000  # rows on all entries together
 
 
 # Derived from the schemas below on first use; msgspec is imported then (not at start-up).
@@ -86,7 +86,9 @@ class ListEntrySchema(FastSchema):
     upgrades = fields.List(FastNested(ChosenUpgradeSchema), load_default=(), validate=validate.Length(max=MAX_UPGRADES))
     combined_with = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
     joined_to = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
-    spells = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=(), validate=validate.Length(max=50))
+    spells = fields.List(
+        fields.String(validate=validate.Length(min=1, max=100)), load_default=(), validate=validate.Length(max=50)
+    )
 
     @post_load
     def make(self, data: dict[str, Any], **_: Any) -> ListEntry:
@@ -98,7 +100,16 @@ class ListEntrySchema(FastSchema):
     def from_struct(entry: Any) -> ListEntry:
         """What ``make`` builds, from the fast reader's struct (tests compare the two)."""
         rows = tuple([ChosenUpgradeSchema.from_struct(row) for row in entry.upgrades])
-        return ListEntry(entry.key, entry.unit, entry.name, entry.notes, rows, entry.combined_with, entry.joined_to, tuple(entry.spells))
+        return ListEntry(
+            entry.key,
+            entry.unit,
+            entry.name,
+            entry.notes,
+            rows,
+            entry.combined_with,
+            entry.joined_to,
+            tuple(entry.spells),
+        )
 
 
 class BudgetSchema(StrictSchema):
@@ -115,12 +126,18 @@ class ArmyListSchema(FastSchema):
     system = fields.String(required=True, validate=validate.Length(min=1, max=100))
     book = fields.String(required=True, validate=validate.Length(min=1, max=100))
     name = fields.String(load_default="", validate=validate.Length(max=200))
-    points_limit = positive_int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100000, error="not a points limit from 1 to 100000"))
+    points_limit = positive_int(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=100000, error="not a points limit from 1 to 100000"),
+    )
     force_org = fields.Boolean(load_default=None, allow_none=True)
     game_mode = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=100))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
     units = fields.List(
-        FastNested(ListEntrySchema), required=True, validate=validate.Length(max=MAX_UNITS),
+        FastNested(ListEntrySchema),
+        required=True,
+        validate=validate.Length(max=MAX_UNITS),
         metadata={"description": f"the entries; each key unique, at most {MAX_LIST_UPGRADES} upgrade rows in all"},
     )
 

@@ -33,10 +33,14 @@ LINES: tuple[GameLine, ...] = (
 # Army Forge's numeric ids for the lines it names only by number in older exports.
 _LINE_IDS: Mapping[int, str] = {2: "grimdark-future", 4: "age-of-fantasy", 6: "age-of-fantasy-regiments"}
 _KNOWN_OTHER = {  # lines we have no rulebook for, by the names exports use
-    "gff": "Grimdark Future: Firefight", "grimdark-future-firefight": "Grimdark Future: Firefight",
-    "aofs": "Age of Fantasy: Skirmish", "age-of-fantasy-skirmish": "Age of Fantasy: Skirmish",
-    "ftl": "Warfleets: FTL", "warfleets-ftl": "Warfleets: FTL",
-    "aofq": "Age of Fantasy: Quest", "gfq": "Grimdark Future: Quest",
+    "gff": "Grimdark Future: Firefight",
+    "grimdark-future-firefight": "Grimdark Future: Firefight",
+    "aofs": "Age of Fantasy: Skirmish",
+    "age-of-fantasy-skirmish": "Age of Fantasy: Skirmish",
+    "ftl": "Warfleets: FTL",
+    "warfleets-ftl": "Warfleets: FTL",
+    "aofq": "Age of Fantasy: Quest",
+    "gfq": "Grimdark Future: Quest",
 }
 
 
@@ -58,7 +62,11 @@ def line_of_book(root: Node) -> tuple[GameLine, str]:
         if line is None:
             raise unsupported(path, str(value))
         return line, path
-    raise ImportFailed("not_army_forge", "gameSystemSlug", "no game line (gameSystemSlug, gameSystemKey or gameSystemId): not an Army Forge book export")
+    raise ImportFailed(
+        "not_army_forge",
+        "gameSystemSlug",
+        "no game line (gameSystemSlug, gameSystemKey or gameSystemId): not an Army Forge book export",
+    )
 
 
 def line_of_list(code: str, path: str) -> GameLine:
@@ -71,7 +79,9 @@ def line_of_list(code: str, path: str) -> GameLine:
 
 def unsupported(path: str, named: str) -> ImportFailed:
     title = _KNOWN_OTHER.get(named.lower(), named)
-    return ImportFailed("unsupported_system", path, f"{title!r} is a game line with no rulebook here; supported: {supported()}")
+    return ImportFailed(
+        "unsupported_system", path, f"{title!r} is a game line with no rulebook here; supported: {supported()}"
+    )
 
 
 def rule_label(rule: Node) -> tuple[str, str | None]:

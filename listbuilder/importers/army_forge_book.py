@@ -26,7 +26,13 @@ from listbuilder.books import BookLoadError, book_from_data
 from listbuilder.editions import SOURCE_KEY
 from listbuilder.importers.army_forge import GameLine, line_of_book
 from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse, loosen_item
-from listbuilder.importers.army_forge_sections import OptionContext, reachable_gear, resolve_targets, section_doc, section_shape
+from listbuilder.importers.army_forge_sections import (
+    OptionContext,
+    reachable_gear,
+    resolve_targets,
+    section_doc,
+    section_shape,
+)
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.importers.naming import IdMaker, match_gear, slug, split_count
 from listbuilder.importers.reading import Node
@@ -47,7 +53,9 @@ class ConvertedBook:
     warnings: list[BookProblem] = field(default_factory=list)
 
 
-def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = "Army Forge export", book_id: str | None = None) -> ConvertedBook:
+def convert_book(
+    data: Any, systems: Mapping[str, GameSystem], *, source: str = "Army Forge export", book_id: str | None = None
+) -> ConvertedBook:
     """Convert one Army Forge book export; raises ImportFailed naming the source path.
 
     The book's id is made from its line and name unless *book_id* is given (books imported
@@ -55,7 +63,9 @@ def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = 
     if isinstance(data, dict) and isinstance(data.get("list"), dict):
         raise ImportFailed("not_army_forge", "list", NOT_A_BOOK)
     if not isinstance(data, dict) or "units" not in data:
-        raise ImportFailed("not_army_forge", "", "not an Army Forge book export (a JSON object with units and upgradePackages)")
+        raise ImportFailed(
+            "not_army_forge", "", "not an Army Forge book export (a JSON object with units and upgradePackages)"
+        )
     root = Node(data)
     line, line_path = line_of_book(root)
     system = systems.get(line.system)
@@ -68,7 +78,9 @@ def convert_book(data: Any, systems: Mapping[str, GameSystem], *, source: str = 
         book = book_from_data(document, system, source, warnings)
     except BookLoadError as exc:
         problems = [(converter.source_path(p.path), p.message) for p in exc.problems]
-        raise ImportFailed("invalid_result", problems[0][0], f"the converted book is refused: {problems[0][1]}", problems) from None
+        raise ImportFailed(
+            "invalid_result", problems[0][0], f"the converted book is refused: {problems[0][1]}", problems
+        ) from None
     return ConvertedBook(document, book, system, converter.notes, warnings)
 
 
@@ -95,7 +107,7 @@ class _Converter:
                 best = prefix
         if not best:
             return ours
-        rest = ours[len(best):].lstrip(".")
+        rest = ours[len(best) :].lstrip(".")
         return f"{self.provenance[best]} (our {best}{'.' + rest if rest else ''})"
 
     def document(self) -> dict[str, Any]:
@@ -122,7 +134,9 @@ class _Converter:
             "name": name,
             "faction": (root.text("factionName", "") or root.text("genericName", "") or name).strip(),
             "version": root.text("versionString", "") or "unknown",
-            "description": (root.text("background", "") or root.text("hint", "") or f"{name}, imported from Army Forge.").strip(),
+            "description": (
+                root.text("background", "") or root.text("hint", "") or f"{name}, imported from Army Forge."
+            ).strip(),
         }
         book_rules, undefined = self._rule_definitions()
         if book_rules:
@@ -135,13 +149,15 @@ class _Converter:
         document["units"] = units
         if sections:
             document["upgrades"] = sections
-        document["extra"] = {SOURCE_KEY: {
-            "uid": root.text("uid", ""),
-            "version": root.text("versionString", ""),
-            "game_system": self.line.slug,
-            "units": af_units,
-            "upgrades": mapping,
-        }}
+        document["extra"] = {
+            SOURCE_KEY: {
+                "uid": root.text("uid", ""),
+                "version": root.text("versionString", ""),
+                "game_system": self.line.slug,
+                "units": af_units,
+                "upgrades": mapping,
+            }
+        }
         return document
 
     # -- units ---------------------------------------------------------------------------
@@ -181,7 +197,9 @@ class _Converter:
                 weapons += freed
                 items.append(made)
             else:
-                raise ImportFailed("malformed", item.child_path("type"), f"expected {ITEM}, {WEAPON} or {MULTI_WEAPON}, got {kind!r}")
+                raise ImportFailed(
+                    "malformed", item.child_path("type"), f"expected {ITEM}, {WEAPON} or {MULTI_WEAPON}, got {kind!r}"
+                )
         if weapons:
             doc["weapons"] = weapons
         if items:
@@ -190,7 +208,9 @@ class _Converter:
 
     # -- upgrade sections ------------------------------------------------------------------
 
-    def _sections(self, units_in: list[Node], units: list[dict[str, Any]], af_units: dict[str, str], packages: dict[str, Node]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def _sections(
+        self, units_in: list[Node], units: list[dict[str, Any]], af_units: dict[str, str], packages: dict[str, Node]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Every section offered to some unit, one of ours per distinct reading of its
         targets (a shared package may name "Hand Weapons" that one unit holds as "Hand Weapon")."""
         groups, nodes, reach = _offered(units_in, units, packages, self.notes)
@@ -203,7 +223,9 @@ class _Converter:
             if next(node.items("options", required=True), None) is None:
                 # Army Forge shows a section with no options as a heading with nothing to pick
                 names = ", ".join(units[u]["name"] for u in members)
-                self.notes.append(f"{node.path}: section {node.text('label', '').strip()!r} offers no options; skipped (offered to {names})")
+                self.notes.append(
+                    f"{node.path}: section {node.text('label', '').strip()!r} offers no options; skipped (offered to {names})"
+                )
                 continue
             shape = section_shape(node)
             section_id = section_ids.make(node.text("label", "") or "upgrade", "upgrade")
@@ -215,7 +237,9 @@ class _Converter:
                 unit_ids={af: ours for af, ours in af_units.items() if ours in {units[u]["id"] for u in members}},
                 roles=tuple(self.system.composition.get("command_groups", {}).get("roles", ())),
                 weapon_rule_names=weapon_rules,
-                targets_weapons=shape.variant != "replace" and bool(targets) and all(name in gear_names for name, _ in targets),
+                targets_weapons=shape.variant != "replace"
+                and bool(targets)
+                and all(name in gear_names for name, _ in targets),
                 loose=self.loose,
             )
             doc, af_options, option_paths = section_doc(node, shape, section_id, targets, ctx)
@@ -223,7 +247,10 @@ class _Converter:
                 self.provenance[f"upgrades[{len(made)}].options[{o}]"] = path
             self.provenance[f"upgrades[{len(made)}]"] = node.path
             made.append(doc)
-            mapping[section_id] = {"uids": sorted({node.value[k] for k in ("uid", "id") if isinstance(node.value.get(k), str)}), "options": af_options}
+            mapping[section_id] = {
+                "uids": sorted({node.value[k] for k in ("uid", "id") if isinstance(node.value.get(k), str)}),
+                "options": af_options,
+            }
             for u in members:
                 units[u].setdefault("upgrades", []).append(section_id)
         return made, mapping
@@ -283,11 +310,22 @@ class _Converter:
         spells = []
         for spell in self.root.items("spells"):
             name = spell.text("name").strip()
-            spells.append({"id": ids.make(name, "spell"), "name": name, "value": spell.whole("threshold", 0, low=0), "text": " ".join(spell.text("effect", "").split())})
+            spells.append(
+                {
+                    "id": ids.make(name, "spell"),
+                    "name": name,
+                    "value": spell.whole("threshold", 0, low=0),
+                    "text": " ".join(spell.text("effect", "").split()),
+                }
+            )
         return spells
 
 
-def _offered(units_in: list[Node], units: list[dict[str, Any]], packages: dict[str, Node], notes: list[str]) -> tuple[dict[tuple[str, int, tuple[tuple[str, int], ...]], list[int]], dict[tuple[str, int], Node], dict[int, list[str]]]:
+def _offered(
+    units_in: list[Node], units: list[dict[str, Any]], packages: dict[str, Node], notes: list[str]
+) -> tuple[
+    dict[tuple[str, int, tuple[tuple[str, int], ...]], list[int]], dict[tuple[str, int], Node], dict[int, list[str]]
+]:
     """Which units each section is offered to, grouped by the section and its targets as
     each unit spells them; the section nodes; each unit's weapon names in reach. What is
     skipped, and why, goes to *notes*."""
@@ -300,15 +338,24 @@ def _offered(units_in: list[Node], units: list[dict[str, Any]], packages: dict[s
         for package_uid in node.texts("upgrades"):
             package = packages.get(package_uid)
             if package is None:
-                notes.append(f"{node.path}: {units[u]['name']} names upgrade package {package_uid!r}, which the export does not contain; skipped")
+                notes.append(
+                    f"{node.path}: {units[u]['name']} names upgrade package {package_uid!r}, which the export does not contain; skipped"
+                )
                 continue
-            offered += [(package_uid, s, section) for s, section in enumerate(package.items("sections")) if section.text("uid", section.text("id", "")) not in disabled and section.text("id", "") not in disabled]
+            offered += [
+                (package_uid, s, section)
+                for s, section in enumerate(package.items("sections"))
+                if section.text("uid", section.text("id", "")) not in disabled
+                and section.text("id", "") not in disabled
+            ]
         weapon_names, item_names = reachable_gear(units[u], [section for _, _, section in offered])
         reach[u] = weapon_names
         for package_uid, s, section in offered:
             targets = resolve_targets(section, weapon_names + item_names)
             if targets is None:
-                notes.append(f"{section.path}: {units[u]['name']} has none of {section.texts('targets')}; section not offered to it")
+                notes.append(
+                    f"{section.path}: {units[u]['name']} has none of {section.texts('targets')}; section not offered to it"
+                )
                 continue
             nodes[(package_uid, s)] = section
             groups.setdefault((package_uid, s, targets), []).append(u)
@@ -323,7 +370,9 @@ def _loose_weapons(root: Node) -> frozenset[str]:
 
     def item_weapons(gear: Node) -> None:
         if gear.text("type", "") == ITEM:
-            inside.update(p.text("name").strip() for p in gear.items("content") if p.text("type", "") == WEAPON and p.has("name"))
+            inside.update(
+                p.text("name").strip() for p in gear.items("content") if p.text("type", "") == WEAPON and p.has("name")
+            )
 
     for unit in root.items("units"):
         for gear in unit.items("items"):
@@ -355,7 +404,9 @@ def _mentioned(text: str, names: set[str]) -> set[str]:
     pattern = _WORDS_CACHE.get(key)
     if pattern is None:
         ordered = sorted(names, key=len, reverse=True)
-        pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in ordered) + r")\b") if ordered else re.compile(r"(?!)")
+        pattern = (
+            re.compile(r"\b(" + "|".join(re.escape(n) for n in ordered) + r")\b") if ordered else re.compile(r"(?!)")
+        )
         _WORDS_CACHE.clear()
         _WORDS_CACHE[key] = pattern
     return set(pattern.findall(text))

@@ -82,7 +82,9 @@ class GearCatalog:
             elif kind == MULTI_WEAPON:
                 weapons += self.multi_weapon(part, count=None).get("weapons", [])
             else:
-                raise ImportFailed("malformed", part.child_path("type"), f"an item holds rules and weapons, not {kind!r}")
+                raise ImportFailed(
+                    "malformed", part.child_path("type"), f"an item holds rules and weapons, not {kind!r}"
+                )
         signature = ("item", tuple(sorted(rules)), tuple(sorted(repr(w) for w in weapons)))
         gear_id, rules = self._id_for(name, signature, rules)
         return _compact(name=name, id=gear_id, rules=rules, weapons=weapons, count=count)
@@ -91,12 +93,22 @@ class GearCatalog:
         """An older export's weapon with several profiles to pick from ("HE" and "AT" shells):
         an item of that name holding one weapon per profile, named "Launcher (HE)"."""
         name = _name(entry, "a weapon")
-        profiles = [self.weapon(p, count=None, name=f"{name} ({_name(p, 'a profile')})") for p in entry.items("profiles", required=True)]
-        self.notes.append(f"{entry.path}: {name} has {len(profiles)} profiles to pick from; imported as an item holding each (choose which fires in a combat preview)")
-        return _compact(name=name, id=self._id_for(name, ("multi", tuple(repr(p) for p in profiles)), [])[0], weapons=profiles, count=count)
+        profiles = [
+            self.weapon(p, count=None, name=f"{name} ({_name(p, 'a profile')})")
+            for p in entry.items("profiles", required=True)
+        ]
+        self.notes.append(
+            f"{entry.path}: {name} has {len(profiles)} profiles to pick from; imported as an item holding each (choose which fires in a combat preview)"
+        )
+        return _compact(
+            name=name,
+            id=self._id_for(name, ("multi", tuple(repr(p) for p in profiles)), [])[0],
+            weapons=profiles,
+            count=count,
+        )
 
     def _id_for(self, name: str, signature: Any, rules: list[str]) -> tuple[str, list[str]]:
-        """"" for the first profile under *name*, an id for each other profile of that name;
+        """ "" for the first profile under *name*, an id for each other profile of that name;
         and the rules in the order first seen for this profile (exports vary the order)."""
         known = self._profiles.setdefault(name, [])
         for seen, (gear_id, first_rules) in known:

@@ -34,7 +34,11 @@ def convert_list(data: Any, book: ArmyBook) -> ConvertedList:
     naming the source path of anything it cannot place."""
     mapping = book.extra.get(SOURCE_KEY)
     if not isinstance(mapping, dict) or not isinstance(mapping.get("units"), dict):
-        raise ImportFailed("book_mismatch", "book", f"{book.name} was not imported from Army Forge, so Army Forge lists cannot name its units")
+        raise ImportFailed(
+            "book_mismatch",
+            "book",
+            f"{book.name} was not imported from Army Forge, so Army Forge lists cannot name its units",
+        )
     if not isinstance(data, dict):
         raise ImportFailed("not_army_forge", "", "not an Army Forge list (a JSON object)")
     root = Node(data)
@@ -56,7 +60,9 @@ def convert_list(data: Any, book: ArmyBook) -> ConvertedList:
         document["points_limit"] = limit
     if isinstance(inner.value.get("forceOrg"), bool):
         document["force_org"] = inner.value["forceOrg"]
-    points = as_whole(root.value.get("listPoints")) if root.has("listPoints") else as_whole(inner.value.get("listPoints"))
+    points = (
+        as_whole(root.value.get("listPoints")) if root.has("listPoints") else as_whole(inner.value.get("listPoints"))
+    )
     return ConvertedList(document, points, notes)
 
 
@@ -65,14 +71,24 @@ def _check_book(root: Node, inner: Node, book: ArmyBook, mapping: dict[str, Any]
         if node.has("gameSystem"):
             line = line_of_list(node.text("gameSystem"), node.child_path("gameSystem"))
             if line.system != book.system:
-                raise ImportFailed("book_mismatch", node.child_path("gameSystem"), f"this {line.slug} list cannot use {book.name}, a {book.system} book")
+                raise ImportFailed(
+                    "book_mismatch",
+                    node.child_path("gameSystem"),
+                    f"this {line.slug} list cannot use {book.name}, a {book.system} book",
+                )
             break
     ids = root.texts("armyIds") if root.has("armyIds") else []
     if len(set(ids)) > 1:
-        raise ImportFailed("book_mismatch", root.child_path("armyIds"), f"the list uses {len(set(ids))} army books; a list here uses one")
+        raise ImportFailed(
+            "book_mismatch",
+            root.child_path("armyIds"),
+            f"the list uses {len(set(ids))} army books; a list here uses one",
+        )
     army = root.text("armyId", "") or (ids[0] if ids else "")
     if army and mapping.get("uid") and army != mapping["uid"]:
-        notes.append(f"armyId: the list was built with Army Forge book {army!r}, not {mapping['uid']!r} ({book.name}); units are matched by id")
+        notes.append(
+            f"armyId: the list was built with Army Forge book {army!r}, not {mapping['uid']!r} ({book.name}); units are matched by id"
+        )
 
 
 @dataclass
@@ -90,7 +106,9 @@ def _entry(node: Node, book: ArmyBook, mapping: dict[str, Any], notes: list[str]
     unit_id = mapping["units"].get(af_unit)
     unit = book.unit(unit_id) if unit_id else None
     if unit is None:
-        raise ImportFailed("unknown_reference", node.child_path("id"), f"{book.name} has no Army Forge unit {af_unit!r}")
+        raise ImportFailed(
+            "unknown_reference", node.child_path("id"), f"{book.name} has no Army Forge unit {af_unit!r}"
+        )
     key = node.text("selectionId", "") or af_unit
     rows: list[dict[str, Any]] = []
     for pick in node.items("selectedUpgrades"):
@@ -123,7 +141,11 @@ def _upgrade(pick: Node, offered: tuple[str, ...], book: ArmyBook, mapping: dict
         known = sections.get(section_id, {})
         if section_uid in known.get("uids", ()) and option_uid in known.get("options", {}):
             return section_id, known["options"][option_uid]
-    raise ImportFailed("unknown_reference", pick.path, f"{book.name} offers this unit no Army Forge upgrade {section_uid!r} with option {option_uid!r}")
+    raise ImportFailed(
+        "unknown_reference",
+        pick.path,
+        f"{book.name} offers this unit no Army Forge upgrade {section_uid!r} with option {option_uid!r}",
+    )
 
 
 def _link(entries: list[_Entry], inner: Node, notes: list[str]) -> None:
@@ -138,7 +160,9 @@ def _link(entries: list[_Entry], inner: Node, notes: list[str]) -> None:
             continue
         target = by_key.get(entry.join_to)
         if target is None:
-            notes.append(f"{entry.node.child_path('joinToUnit')}: joins {entry.join_to!r}, which is not in the list; left unjoined")
+            notes.append(
+                f"{entry.node.child_path('joinToUnit')}: joins {entry.join_to!r}, which is not in the list; left unjoined"
+            )
         elif entry.combined and target.unit == entry.unit:
             entry.document["combined_with"] = target.key
         else:

@@ -15,7 +15,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, RULES, WEAPON, GearCatalog, gain_count, loosen_item
+from listbuilder.importers.army_forge_gear import (
+    ITEM,
+    MULTI_WEAPON,
+    RULES,
+    WEAPON,
+    GearCatalog,
+    gain_count,
+    loosen_item,
+)
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.importers.naming import IdMaker, match_gear, split_count
 from listbuilder.importers.reading import Node
@@ -52,7 +60,9 @@ def section_shape(section: Node) -> SectionShape:
     """Translate variant, affects and select (docs/army-books.md, "Importing from Army Forge")."""
     variant = section.text("variant").strip().lower()
     if variant not in VARIANTS:
-        raise ImportFailed("malformed", section.child_path("variant"), f"expected one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise ImportFailed(
+            "malformed", section.child_path("variant"), f"expected one of {', '.join(VARIANTS)}, got {variant!r}"
+        )
     affects, affects_n = _bound(section, "affects")
     select, select_n = _bound(section, "select")
     if variant == "upgrade":
@@ -124,8 +134,17 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
         elif kind == MULTI_WEAPON:
             items.append(ctx.catalog.multi_weapon(gain, count=count))
         else:
-            raise ImportFailed("malformed", gain.child_path("type"), f"expected {WEAPON}, {ITEM}, {RULES[0]} or {MULTI_WEAPON}, got {kind!r}")
-    label = option.text("label", "").strip() or ", ".join(g.get("name", "") for g in (*weapons, *items)) or ", ".join(rules) or "option"
+            raise ImportFailed(
+                "malformed",
+                gain.child_path("type"),
+                f"expected {WEAPON}, {ITEM}, {RULES[0]} or {MULTI_WEAPON}, got {kind!r}",
+            )
+    label = (
+        option.text("label", "").strip()
+        or ", ".join(g.get("name", "") for g in (*weapons, *items))
+        or ", ".join(rules)
+        or "option"
+    )
     names = [g["name"] for g in (*weapons, *items) if not any(g is w for w in loosened)]
     doc: dict[str, Any] = {"id": ids.make(" ".join(names) or label, "option"), "label": label}
     doc.update(_costs(option, ctx.unit_ids))
@@ -141,12 +160,20 @@ def option_doc(option: Node, ctx: OptionContext, ids: IdMaker) -> tuple[dict[str
     return doc, af_ids
 
 
-def section_doc(node: Node, shape: SectionShape, section_id: str, targets: tuple[tuple[str, int], ...], ctx: OptionContext) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+def section_doc(
+    node: Node, shape: SectionShape, section_id: str, targets: tuple[tuple[str, int], ...], ctx: OptionContext
+) -> tuple[dict[str, Any], dict[str, str], list[str]]:
     """Our section document for one Army Forge section read against *targets*: the document,
     Army Forge option ids -> ours, and each option's source path (in order)."""
-    doc: dict[str, Any] = {"id": section_id, "label": node.text("label", "").strip() or section_id, "variant": shape.variant}
+    doc: dict[str, Any] = {
+        "id": section_id,
+        "label": node.text("label", "").strip() or section_id,
+        "variant": shape.variant,
+    }
     if shape.variant == "replace":
-        doc["replaces"] = [name if n * shape.copies == 1 else {"gear": name, "count": n * shape.copies} for name, n in targets]
+        doc["replaces"] = [
+            name if n * shape.copies == 1 else {"gear": name, "count": n * shape.copies} for name, n in targets
+        ]
     elif targets:
         doc["targets"] = [name for name, _ in targets]
     doc["affects"] = shape.affects
@@ -177,8 +204,13 @@ def reachable_gear(unit: dict[str, Any], sections: list[Node]) -> tuple[list[str
                     (weapons if kind == WEAPON else items).append(gain.text("name").strip())
                 if kind == ITEM:
                     # an item's weapons are in reach too (loosen_item frees those a section names)
-                    weapons += [part.text("name").strip() for part in gain.items("content") if part.text("type", "") == WEAPON and part.has("name")]
+                    weapons += [
+                        part.text("name").strip()
+                        for part in gain.items("content")
+                        if part.text("type", "") == WEAPON and part.has("name")
+                    ]
     return weapons, items
+
 
 def resolve_targets(section: Node, names: list[str]) -> tuple[tuple[str, int], ...] | None:
     """The section's targets as (gear name, copies) in this unit's spelling; None if the

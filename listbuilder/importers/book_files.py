@@ -40,10 +40,14 @@ def book_yaml(document: Mapping[str, Any]) -> str:
     )
     # libyaml's emitter when PyYAML has it (several times faster); both write plain YAML only.
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return header + yaml.dump(dict(document), Dumper=dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
+    return header + yaml.dump(
+        dict(document), Dumper=dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None
+    )
 
 
-def plan_imports(files: Sequence[tuple[str, Any]], systems: Mapping[str, GameSystem], books: Mapping[str, ArmyBook], into: Path) -> list[PlannedBook]:
+def plan_imports(
+    files: Sequence[tuple[str, Any]], systems: Mapping[str, GameSystem], books: Mapping[str, ArmyBook], into: Path
+) -> list[PlannedBook]:
     """Convert every ``(name, data)`` file (its JSON already read, by the caller's reader:
     the command line reads it as the API reads a body, so both refuse the same text) for
     *into*; raises ImportFailed (message prefixed with the file) for the first file that
@@ -53,15 +57,24 @@ def plan_imports(files: Sequence[tuple[str, Any]], systems: Mapping[str, GameSys
         try:
             converted = convert_book(data, systems, source=name)
         except ImportFailed as exc:
-            raise ImportFailed(exc.code, f"{name}: {exc.path}" if exc.path else name, exc.message, [(f"{name}: {p}" if p else name, m) for p, m in exc.problems]) from None
+            raise ImportFailed(
+                exc.code,
+                f"{name}: {exc.path}" if exc.path else name,
+                exc.message,
+                [(f"{name}: {p}" if p else name, m) for p, m in exc.problems],
+            ) from None
         book = converted.book
         path = into / book.system / f"{book.id}.yaml"
         clash = books.get(book.id)
         if clash is not None and Path(clash.source).resolve() != path.resolve():
-            raise ImportFailed("invalid_result", f"{name}: id", f"book id {book.id!r} is already used by {clash.source}")
+            raise ImportFailed(
+                "invalid_result", f"{name}: id", f"book id {book.id!r} is already used by {clash.source}"
+            )
         earlier = next((p for p in planned if p.converted.book.id == book.id), None)
         if earlier is not None:
-            raise ImportFailed("invalid_result", f"{name}: id", f"book id {book.id!r} is also what {earlier.source} imports as")
+            raise ImportFailed(
+                "invalid_result", f"{name}: id", f"book id {book.id!r} is also what {earlier.source} imports as"
+            )
         text_out = book_yaml(converted.document)
         if parse_yaml(text_out) != converted.document:  # what is written must load back the same (and is now cached)
             raise ImportFailed("invalid_result", name, "the YAML written for this book does not read back the same")

@@ -38,7 +38,7 @@ def split_count(target: str) -> tuple[str, int]:
     match = _COUNT_PREFIX.match(target)
     if match is None:
         return target.strip(), 1
-    return target[match.end():].strip(), max(1, int(match.group(1)))
+    return target[match.end() :].strip(), max(1, int(match.group(1)))
 
 
 def _fold(name: str) -> str:

@@ -173,7 +173,10 @@ class Item:
 
     def carried_weapons(self) -> tuple[Weapon, ...]:
         """The weapons inside this item, counted for every copy the unit has."""
-        return tuple(Weapon(w.name, w.attacks, w.range, w.rules, w.count * self.count, w.extra, w.id, self.name) for w in self.weapons)
+        return tuple(
+            Weapon(w.name, w.attacks, w.range, w.rules, w.count * self.count, w.extra, w.id, self.name)
+            for w in self.weapons
+        )
 
 
 # How many models an upgrade section touches.

@@ -39,14 +39,32 @@ class ListEntry:
     spells: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def __init__(self, key: str, unit: str, name: str = "", notes: str = "", upgrades: tuple[ChosenUpgrade, ...] = (),
-                 combined_with: str | None = None, joined_to: str | None = None, spells: tuple[str, ...] = (),
-                 extra: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        key: str,
+        unit: str,
+        name: str = "",
+        notes: str = "",
+        upgrades: tuple[ChosenUpgrade, ...] = (),
+        combined_with: str | None = None,
+        joined_to: str | None = None,
+        spells: tuple[str, ...] = (),
+        extra: Mapping[str, Any] | None = None,
+    ):
         # The dataclass's own __init__ (frozen) sets each field through object.__setattr__; a
         # validation makes one entry per unit, and filling the dict at once costs a third of that.
         # The fields and their defaults are the ones above (tests/test_list_format.py checks).
-        self.__dict__.update(key=key, unit=unit, name=name, notes=notes, upgrades=upgrades, combined_with=combined_with,
-                             joined_to=joined_to, spells=spells, extra={} if extra is None else extra)
+        self.__dict__.update(
+            key=key,
+            unit=unit,
+            name=name,
+            notes=notes,
+            upgrades=upgrades,
+            combined_with=combined_with,
+            joined_to=joined_to,
+            spells=spells,
+            extra={} if extra is None else extra,
+        )
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,19 @@ class Resolution:
     built on first use and then kept with it.
     """
 
-    __slots__ = ("unit", "rules", "cost", "taken", "issues", "_gear", "_weapons", "_items", "_all_rules", "_all_model_choices", "_derived")
+    __slots__ = (
+        "unit",
+        "rules",
+        "cost",
+        "taken",
+        "issues",
+        "_gear",
+        "_weapons",
+        "_items",
+        "_all_rules",
+        "_all_model_choices",
+        "_derived",
+    )
 
     def __init__(self, unit: Unit, gear: Gear, cost: Cost, taken: tuple[TakenUpgrade, ...], issues: tuple[Issue, ...]):
         self.unit = unit
@@ -106,7 +118,9 @@ class Resolution:
     def all_model_choices(self) -> tuple[tuple[str, str], ...]:
         """Upgrades bought for every model, sorted: what two combined copies must share."""
         if self._all_model_choices is None:
-            self._all_model_choices = tuple(sorted((t.section.id, t.option.id) for t in self.taken if t.section.applies_to_all_models))
+            self._all_model_choices = tuple(
+                sorted((t.section.id, t.option.id) for t in self.taken if t.section.applies_to_all_models)
+            )
         return self._all_model_choices
 
 
@@ -128,7 +142,15 @@ class ResolvedEntry:
         # Every field in one write (a frozen dataclass's own __init__ sets them one by one
         # through object.__setattr__): validation makes one per entry of every list it checks.
         unit = resolution.unit
-        self.__dict__.update(index=index, entry=entry, resolution=resolution, key=entry.key, unit=unit, cost=resolution.cost, models=unit.size)
+        self.__dict__.update(
+            index=index,
+            entry=entry,
+            resolution=resolution,
+            key=entry.key,
+            unit=unit,
+            cost=resolution.cost,
+            models=unit.size,
+        )
 
     @property
     def weapons(self) -> tuple[Weapon, ...]:
@@ -198,7 +220,9 @@ def _resolve(book: ArmyBook, entry: ListEntry) -> Resolution | tuple[Issue, ...]
     """The entry's Resolution, or the issues of an entry whose unit the book does not have."""
     unit = book.unit(entry.unit)
     if unit is None:
-        return (Issue("book.unknown_unit", f"{book.name} has no unit {entry.unit!r}", ".unit", f"{book.name} army book"),)
+        return (
+            Issue("book.unknown_unit", f"{book.name} has no unit {entry.unit!r}", ".unit", f"{book.name} army book"),
+        )
     offers = book.offers[unit.id]
     gear = Gear(unit)
     issues: list[Issue] = []
@@ -236,20 +260,38 @@ def _not_offered(book: ArmyBook, unit: Unit, choice: ChosenUpgrade, k: int) -> I
     row = f".upgrades[{k}]"
     section = book.sections.get(choice.section)
     if section is None:
-        return Issue("upgrade.unknown_section", f"{book.name} has no upgrade section {choice.section!r}", f"{row}.section", UPGRADE_CLAUSE)
+        return Issue(
+            "upgrade.unknown_section",
+            f"{book.name} has no upgrade section {choice.section!r}",
+            f"{row}.section",
+            UPGRADE_CLAUSE,
+        )
     if section.id not in unit.upgrades:
-        return Issue("upgrade.not_offered", f"{unit.name} is not offered “{section.label}”", f"{row}.section", UPGRADE_CLAUSE)
-    return Issue("upgrade.unknown_option", f"“{section.label}” has no option {choice.option!r}", f"{row}.option", UPGRADE_CLAUSE)
+        return Issue(
+            "upgrade.not_offered", f"{unit.name} is not offered “{section.label}”", f"{row}.section", UPGRADE_CLAUSE
+        )
+    return Issue(
+        "upgrade.unknown_option", f"“{section.label}” has no option {choice.option!r}", f"{row}.option", UPGRADE_CLAUSE
+    )
 
 
-def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit, gear: Gear, k: int, issues: list[Issue]) -> int | None:
+def _models_affected(
+    section: UpgradeSection, choice: ChosenUpgrade, unit: Unit, gear: Gear, k: int, issues: list[Issue]
+) -> int | None:
     """How many models this row upgrades; None (with an issue) when the count is impossible."""
     affects = section.affects
     if affects == AFFECTS_ALL:
         # "all models" sections are bought once and change every copy of the replaced (or
         # targeted) gear, or every model for plain upgrades.
         if choice.count != 1:
-            issues.append(Issue("upgrade.count", f"“{section.label}” is bought once for the whole unit (count {choice.count})", f".upgrades[{k}].count", upgrade_clause(section)))
+            issues.append(
+                Issue(
+                    "upgrade.count",
+                    f"“{section.label}” is bought once for the whole unit (count {choice.count})",
+                    f".upgrades[{k}].count",
+                    upgrade_clause(section),
+                )
+            )
             return None
         replaces = section.replaces
         if len(replaces) == 1 and not section.replace_counts:
@@ -265,7 +307,15 @@ def _models_affected(section: UpgradeSection, choice: ChosenUpgrade, unit: Unit,
             reach = section_reach(section, unit)
             limit = reach if affects == AFFECTS_ANY else min(section.affects_count or 1, reach)
     if choice.count > limit:
-        issues.append(Issue("upgrade.count", f"“{section.label}” allows {counted(limit, 'model')}, asked for {choice.count}", f".upgrades[{k}].count", upgrade_clause(section), data={"allowed": limit, "asked": choice.count}))
+        issues.append(
+            Issue(
+                "upgrade.count",
+                f"“{section.label}” allows {counted(limit, 'model')}, asked for {choice.count}",
+                f".upgrades[{k}].count",
+                upgrade_clause(section),
+                data={"allowed": limit, "asked": choice.count},
+            )
+        )
         return None
     return choice.count
 
@@ -307,23 +357,52 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
         if section.affects in _PICKED_PER_UNIT:
             if len(distinct) < len(rows):
                 last = [t for t in rows if sum(r.option.id == t.option.id for r in rows) > 1][-1]
-                yield Issue("upgrade.select", f"“{section.label}”: option {last.option.id!r} taken more than once", f".upgrades[{last.index}]", upgrade_clause(section))
+                yield Issue(
+                    "upgrade.select",
+                    f"“{section.label}”: option {last.option.id!r} taken more than once",
+                    f".upgrades[{last.index}]",
+                    upgrade_clause(section),
+                )
             if section.pick_max is not None and len(distinct) > section.pick_max:
-                yield Issue("upgrade.select", f"“{section.label}” allows {counted(section.pick_max, 'option')}, {len(distinct)} taken", where, upgrade_clause(section), data={"allowed": section.pick_max, "taken": len(distinct)})
+                yield Issue(
+                    "upgrade.select",
+                    f"“{section.label}” allows {counted(section.pick_max, 'option')}, {len(distinct)} taken",
+                    where,
+                    upgrade_clause(section),
+                    data={"allowed": section.pick_max, "taken": len(distinct)},
+                )
         elif rows:
             per_model = section.pick_max if section.pick_max is not None else len(section.options)
             total = sum(t.models for t in rows)
             reach = unit.size if total <= unit.size else section_reach(section, unit)
             cap = min(section.affects_count or reach, reach) if section.affects == AFFECTS_UP_TO else reach
             if total > cap * per_model:
-                yield Issue("upgrade.select", f"“{section.label}” allows {cap * per_model} in all, {total} taken", where, upgrade_clause(section), data={"allowed": cap * per_model, "taken": total})
+                yield Issue(
+                    "upgrade.select",
+                    f"“{section.label}” allows {cap * per_model} in all, {total} taken",
+                    where,
+                    upgrade_clause(section),
+                    data={"allowed": cap * per_model, "taken": total},
+                )
             if total > cap:  # only then can one option be on more models than the cap
                 for option_id in distinct:
                     option_total = sum(t.models for t in rows if t.option.id == option_id)
                     if option_total > cap:
-                        yield Issue("upgrade.count", f"“{section.label}”: {option_id!r} on {option_total} models, at most {cap}", where, upgrade_clause(section), data={"allowed": cap, "asked": option_total})
+                        yield Issue(
+                            "upgrade.count",
+                            f"“{section.label}”: {option_id!r} on {option_total} models, at most {cap}",
+                            where,
+                            upgrade_clause(section),
+                            data={"allowed": cap, "asked": option_total},
+                        )
         if len(distinct) < section.pick_min:
-            yield Issue("upgrade.required", f"{unit.name} must choose {counted(section.pick_min, 'option')} from “{section.label}”", where, upgrade_clause(section), data={"required": section.pick_min, "taken": len(distinct)})
+            yield Issue(
+                "upgrade.required",
+                f"{unit.name} must choose {counted(section.pick_min, 'option')} from “{section.label}”",
+                where,
+                upgrade_clause(section),
+                data={"required": section.pick_min, "taken": len(distinct)},
+            )
 
 
 # Sections whose options are chosen once for the unit (not per model).
@@ -336,11 +415,17 @@ def _requirements(book: ArmyBook, taken: list[TakenUpgrade]) -> Iterator[Issue]:
     for t in taken:
         for needed in t.option.requires:
             if needed not in have:
-                yield Issue("upgrade.requires", f"“{t.option.label}” needs “{_option_label(book, needed)}” on the same unit", f".upgrades[{t.index}]", upgrade_clause(t.section), data={"requires": needed})
+                yield Issue(
+                    "upgrade.requires",
+                    f"“{t.option.label}” needs “{_option_label(book, needed)}” on the same unit",
+                    f".upgrades[{t.index}]",
+                    upgrade_clause(t.section),
+                    data={"requires": needed},
+                )
 
 
 def _option_label(book: ArmyBook, ref: str) -> str:
-    """"section/option" as the book names the option, for messages a player reads."""
+    """ "section/option" as the book names the option, for messages a player reads."""
     section_id, _, option_id = ref.partition("/")
     section = book.sections.get(section_id)
     option = next((o for o in section.options if o.id == option_id), None) if section else None

@@ -105,13 +105,16 @@ class Gear:
             left = counts.get(name, 0) if keys is None else counts[keys[0]] if len(keys) == 1 else self.count(name)
             asked = models * per_copy.get(name, 1) if per_copy else models
             if left < asked or left == 0:
-                issues.append(Issue(
-                    "upgrade.replace_exceeds",
-                    f"“{section.label}” replaces {asked} {name}, but only {left} left "
-                    f"({self._at_start(name)} in the unit before upgrades)",
-                    f".upgrades[{k}]", upgrade_clause(section),
-                    data={"gear": name, "left": left, "asked": asked},
-                ))
+                issues.append(
+                    Issue(
+                        "upgrade.replace_exceeds",
+                        f"“{section.label}” replaces {asked} {name}, but only {left} left "
+                        f"({self._at_start(name)} in the unit before upgrades)",
+                        f".upgrades[{k}]",
+                        upgrade_clause(section),
+                        data={"gear": name, "left": left, "asked": asked},
+                    )
+                )
                 return False
         if section.targets and not self._use_targets(section, models, k, issues):
             return False
@@ -141,7 +144,9 @@ class Gear:
         if section.targets and (gains.weapons or gains.items):
             if self._tied is None:
                 self._tied = []
-            self._tied.append(Tied(section, k, models, {g.gear_key: g.count * per for g in (*gains.weapons, *gains.items)}))
+            self._tied.append(
+                Tied(section, k, models, {g.gear_key: g.count * per for g in (*gains.weapons, *gains.items)})
+            )
         if replaces and self._tied:
             self._drop_untied(issues)
         return True
@@ -164,11 +169,16 @@ class Gear:
             tied.uses -= dropped
             self._targeted[section.id] -= dropped
             gear = " and ".join(section.targets)
-            issues.append(Issue(
-                "upgrade.target_replaced",
-                f"“{section.label}” is tied to {gear}, which a later upgrade replaced: {dropped} cop{'y' if dropped == 1 else 'ies'} of its gear left with it",
-                f".upgrades[{tied.row}]", upgrade_clause(section), WARNING, {"gear": gear, "dropped": dropped},
-            ))
+            issues.append(
+                Issue(
+                    "upgrade.target_replaced",
+                    f"“{section.label}” is tied to {gear}, which a later upgrade replaced: {dropped} cop{'y' if dropped == 1 else 'ies'} of its gear left with it",
+                    f".upgrades[{tied.row}]",
+                    upgrade_clause(section),
+                    WARNING,
+                    {"gear": gear, "dropped": dropped},
+                )
+            )
 
     def _use_targets(self, section: UpgradeSection, models: int, k: int, issues: list[Issue]) -> bool:
         """An upgrade tied to gear: each copy of the targeted gear takes the section once."""
@@ -178,13 +188,16 @@ class Gear:
         used = self._targeted.get(section.id, 0)
         if capacity == 0 or used + models > capacity:
             gear = " and ".join(section.targets)
-            issues.append(Issue(
-                "upgrade.target_exceeds",
-                f"“{section.label}” is tied to {gear}: {capacity} cop{'y' if capacity == 1 else 'ies'} left, "
-                f"{used + max(models, 1)} asked",
-                f".upgrades[{k}]", upgrade_clause(section),
-                data={"gear": gear, "left": capacity, "asked": used + max(models, 1)},
-            ))
+            issues.append(
+                Issue(
+                    "upgrade.target_exceeds",
+                    f"“{section.label}” is tied to {gear}: {capacity} cop{'y' if capacity == 1 else 'ies'} left, "
+                    f"{used + max(models, 1)} asked",
+                    f".upgrades[{k}]",
+                    upgrade_clause(section),
+                    data={"gear": gear, "left": capacity, "asked": used + max(models, 1)},
+                )
+            )
             return False
         self._targeted[section.id] = used + models
         return True
@@ -235,7 +248,15 @@ class Gear:
                 self._counts[key] += n  # only weapons take weapon rules; items stay as they were
                 continue
             new_key = f"{key}+{tag}"
-            changed = Weapon(profile.name, profile.attacks, profile.range, merge_rules([*profile.rules, *rules]), 0, profile.extra, new_key)
+            changed = Weapon(
+                profile.name,
+                profile.attacks,
+                profile.range,
+                merge_rules([*profile.rules, *rules]),
+                0,
+                profile.extra,
+                new_key,
+            )
             aliases = self._writable_aliases()
             for ref in {key, profile.name}:
                 aliases.setdefault(ref, self._keys(ref))

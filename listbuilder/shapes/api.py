@@ -72,7 +72,10 @@ class OptionOut(OutSchema):
     requires = fields.List(fields.String())
     command = fields.String(allow_none=True)
     elite_only = fields.Boolean()
-    elite = fields.Function(lambda o: bool(o.extra.get("elite")), metadata={"description": "the option is an elite model taking a regular one's place (armour-hex)"})
+    elite = fields.Function(
+        lambda o: bool(o.extra.get("elite")),
+        metadata={"description": "the option is an elite model taking a regular one's place (armour-hex)"},
+    )
 
 
 class SectionOut(OutSchema):
@@ -80,11 +83,20 @@ class SectionOut(OutSchema):
     label = fields.String()
     variant = fields.String(metadata={"description": "replace | upgrade | attachment"})
     replaces = fields.List(fields.String())
-    replace_counts = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "copies of a replaced gear each affected model gives up, when not 1"})
-    targets = fields.List(fields.String(), metadata={"description": "gear an upgrade or attachment is tied to (each copy takes it once)"})
+    replace_counts = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "copies of a replaced gear each affected model gives up, when not 1"},
+    )
+    targets = fields.List(
+        fields.String(), metadata={"description": "gear an upgrade or attachment is tied to (each copy takes it once)"}
+    )
     affects = fields.String(metadata={"description": "unit | one | all | up_to | any"})
     affects_count = fields.Integer(allow_none=True)
-    pick = fields.Function(lambda s: {"min": s.pick_min, "max": s.pick_max}, metadata={"description": "options per affected model; max null = any number"})
+    pick = fields.Function(
+        lambda s: {"min": s.pick_min, "max": s.pick_max},
+        metadata={"description": "options per affected model; max null = any number"},
+    )
     options = fields.List(fields.Nested(OptionOut))
 
 
@@ -94,7 +106,10 @@ def _lifted_stats() -> dict[str, fields.Field]:
     for family in FAMILIES.values():
         for name in family.stat_names:
             names.setdefault(name, family.id)
-    return {name: fields.Raw(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"}) for name, family in names.items()}
+    return {
+        name: fields.Raw(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"})
+        for name, family in names.items()
+    }
 
 
 class UnitOut(OutSchema.from_dict(_lifted_stats())):  # type: ignore[misc]
@@ -133,12 +148,26 @@ class BookSummaryOut(OutSchema):
 class EditionOut(OutSchema):
     """The rules a book is checked under, and what differs for a book written for another edition."""
 
-    checked_under = fields.String(metadata={"description": "the rulebook and edition this service checks the book's lists under"})
-    written_for = fields.String(allow_none=True, metadata={"description": "the edition the book was written for (Army Forge's version), null for this project's own books"})
-    other_edition = fields.Boolean(allow_none=True, metadata={"description": "written for another edition than it is checked under (null: the rulebook names none to compare)"})
+    checked_under = fields.String(
+        metadata={"description": "the rulebook and edition this service checks the book's lists under"}
+    )
+    written_for = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the edition the book was written for (Army Forge's version), null for this project's own books"
+        },
+    )
+    other_edition = fields.Boolean(
+        allow_none=True,
+        metadata={
+            "description": "written for another edition than it is checked under (null: the rulebook names none to compare)"
+        },
+    )
     summary = fields.String(metadata={"description": "one sentence saying both"})
     same = fields.List(fields.String(), metadata={"description": "composition rules that are the same in both"})
-    changes = fields.List(fields.String(), metadata={"description": "checks that differ from the edition the book was written for"})
+    changes = fields.List(
+        fields.String(), metadata={"description": "checks that differ from the edition the book was written for"}
+    )
 
 
 class BookOut(BookSummaryOut):
@@ -146,7 +175,9 @@ class BookOut(BookSummaryOut):
     spells = fields.List(fields.Nested(SpellOut))
     units = fields.List(fields.Nested(UnitOut))
     upgrades = fields.Function(lambda b: SectionOut(many=True).dump(b.sections.values()))
-    undefined_rules = fields.List(fields.String(), metadata={"description": "rules the book uses that nothing defines (imported books)"})
+    undefined_rules = fields.List(
+        fields.String(), metadata={"description": "rules the book uses that nothing defines (imported books)"}
+    )
     extra = fields.Dict()
     edition = fields.Nested(EditionOut, metadata={"description": "which rules the book is checked under (issue 26)"})
 
@@ -171,7 +202,11 @@ class SystemDetailOut(SystemOut):
     """A system with what its rules object adds: limits at common sizes, game modes, codes."""
 
     limits = fields.Dict(metadata={"description": "family-specific limits (force org maxima, game modes)"})
-    issue_codes = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "every issue code the system's validation can report, with what it means"})
+    issue_codes = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "every issue code the system's validation can report, with what it means"},
+    )
     books = fields.List(fields.String(), metadata={"description": "ids of the system's army books"})
 
 
@@ -194,7 +229,11 @@ def _data_field(kind: str) -> fields.Field:
 def _data_schema(shape: issue_data.DataShape) -> type[OutSchema]:
     """One declared shape of ``data`` as a closed component (``IssueDataMaxCount``)."""
     doc = f"The data of {', '.join(shape.codes)}: {shape.about}."
-    attrs: dict[str, Any] = {"__doc__": doc, "DESCRIPTION": doc, **{key: _data_field(kind) for key, kind in shape.keys.items()}}
+    attrs: dict[str, Any] = {
+        "__doc__": doc,
+        "DESCRIPTION": doc,
+        **{key: _data_field(kind) for key, kind in shape.keys.items()},
+    }
     return type(f"IssueData{shape.name}Schema", (OutSchema,), attrs)
 
 
@@ -211,7 +250,12 @@ class IssueOut(OutSchema):
     message = fields.String()
     path = fields.String(metadata={"description": "JSON path into the submitted list, e.g. units[3].upgrades[1]"})
     clause = fields.String(metadata={"description": "the rule clause enforced"})
-    data = OneOfSchemas(ISSUE_DATA, metadata={"description": "the figures behind the message, in the shape its code sends (listbuilder/issue_data.py); absent when it has none"})
+    data = OneOfSchemas(
+        ISSUE_DATA,
+        metadata={
+            "description": "the figures behind the message, in the shape its code sends (listbuilder/issue_data.py); absent when it has none"
+        },
+    )
 
 
 class ProfileOut(OutSchema):
@@ -229,22 +273,48 @@ class TotalsOut(OutSchema):
     sent by the systems they belong to."""
 
     EXTRA = {"type": "integer", "description": "the amount spent in a currency"}
-    SOMETIMES = frozenset({"limit", "force_org", "legal_up_to", "opponent_vp", "keyword", "magicians", "budget", "split", "elites", "huge", "game_mode"})
+    SOMETIMES = frozenset(
+        {
+            "limit",
+            "force_org",
+            "legal_up_to",
+            "opponent_vp",
+            "keyword",
+            "magicians",
+            "budget",
+            "split",
+            "elites",
+            "huge",
+            "game_mode",
+        }
+    )
 
     units = fields.Integer(metadata={"description": "entries in the list"})
-    activations = fields.Integer(metadata={"description": "units on the table: a combined pair once, joined heroes inside their unit"})
+    activations = fields.Integer(
+        metadata={"description": "units on the table: a combined pair once, joined heroes inside their unit"}
+    )
     models = fields.Integer()
-    left = fields.Nested(CostOut, allow_none=True, metadata={"description": "what the limit or budget leaves (null: armour-hex without a budget)"})
+    left = fields.Nested(
+        CostOut,
+        allow_none=True,
+        metadata={"description": "what the limit or budget leaves (null: armour-hex without a budget)"},
+    )
     limit = fields.Nested(CostOut, metadata={"description": "the points limit (OPR family, ancients-hex)"})
     force_org = fields.Boolean(metadata={"description": "OPR family: force organisation was checked"})
     legal_up_to = fields.Nested(CostOut, metadata={"description": "ancients-hex: the limit plus the allowed overage"})
-    opponent_vp = fields.Integer(allow_none=True, metadata={"description": "ancients-hex: victory points the overage gives the opponent"})
+    opponent_vp = fields.Integer(
+        allow_none=True, metadata={"description": "ancients-hex: victory points the overage gives the opponent"}
+    )
     keyword = fields.Dict(metadata={"description": "ancients-hex: keyword-troop spend and the minimum required"})
     magicians = fields.Integer(metadata={"description": "ancients-hex: magicians in the list"})
-    budget = fields.Nested(CostOut, allow_none=True, metadata={"description": "armour-hex: each currency's budget (null without one)"})
+    budget = fields.Nested(
+        CostOut, allow_none=True, metadata={"description": "armour-hex: each currency's budget (null without one)"}
+    )
     split = fields.Dict(metadata={"description": "armour-hex: the shared pool of a split budget"})
     elites = fields.Integer(metadata={"description": "armour-hex: elite models in the list"})
-    huge = fields.List(fields.String(), metadata={"description": "armour-hex: ids of the huge units (declared to the opponent)"})
+    huge = fields.List(
+        fields.String(), metadata={"description": "armour-hex: ids of the huge units (declared to the opponent)"}
+    )
     game_mode = fields.String(allow_none=True, metadata={"description": "armour-hex: the game mode played"})
 
 
@@ -258,7 +328,13 @@ class VerdictOut(OutSchema):
 
 
 class ReportOut(VerdictOut):
-    entries = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": "per entry key: its cost vector after upgrades and its model count; with ?profiles=true also its profile (ProfileOut: weapons, items and rules after upgrades)"})
+    entries = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        metadata={
+            "description": "per entry key: its cost vector after upgrades and its model count; with ?profiles=true also its profile (ProfileOut: weapons, items and rules after upgrades)"
+        },
+    )
 
 
 class ErrorOut(OutSchema):
@@ -268,6 +344,8 @@ class ErrorOut(OutSchema):
     status = fields.String(required=True, metadata={"description": "the HTTP status name"})
     message = fields.String(required=True)
     errors = fields.Dict(
-        keys=fields.String(), values=fields.List(fields.String()), required=True,
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
         metadata={"description": "field path in the request (units[2].count, (body)) -> messages"},
     )

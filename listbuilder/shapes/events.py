@@ -10,9 +10,9 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from listbuilder.shapes.api import ErrorOut, ReportOut, VerdictOut
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
+from listbuilder.shapes.api import ErrorOut, ReportOut, VerdictOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
 
@@ -41,27 +41,74 @@ def _name(high: int, **kw: Any) -> fields.String:
 
 class BookPinIn(StrictSchema):
     book = _text(1, 100, required=True, metadata={"description": "an army book id of the event's system"})
-    version = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "optional: the book's version label you expect; 409 if the server serves another"})
-    rules_version = _text(1, 16, load_default=None, allow_none=True, metadata={"description": "optional: the rules_version you expect (from a saved list or an earlier event); 409 if different"})
+    version = _text(
+        1,
+        100,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "optional: the book's version label you expect; 409 if the server serves another"},
+    )
+    rules_version = _text(
+        1,
+        16,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "optional: the rules_version you expect (from a saved list or an earlier event); 409 if different"
+        },
+    )
 
 
 class EventIn(StrictSchema):
     name = _name(200, required=True)
     system = _text(1, 100, required=True)
-    points_limit = positive_int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100000), metadata={"description": "required unless the system plays game modes (armour-hex)"})
-    force_org = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "force organisation on or off (default: the system's)"})
-    game_mode = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "armour-hex: the game mode every list plays"})
-    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={"description": "armour-hex: a budget agreed for the event"})
-    books = fields.List(fields.Nested(BookPinIn), required=True, validate=validate.Length(min=1, max=MAX_BOOKS), metadata={"description": "the allowed army books, pinned to the version served now"})
-    deadline = fields.AwareDateTime(required=True, format="iso", metadata={"description": "submissions close at this time (ISO 8601 with a time zone)"})
-    allow_illegal = fields.Boolean(load_default=False, metadata={"description": "accept illegal lists (flagged) instead of refusing them"})
+    points_limit = positive_int(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=100000),
+        metadata={"description": "required unless the system plays game modes (armour-hex)"},
+    )
+    force_org = fields.Boolean(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "force organisation on or off (default: the system's)"},
+    )
+    game_mode = _text(
+        1,
+        100,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "armour-hex: the game mode every list plays"},
+    )
+    budget = fields.Nested(
+        BudgetSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "armour-hex: a budget agreed for the event"},
+    )
+    books = fields.List(
+        fields.Nested(BookPinIn),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_BOOKS),
+        metadata={"description": "the allowed army books, pinned to the version served now"},
+    )
+    deadline = fields.AwareDateTime(
+        required=True,
+        format="iso",
+        metadata={"description": "submissions close at this time (ISO 8601 with a time zone)"},
+    )
+    allow_illegal = fields.Boolean(
+        load_default=False, metadata={"description": "accept illegal lists (flagged) instead of refusing them"}
+    )
 
 
 class BookPinOut(OutSchema):
     book = fields.String()
     name = fields.String()
     version = fields.String(metadata={"description": "the book's version label"})
-    rules_version = fields.String(metadata={"description": "digest of the pinned book and system files; a list must be saved against it"})
+    rules_version = fields.String(
+        metadata={"description": "digest of the pinned book and system files; a list must be saved against it"}
+    )
 
 
 class EventOut(OutSchema):
@@ -75,20 +122,40 @@ class EventOut(OutSchema):
     allow_illegal = fields.Boolean()
     created_at = fields.DateTime()
     url = fields.String()
-    page_url = fields.String(metadata={"description": "the event's page: players submit there; the organiser adds the token"})
+    page_url = fields.String(
+        metadata={"description": "the event's page: players submit there; the organiser adds the token"}
+    )
 
 
 class EventCreatedOut(OutSchema):
     id = fields.String()
-    organiser_token = fields.String(metadata={"description": "shown only in this answer: `Authorization: Bearer <token>` for the organiser's report"})
-    organiser_url = fields.String(metadata={"description": "the event's page with the token in its #fragment (never sent to the server)"})
+    organiser_token = fields.String(
+        metadata={
+            "description": "shown only in this answer: `Authorization: Bearer <token>` for the organiser's report"
+        }
+    )
+    organiser_url = fields.String(
+        metadata={"description": "the event's page with the token in its #fragment (never sent to the server)"}
+    )
     event = fields.Nested(EventOut)
 
 
 class SubmitIn(StrictSchema):
-    list_id = fields.String(required=True, validate=validate.Regexp(ID_PATTERN, error="not a saved list's id (16 URL-safe characters)"), metadata={"description": "a saved list's id; its edit token goes in Authorization"})
+    list_id = fields.String(
+        required=True,
+        validate=validate.Regexp(ID_PATTERN, error="not a saved list's id (16 URL-safe characters)"),
+        metadata={"description": "a saved list's id; its edit token goes in Authorization"},
+    )
     player = _name(100, required=True, metadata={"description": "the player's name as the organiser will see it"})
-    player_token = _text(1, 100, load_default=None, allow_none=True, metadata={"description": "needed to submit again under the same name: the token given with the first submission"})
+    player_token = _text(
+        1,
+        100,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "needed to submit again under the same name: the token given with the first submission"
+        },
+    )
 
 
 class SubmittedOut(OutSchema):
@@ -103,7 +170,12 @@ class SubmittedOut(OutSchema):
 class SubmissionOut(SubmittedOut):
     event_id = fields.String()
     player = fields.String()
-    player_token = fields.String(allow_none=True, metadata={"description": "with a player's first submission, and again when that same submission is repeated (see docs/events.md): keep it to submit again"})
+    player_token = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "with a player's first submission, and again when that same submission is repeated (see docs/events.md): keep it to submit again"
+        },
+    )
     valid = fields.Boolean(metadata={"description": "false: an illegal list the organiser accepts, flagged"})
     report = fields.Nested(ReportOut)
     submitted_at = fields.DateTime()
@@ -118,16 +190,26 @@ class EntryOut(SubmittedOut, VerdictOut):
     faction = fields.String()
     submitted_at = fields.DateTime()
     points = fields.String(metadata={"description": "the list's cost in words (1995 pts; 18 IP, 22 MP …)"})
-    earlier = fields.Nested(EarlierOut, allow_none=True, metadata={"description": "the player's submission before this one"})
-    changes = fields.List(fields.String(), allow_none=True, metadata={"description": "what changed since the earlier submission, in words"})
+    earlier = fields.Nested(
+        EarlierOut, allow_none=True, metadata={"description": "the player's submission before this one"}
+    )
+    changes = fields.List(
+        fields.String(),
+        allow_none=True,
+        metadata={"description": "what changed since the earlier submission, in words"},
+    )
     revalidated = fields.Boolean()
-    changed_since_submission = fields.Boolean(metadata={"description": "after re-validation: the verdict or issues differ from those at submission"})
+    changed_since_submission = fields.Boolean(
+        metadata={"description": "after re-validation: the verdict or issues differ from those at submission"}
+    )
 
 
 class ReportOutEvent(OutSchema):
     event = fields.Nested(EventOut)
     entries = fields.List(fields.Nested(EntryOut), metadata={"description": "one per player: their newest submission"})
-    submissions = fields.Integer(metadata={"description": "submissions received in all (players who submitted again count each time)"})
+    submissions = fields.Integer(
+        metadata={"description": "submissions received in all (players who submitted again count each time)"}
+    )
 
 
 class PackQuery(PaperQuery):
@@ -139,20 +221,34 @@ class PackProgressOut(StrictSchema):
     players = fields.Integer(required=True, metadata={"description": "entries in the pack: one per player"})
     rendered = fields.Integer(required=True, metadata={"description": "entries whose roster is rendered and kept"})
     ready = fields.Boolean(required=True, metadata={"description": "every roster is rendered: the PDF answers 200"})
-    pdf_url = fields.String(required=True, metadata={"description": "the roster pack's URL (GET with the organiser token)"})
+    pdf_url = fields.String(
+        required=True, metadata={"description": "the roster pack's URL (GET with the organiser token)"}
+    )
 
 
 class BatchIn(StrictSchema):
     lists = fields.List(
-        fields.Dict(metadata={"description": "a list, as the body of POST /lists/validate (checked on its own: see `error`)"}), required=True,
-        metadata={"maxItems": MAX_BATCH, "description": f"up to {MAX_BATCH} lists (more: 413); one that cannot be checked gets its error in its place"},
+        fields.Dict(
+            metadata={"description": "a list, as the body of POST /lists/validate (checked on its own: see `error`)"}
+        ),
+        required=True,
+        metadata={
+            "maxItems": MAX_BATCH,
+            "description": f"up to {MAX_BATCH} lists (more: 413); one that cannot be checked gets its error in its place",
+        },
     )
 
 
 class BatchItemOut(OutSchema):
     index = fields.Integer()
     report = fields.Nested(ReportOut, allow_none=True)
-    error = fields.Nested(ErrorOut, allow_none=True, metadata={"description": "when this list could not be validated: the error shape (code, status, message, errors)"})
+    error = fields.Nested(
+        ErrorOut,
+        allow_none=True,
+        metadata={
+            "description": "when this list could not be validated: the error shape (code, status, message, errors)"
+        },
+    )
 
 
 class BatchOut(OutSchema):

@@ -25,8 +25,11 @@ from listbuilder.formats.fields import Flag, StrictSchema, WholeNumber
 
 def _count(low: int, high: int, description: str, **kw: Any) -> WholeNumber:
     kw.setdefault("load_default", 0)
-    return WholeNumber(validate=validate.Range(min=low, max=high, error=f"not a whole number from {low} to {high}"),
-                       metadata={"description": description}, **kw)
+    return WholeNumber(
+        validate=validate.Range(min=low, max=high, error=f"not a whole number from {low} to {high}"),
+        metadata={"description": description},
+        **kw,
+    )
 
 
 def _choice(words: tuple[str, ...], description: str, **kw: Any) -> fields.String:
@@ -40,15 +43,25 @@ def _flag(default: bool | None, description: str) -> Flag:
 class AncientsHexSituationSchema(StrictSchema):
     """How an ancients-hex attack happens (rulebook 003); only ``attack`` is required."""
 
-    attack = _choice((ancients.MELEE, ancients.SHOOTING), "close combat (melee) or missile fire (shooting)", required=True)
-    range = _count(0, 100, "shooting: the distance in hexes (2 up to the missile range)", load_default=None, allow_none=True)
+    attack = _choice(
+        (ancients.MELEE, ancients.SHOOTING), "close combat (melee) or missile fire (shooting)", required=True
+    )
+    range = _count(
+        0, 100, "shooting: the distance in hexes (2 up to the missile range)", load_default=None, allow_none=True
+    )
     charging = _flag(False, "melee: the attacker moved into contact this activation")
     moved = _flag(False, "shooting: the shooter moved first (disadvantaged, no Volley Fire)")
     attacker_disadvantage = _count(0, 5, "other causes of disadvantage on the attacker's dice (terrain, spells)")
     defender_disadvantage = _count(0, 5, "other causes of disadvantage on the defender's dice")
     no_charge_bonus = _flag(False, "the terrain denies the charge and impact bonus without a disadvantage")
-    defender_action = _choice((ancients.DEFEND, ancients.EVADE, ancients.FIGHT_BACK), "how the defender answers: defend, evade (needs Evade) or fight_back (Last Gasp)", load_default=ancients.DEFEND)
-    fight_back_with = _choice(("defence", "missile"), "Last Gasp with defence dice, or missile dice against a charge", load_default="defence")
+    defender_action = _choice(
+        (ancients.DEFEND, ancients.EVADE, ancients.FIGHT_BACK),
+        "how the defender answers: defend, evade (needs Evade) or fight_back (Last Gasp)",
+        load_default=ancients.DEFEND,
+    )
+    fight_back_with = _choice(
+        ("defence", "missile"), "Last Gasp with defence dice, or missile dice against a charge", load_default="defence"
+    )
     attacker_support = _count(0, 6, "adjacent Support partners of the attacker")
     defender_support = _count(0, 6, "adjacent Support partners of the defender")
     attacker_hp_lost = _count(0, 100, "hit points the attacker has already lost")
@@ -64,13 +77,20 @@ class ArmourHexSituationSchema(StrictSchema):
     """How an armour-hex fire or assault happens (rulebook 004); only ``attack`` is required."""
 
     attack = _choice((armour.SHOOTING, armour.ASSAULT), "fire (shooting) or assault", required=True)
-    weapon = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=100),
-                           metadata={"description": "shooting: the weapon that fires (null: the first that can)"})
+    weapon = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "shooting: the weapon that fires (null: the first that can)"},
+    )
     range = _count(1, 1000, "shooting: the distance in hexes", load_default=None, allow_none=True)
     attacker_speed = _choice(tuple(armour.SPEED_MODIFIER), "the attacker's speed", load_default="slow")
     defender_speed = _choice(tuple(armour.SPEED_MODIFIER), "the defender's speed", load_default="slow")
-    defender_terrain = fields.String(load_default="clear", validate=validate.Length(min=1, max=100),
-                                     metadata={"description": "the terrain the defender stands in (see the system's composition.terrain)"})
+    defender_terrain = fields.String(
+        load_default="clear",
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "the terrain the defender stands in (see the system's composition.terrain)"},
+    )
     attacker_in_smoke = _flag(False, "smoke around the shooter")
     defender_in_smoke = _flag(False, "smoke around the target")
     aim = _flag(False, "shooting: the attacker aimed (+2 to hit)")
@@ -85,5 +105,9 @@ class ArmourHexSituationSchema(StrictSchema):
     crippled_crew = _flag(False, "the attacker has a crippled crew")
     defender_crippled_crew = _flag(False, "the defender has a crippled crew")
     to_hit_modifier = _count(-10, 10, "any other to-hit modifier")
-    tie_winner = _choice(("attacker", "defender"), "assault: who wins a tie (null: by nation order, else reported as a tie)",
-                         load_default=None, allow_none=True)
+    tie_winner = _choice(
+        ("attacker", "defender"),
+        "assault: who wins a tie (null: by nation order, else reported as a tie)",
+        load_default=None,
+        allow_none=True,
+    )

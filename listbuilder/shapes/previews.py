@@ -40,7 +40,9 @@ class SideListSchema(StrictSchema):
     """A side that is a unit of a submitted list, as it deploys (combined pair merged, joined heroes in)."""
 
     list = fields.Nested(ArmyListSchema, required=True, metadata={"description": "a submitted army list"})
-    key = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"description": "key of the unit in the list"})
+    key = fields.String(
+        required=True, validate=validate.Length(min=1, max=64), metadata={"description": "key of the unit in the list"}
+    )
 
 
 class ProfileField(fields.Dict):
@@ -55,7 +57,10 @@ class ProfileField(fields.Dict):
 class SideProfileSchema(StrictSchema):
     """A side that is a what-if unit given inline."""
 
-    profile = ProfileField(required=True, metadata={"description": "a unit in the shape the system's army books use; id, size and cost optional"})
+    profile = ProfileField(
+        required=True,
+        metadata={"description": "a unit in the shape the system's army books use; id, size and cost optional"},
+    )
 
 
 class OneOfSchemas(fields.Field):
@@ -74,7 +79,9 @@ class OneOfSchemas(fields.Field):
         return schema_of(self.shapes[kinds[0]]).load(value)
 
     def describe(self) -> str:
-        return ", ".join(" + ".join(n for n, f in schema_of(cls).fields.items() if f.required) for cls in self.shapes.values())
+        return ", ".join(
+            " + ".join(n for n, f in schema_of(cls).fields.items() if f.required) for cls in self.shapes.values()
+        )
 
 
 def side(**kwargs: Any) -> OneOfSchemas:
@@ -91,13 +98,20 @@ class PreviewRequestSchema(StrictSchema):
     system = fields.String(required=True, validate=_ID)
     attacker = side(required=True)
     defender = side(required=True)
-    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "how they fight; keys depend on the system (see docs/combat.md)"})
+    situation = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "how they fight; keys depend on the system (see docs/combat.md)"},
+    )
 
 
 class CompareOptionSchema(StrictSchema):
     """One loadout to compare: upgrades as in a list entry, and a label to show."""
 
-    label = fields.String(validate=validate.Length(min=1, max=100), metadata={"description": "shown for this option (default: the options' names)"})
+    label = fields.String(
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "shown for this option (default: the options' names)"},
+    )
     upgrades = fields.List(fields.Nested(ChosenUpgradeSchema), load_default=list, validate=validate.Length(max=100))
 
 
@@ -114,9 +128,15 @@ class CompareRequestSchema(StrictSchema):
 
     system = fields.String(required=True, validate=_ID)
     attacker = fields.Nested(CompareUnitSchema, required=True)
-    options = fields.List(fields.Nested(CompareOptionSchema), required=True, validate=validate.Length(min=2, max=8, error="give 2 to 8 options"))
+    options = fields.List(
+        fields.Nested(CompareOptionSchema),
+        required=True,
+        validate=validate.Length(min=2, max=8, error="give 2 to 8 options"),
+    )
     defender = side(required=True)
-    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "as in /previews for the system"})
+    situation = fields.Dict(
+        keys=fields.String(), load_default=dict, metadata={"description": "as in /previews for the system"}
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -126,11 +146,19 @@ class CompareRequestSchema(StrictSchema):
 class SideStateSchema(StrictSchema):
     """What has already happened to one side this game."""
 
-    shaken = fields.Boolean(load_default=False, metadata={"description": "Shaken (001) / Wavering (000) / Shaken (002)"})
+    shaken = fields.Boolean(
+        load_default=False, metadata={"description": "Shaken (001) / Wavering (000) / Shaken (002)"}
+    )
     fatigued = fields.Boolean(load_default=False, metadata={"description": "already fought in melee this round"})
     models_lost = WholeNumber(load_default=0, validate=_COUNT)
-    wounds_taken = WholeNumber(load_default=0, validate=_COUNT, metadata={"description": "wounds on the most-wounded tough model (or on a single-model unit)"})
-    moved = fields.Boolean(load_default=False, metadata={"description": "moved in its last activation (001 Entrenched)"})
+    wounds_taken = WholeNumber(
+        load_default=0,
+        validate=_COUNT,
+        metadata={"description": "wounds on the most-wounded tough model (or on a single-model unit)"},
+    )
+    moved = fields.Boolean(
+        load_default=False, metadata={"description": "moved in its last activation (001 Entrenched)"}
+    )
 
 
 class PickField(fields.Field):
@@ -147,7 +175,7 @@ class PickField(fields.Field):
             return value
         if not isinstance(value, dict) or len(value) != 1 or not {"hero", "model"} >= set(value):
             raise ValidationError('not a pick: "next", "hero", {"hero": index or name} or {"model": place}')
-        (key, inner), = value.items()
+        ((key, inner),) = value.items()
         whole = isinstance(inner, int) and not isinstance(inner, bool) and 0 <= inner <= 10000
         if key == "model" and not whole:
             raise ValidationError({"model": ["not a place from 0 (the next model) to 10000"]})
@@ -159,26 +187,66 @@ class PickField(fields.Field):
 class OprSharedSituation(StrictSchema):
     """The OPR situation keys a single attack and a whole turn share."""
 
-    range = WholeNumber(load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000), metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"})
-    hold = fields.Boolean(load_default=True, metadata={"description": "shooting: the attacker stood still (Hold) rather than moved before firing"})
+    range = WholeNumber(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=1000),
+        metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"},
+    )
+    hold = fields.Boolean(
+        load_default=True,
+        metadata={"description": "shooting: the attacker stood still (Hold) rather than moved before firing"},
+    )
     cover = fields.Boolean(load_default=False, metadata={"description": "the defender is in cover"})
-    facing = fields.String(load_default="front", validate=validate.OneOf(["front", "flank", "rear"]), metadata={"description": "melee: where the charge hits the defender (002 flanking, Counter)"})
+    facing = fields.String(
+        load_default="front",
+        validate=validate.OneOf(["front", "flank", "rear"]),
+        metadata={"description": "melee: where the charge hits the defender (002 flanking, Counter)"},
+    )
     strike_back = fields.Boolean(load_default=True, metadata={"description": "melee: the defender strikes back"})
     attacker = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
     defender = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
-    weapons = fields.List(fields.String(validate=_ID), load_default=None, allow_none=True, metadata={"description": "only these attacker weapons fight (default: all that can); in a whole turn, the weapons that shoot"})
-    pick = PickField(load_default="next", metadata={"description": 'Sniper/Takedown target: "next" (default), "hero", {"hero": index or name} or {"model": place in wound order, 0 = next}; in a whole turn, for the shooting'})
+    weapons = fields.List(
+        fields.String(validate=_ID),
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "only these attacker weapons fight (default: all that can); in a whole turn, the weapons that shoot"
+        },
+    )
+    pick = PickField(
+        load_default="next",
+        metadata={
+            "description": 'Sniper/Takedown target: "next" (default), "hero", {"hero": index or name} or {"model": place in wound order, 0 = next}; in a whole turn, for the shooting'
+        },
+    )
 
 
 class OprSituationSchema(OprSharedSituation):
     """How an OPR-family attack happens. Top-level state keys describe the defender."""
 
     attack = fields.String(required=True, validate=validate.OneOf(["shooting", "melee"]))
-    charging = fields.Boolean(load_default=False, metadata={"description": "melee: the attacker charged this activation"})
-    shaken = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.shaken"})
-    fatigued = fields.Boolean(load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"})
-    models_lost = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.models_lost"})
-    wounds_taken = WholeNumber(load_default=None, allow_none=True, validate=_COUNT, metadata={"description": "shortcut for defender.wounds_taken"})
+    charging = fields.Boolean(
+        load_default=False, metadata={"description": "melee: the attacker charged this activation"}
+    )
+    shaken = fields.Boolean(
+        load_default=None, allow_none=True, metadata={"description": "shortcut for defender.shaken"}
+    )
+    fatigued = fields.Boolean(
+        load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"}
+    )
+    models_lost = WholeNumber(
+        load_default=None,
+        allow_none=True,
+        validate=_COUNT,
+        metadata={"description": "shortcut for defender.models_lost"},
+    )
+    wounds_taken = WholeNumber(
+        load_default=None,
+        allow_none=True,
+        validate=_COUNT,
+        metadata={"description": "shortcut for defender.wounds_taken"},
+    )
 
     def load(self, data: Any, **kw: Any) -> Any:  # type: ignore[override]
         """Fold the defender shortcuts into ``defender`` (giving both is an error)."""

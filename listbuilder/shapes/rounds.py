@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
-
 from typing import Any
 
-from listbuilder.shapes.api import ReportOut
-from listbuilder.shapes.events import NOT_BLANK, EventOut
+from marshmallow import fields, validate
+
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
+from listbuilder.shapes.api import ReportOut
+from listbuilder.shapes.events import NOT_BLANK, EventOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.tournament.standings import TIEBREAKERS
@@ -26,53 +26,104 @@ class EventEditIn(StrictSchema):
     """What the organiser may change before round 1 (every field optional)."""
 
     name = _name(200, load_default=None)
-    deadline = fields.AwareDateTime(load_default=None, format="iso", metadata={"description": "a new deadline, in the future (else 422)"})
+    deadline = fields.AwareDateTime(
+        load_default=None, format="iso", metadata={"description": "a new deadline, in the future (else 422)"}
+    )
     allow_illegal = fields.Boolean(load_default=None)
-    points_limit = positive_int(load_default=None, validate=validate.Range(min=1, max=100000), metadata={"description": "only while no list is submitted"})
+    points_limit = positive_int(
+        load_default=None,
+        validate=validate.Range(min=1, max=100000),
+        metadata={"description": "only while no list is submitted"},
+    )
     force_org = fields.Boolean(load_default=None, metadata={"description": "only while no list is submitted"})
-    game_mode = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={"description": "armour-hex; only while no list is submitted"})
-    budget = fields.Nested(BudgetSchema, load_default=None, metadata={"description": "armour-hex; only while no list is submitted"})
+    game_mode = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "armour-hex; only while no list is submitted"},
+    )
+    budget = fields.Nested(
+        BudgetSchema, load_default=None, metadata={"description": "armour-hex; only while no list is submitted"}
+    )
     tiebreakers = fields.List(
-        fields.String(validate=validate.OneOf(TIEBREAKERS)), load_default=None, validate=validate.Length(max=len(TIEBREAKERS)),
+        fields.String(validate=validate.OneOf(TIEBREAKERS)),
+        load_default=None,
+        validate=validate.Length(max=len(TIEBREAKERS)),
         metadata={"description": "the tiebreakers after the score, in the organiser's order"},
     )
-    avoid_same_club = fields.Boolean(load_default=None, metadata={"description": "pair players of one club apart when the scores allow"})
-    avoid_same_faction_first_round = fields.Boolean(load_default=None, metadata={"description": "round 1: pair players of one army book apart"})
+    avoid_same_club = fields.Boolean(
+        load_default=None, metadata={"description": "pair players of one club apart when the scores allow"}
+    )
+    avoid_same_faction_first_round = fields.Boolean(
+        load_default=None, metadata={"description": "round 1: pair players of one army book apart"}
+    )
     clubs = fields.Dict(
-        keys=fields.String(), values=fields.String(validate=validate.Length(min=1, max=100)),
-        load_default=None, metadata={"description": "player name -> club", "maxProperties": MAX_PLAYERS},
+        keys=fields.String(),
+        values=fields.String(validate=validate.Length(min=1, max=100)),
+        load_default=None,
+        metadata={"description": "player name -> club", "maxProperties": MAX_PLAYERS},
     )
 
 
 class ReopenIn(StrictSchema):
-    deadline = fields.AwareDateTime(required=True, format="iso", metadata={"description": "submissions close again at this time (in the future)"})
+    deadline = fields.AwareDateTime(
+        required=True, format="iso", metadata={"description": "submissions close again at this time (in the future)"}
+    )
 
 
 class PrecheckIn(StrictSchema):
-    list_id = fields.String(required=True, validate=validate.Regexp(ID_PATTERN, error="not a saved list's id (16 URL-safe characters)"), metadata={"description": "a saved list's id (its current version is checked)"})
+    list_id = fields.String(
+        required=True,
+        validate=validate.Regexp(ID_PATTERN, error="not a saved list's id (16 URL-safe characters)"),
+        metadata={"description": "a saved list's id (its current version is checked)"},
+    )
 
 
 class PrecheckOut(OutSchema):
     legal = fields.Boolean(metadata={"description": "whether the event would accept the list as it is now"})
     reasons = fields.List(fields.String(), metadata={"description": "why not, one line per problem"})
-    report = fields.Nested(ReportOut, allow_none=True, metadata={"description": "the validation under the event's rules (null when the list cannot be checked for it)"})
+    report = fields.Nested(
+        ReportOut,
+        allow_none=True,
+        metadata={
+            "description": "the validation under the event's rules (null when the list cannot be checked for it)"
+        },
+    )
     verification_code = fields.String(allow_none=True)
 
 
 class RoundIn(StrictSchema):
-    seed = positive_int(load_default=None, allow_none=True, validate=validate.Range(min=0, max=2**31 - 1), metadata={"description": "round 1: the random draw's seed (the same seed, the same round)"})
-    seed_order = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=None, allow_none=True, validate=validate.Length(max=MAX_PLAYERS), metadata={"description": "round 1: every player still in, best seed first"})
+    seed = positive_int(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={"description": "round 1: the random draw's seed (the same seed, the same round)"},
+    )
+    seed_order = fields.List(
+        fields.String(validate=validate.Length(min=1, max=100)),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=MAX_PLAYERS),
+        metadata={"description": "round 1: every player still in, best seed first"},
+    )
 
 
 class PairingOut(OutSchema):
     SOMETIMES = frozenset({"entered_by"})  # not on a bye's table
 
     table = fields.Integer()
-    players = fields.List(fields.String(allow_none=True), metadata={"description": "the two players; the second is null for a bye"})
-    status = fields.String(metadata={"description": "open, waiting (entered, not confirmed), confirmed, decided (by the organiser) or bye"})
-    result = fields.Dict(allow_none=True, metadata={"description": "the result that counts, or the one waiting for confirmation"})
+    players = fields.List(
+        fields.String(allow_none=True), metadata={"description": "the two players; the second is null for a bye"}
+    )
+    status = fields.String(
+        metadata={"description": "open, waiting (entered, not confirmed), confirmed, decided (by the organiser) or bye"}
+    )
+    result = fields.Dict(
+        allow_none=True, metadata={"description": "the result that counts, or the one waiting for confirmation"}
+    )
     entered_by = fields.String(allow_none=True, metadata={"description": "who entered the waiting result"})
-    scores = fields.Dict(allow_none=True, metadata={"description": "player -> points, secondary, outcome (once the result counts)"})
+    scores = fields.Dict(
+        allow_none=True, metadata={"description": "player -> points, secondary, outcome (once the result counts)"}
+    )
 
 
 class RoundOut(OutSchema):
@@ -88,15 +139,40 @@ class RoundsOut(OutSchema):
 
 
 class SideIn(StrictSchema):
-    destroyed = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=list, validate=validate.Length(max=500), metadata={"description": "unit keys of the enemy's list this side destroyed"})
-    crippled = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=list, validate=validate.Length(max=500), metadata={"description": "unit keys of the enemy's list this side crippled"})
+    destroyed = fields.List(
+        fields.String(validate=validate.Length(min=1, max=100)),
+        load_default=list,
+        validate=validate.Length(max=500),
+        metadata={"description": "unit keys of the enemy's list this side destroyed"},
+    )
+    crippled = fields.List(
+        fields.String(validate=validate.Length(min=1, max=100)),
+        load_default=list,
+        validate=validate.Length(max=500),
+        metadata={"description": "unit keys of the enemy's list this side crippled"},
+    )
 
 
 class ResultIn(StrictSchema):
     table = positive_int(required=True)
-    outcome = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(OUTCOMES)), load_default=None, metadata={"description": "OPR family and others: player -> win, draw or loss"})
-    secondary = fields.Dict(keys=fields.String(), values=fields.Float(allow_nan=False, validate=validate.Range(min=-1e6, max=1e6)), load_default=None, metadata={"description": "player -> the event's secondary score"})
-    sides = fields.Dict(keys=fields.String(), values=fields.Nested(SideIn), load_default=None, metadata={"description": "armour-hex: player -> the enemy units they destroyed and crippled"})
+    outcome = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(validate=validate.OneOf(OUTCOMES)),
+        load_default=None,
+        metadata={"description": "OPR family and others: player -> win, draw or loss"},
+    )
+    secondary = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(allow_nan=False, validate=validate.Range(min=-1e6, max=1e6)),
+        load_default=None,
+        metadata={"description": "player -> the event's secondary score"},
+    )
+    sides = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(SideIn),
+        load_default=None,
+        metadata={"description": "armour-hex: player -> the enemy units they destroyed and crippled"},
+    )
 
 
 class TableIn(StrictSchema):
@@ -108,7 +184,12 @@ class ResultOut(PairingOut):
 
 
 class SwapIn(StrictSchema):
-    players = fields.List(_name(100), required=True, validate=validate.Length(equal=2), metadata={"description": "two players of the current round"})
+    players = fields.List(
+        _name(100),
+        required=True,
+        validate=validate.Length(equal=2),
+        metadata={"description": "two players of the current round"},
+    )
 
 
 class PlayerIn(StrictSchema):
@@ -137,8 +218,15 @@ class StandingsOut(OutSchema):
 
 
 class LogOut(OutSchema):
-    log = fields.List(fields.Dict(), metadata={"description": "the organiser's actions, oldest first: settings, close, reopen, withdraw, reinstate, swap, delete"})
-    rounds = fields.List(fields.Dict(), metadata={"description": "each round as paired (before any swap), with its seed"})
+    log = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "the organiser's actions, oldest first: settings, close, reopen, withdraw, reinstate, swap, delete"
+        },
+    )
+    rounds = fields.List(
+        fields.Dict(), metadata={"description": "each round as paired (before any swap), with its seed"}
+    )
     results = fields.List(fields.Dict(), metadata={"description": "every result step: entry, confirmation, override"})
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from listbuilder.roster_html import LAYOUTS, PAPERS
-from listbuilder.shapes.api import ReportOut
 from listbuilder.formats.fields import OutSchema, Schema
 from listbuilder.formats.lists import ArmyListSchema
+from listbuilder.roster_html import LAYOUTS, PAPERS
+from listbuilder.shapes.api import ReportOut
+
 
 class SavedRulesOut(OutSchema):
     """The army book and system a version was saved against, and whether they changed since."""
@@ -21,9 +22,22 @@ class SavedRulesOut(OutSchema):
     book_name = fields.String(metadata={"description": "the book's name on this server (its id if no longer served)"})
     book_version = fields.String(metadata={"description": "the book's own version label when saved"})
     rules_version = fields.String(metadata={"description": "digest of the book and system files when saved"})
-    current_rules_version = fields.String(allow_none=True, metadata={"description": "the same digest for the files served now; null if the book is no longer served"})
-    changed = fields.Boolean(metadata={"description": "true when the book or system changed since the save: `report` is against today's files, `report_when_saved` against the saved ones"})
-    report_when_saved = fields.Nested(ReportOut, allow_none=True, metadata={"description": "validation against the book as saved (only when changed; null if that copy cannot be loaded)"})
+    current_rules_version = fields.String(
+        allow_none=True,
+        metadata={"description": "the same digest for the files served now; null if the book is no longer served"},
+    )
+    changed = fields.Boolean(
+        metadata={
+            "description": "true when the book or system changed since the save: `report` is against today's files, `report_when_saved` against the saved ones"
+        }
+    )
+    report_when_saved = fields.Nested(
+        ReportOut,
+        allow_none=True,
+        metadata={
+            "description": "validation against the book as saved (only when changed; null if that copy cannot be loaded)"
+        },
+    )
     verification_code_when_saved = fields.String()
 
 
@@ -32,7 +46,11 @@ class VersionOut(OutSchema):
     version = fields.Integer()
     saved_at = fields.DateTime()
     list = fields.Nested(ArmyListSchema, metadata={"description": "the list, every field present"})
-    report = fields.Nested(ReportOut, allow_none=True, metadata={"description": "validation against the books served now (null if the book is gone)"})
+    report = fields.Nested(
+        ReportOut,
+        allow_none=True,
+        metadata={"description": "validation against the books served now (null if the book is gone)"},
+    )
     verification_code = fields.String(metadata={"description": "the code printed on this list's roster (K7QM-2XWD)"})
     rules = fields.Nested(SavedRulesOut)
 
@@ -48,12 +66,24 @@ class SavedListOut(VersionOut):
 
 class CreatedOut(OutSchema):
     id = fields.String()
-    edit_token = fields.String(metadata={"description": "shown only in this answer: send it as `Authorization: Bearer <token>` to change the list"})
+    edit_token = fields.String(
+        metadata={
+            "description": "shown only in this answer: send it as `Authorization: Bearer <token>` to change the list"
+        }
+    )
     version = fields.Integer()
     url = fields.String()
     share_url = fields.String(metadata={"description": "read-only page; anyone with the link can read"})
-    edit_url = fields.String(metadata={"description": "the page with the token in its #fragment: opens the list for editing on another device"})
-    report = fields.Nested(ReportOut, allow_none=True, metadata={"description": "validation now (a copy of a list whose book is gone: null)"})
+    edit_url = fields.String(
+        metadata={
+            "description": "the page with the token in its #fragment: opens the list for editing on another device"
+        }
+    )
+    report = fields.Nested(
+        ReportOut,
+        allow_none=True,
+        metadata={"description": "validation now (a copy of a list whose book is gone: null)"},
+    )
 
 
 class VersionSummaryOut(OutSchema):
@@ -76,7 +106,9 @@ class UpgradeChangeOut(OutSchema):
     section = fields.String()
     option = fields.String()
     label = fields.String()
-    from_ = fields.Integer(data_key="from", attribute="from", metadata={"description": "models taking it before (0: not taken)"})
+    from_ = fields.Integer(
+        data_key="from", attribute="from", metadata={"description": "models taking it before (0: not taken)"}
+    )
     to = fields.Integer()
 
 
@@ -88,7 +120,9 @@ class EntryChangeOut(OutSchema):
     cost_before = fields.Dict(keys=fields.String(), values=fields.Integer(), allow_none=True)
     cost_after = fields.Dict(keys=fields.String(), values=fields.Integer(), allow_none=True)
     upgrades = fields.List(fields.Nested(UpgradeChangeOut))
-    details = fields.List(fields.String(), metadata={"description": "other changes in words: renamed, joined, combined, spells, notes"})
+    details = fields.List(
+        fields.String(), metadata={"description": "other changes in words: renamed, joined, combined, spells, notes"}
+    )
     summary = fields.String()
 
 
@@ -124,13 +158,24 @@ class VersionQuery(Schema):
 
 
 class DiffQuery(Schema):
-    from_ = fields.Integer(data_key="from", attribute="from", **_VERSION, metadata={"description": "older version (default: the one before `to`)"})
+    from_ = fields.Integer(
+        data_key="from",
+        attribute="from",
+        **_VERSION,
+        metadata={"description": "older version (default: the one before `to`)"},
+    )
     to = fields.Integer(**_VERSION, metadata={"description": "newer version (default: the current one)"})
 
 
 class PaperQuery(Schema):
-    paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
+    paper = fields.String(
+        load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"}
+    )
 
 
 class RosterQuery(PaperQuery, VersionQuery):
-    layout = fields.String(load_default="sheet", validate=validate.OneOf(sorted(LAYOUTS)), metadata={"description": "sheet (compact, the default) or cards (one card per unit, to cut out)"})
+    layout = fields.String(
+        load_default="sheet",
+        validate=validate.OneOf(sorted(LAYOUTS)),
+        metadata={"description": "sheet (compact, the default) or cards (one card per unit, to cut out)"},
+    )

@@ -24,7 +24,8 @@ from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.texts import keep_texts, read_texts
 
 imported_books = Table(
-    "imported_books", metadata,
+    "imported_books",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("system_id", String(100), nullable=False),
     Column("name", String(200), nullable=False),
@@ -50,20 +51,32 @@ class ImportedBook:
     created_at: dt.datetime
 
 
-def store_book(db: Database, book_id: str, system_id: str, name: str, text: str, warnings: Sequence[str], source_uid: str = "", source_version: str = "") -> ImportedBook:
+def store_book(
+    db: Database,
+    book_id: str,
+    system_id: str,
+    name: str,
+    text: str,
+    warnings: Sequence[str],
+    source_uid: str = "",
+    source_version: str = "",
+) -> ImportedBook:
     """Keep *text* (the book's file) and its row in one transaction: both or neither."""
     digest = text_digest(text)
     row = {
-        "id": book_id, "system_id": system_id, "name": name[:200], "book_digest": digest,
+        "id": book_id,
+        "system_id": system_id,
+        "name": name[:200],
+        "book_digest": digest,
         "warnings": json.dumps(list(warnings), ensure_ascii=False),
-        "source_uid": source_uid[:100], "source_version": source_version[:100], "created_at": utcnow(),
+        "source_uid": source_uid[:100],
+        "source_version": source_version[:100],
+        "created_at": utcnow(),
     }
     with db.writing() as conn:
         keep_texts(conn, {digest: text})
         conn.execute(insert(imported_books), [row])
     return _book(row)
-
-
 
 
 _KEY = select(imported_books.c.system_id, imported_books.c.book_digest).where(imported_books.c.id == bindparam("id"))
@@ -89,6 +102,12 @@ def read_text(db: Database, digest: str) -> str | None:
 
 def _book(row: Mapping) -> ImportedBook:
     return ImportedBook(
-        row["id"], row["system_id"], row["name"], row["book_digest"], tuple(json.loads(row["warnings"])),
-        row["source_uid"], row["source_version"], as_utc(row["created_at"]),
+        row["id"],
+        row["system_id"],
+        row["name"],
+        row["book_digest"],
+        tuple(json.loads(row["warnings"])),
+        row["source_uid"],
+        row["source_version"],
+        as_utc(row["created_at"]),
     )

@@ -31,18 +31,20 @@ from sqlalchemy.engine import Compiled, make_url
 from listbuilder.store.urls import normalise_url
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-BUSY_TIMEOUT_MS = 10_000           # how long a SQLite writer waits for the write lock
-MIGRATION_LOCK_KEY = 0x6C62_0001   # pg_advisory_xact_lock key: "lb" + 1
+BUSY_TIMEOUT_MS = 10_000  # how long a SQLite writer waits for the write lock
+MIGRATION_LOCK_KEY = 0x6C62_0001  # pg_advisory_xact_lock key: "lb" + 1
 
 # Table definitions of every concern (lists.py, texts.py, later events and imported books)
 # share this metadata; constraint names are fixed so later migrations can refer to them.
-metadata = MetaData(naming_convention={
-    "pk": "pk_%(table_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "ix": "ix_%(table_name)s_%(column_0_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-})
+metadata = MetaData(
+    naming_convention={
+        "pk": "pk_%(table_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "ix": "ix_%(table_name)s_%(column_0_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+    }
+)
 
 
 def utcnow() -> dt.datetime:
@@ -61,8 +63,12 @@ class Database:
         self.url = normalise_url(url)
         parsed = make_url(self.url)
         self.backend = parsed.get_backend_name()
-        if self.backend not in ("sqlite", "postgresql") or (self.backend == "postgresql" and parsed.get_driver_name() != "psycopg"):
-            raise ValueError(f"DATABASE_URL must be sqlite:///<file> or postgresql://… (psycopg 3), not {parsed.drivername}://")
+        if self.backend not in ("sqlite", "postgresql") or (
+            self.backend == "postgresql" and parsed.get_driver_name() != "psycopg"
+        ):
+            raise ValueError(
+                f"DATABASE_URL must be sqlite:///<file> or postgresql://… (psycopg 3), not {parsed.drivername}://"
+            )
         if self.backend == "sqlite":
             if parsed.database and parsed.database != ":memory:":
                 _private_file(Path(parsed.database))
@@ -123,7 +129,9 @@ class Database:
         finally:
             raw.close()  # back to the pool
 
-    def _first_row_held(self, held: _HeldConnection, statement: Executable, params: Mapping[str, str | int]) -> tuple[Any, ...] | None:
+    def _first_row_held(
+        self, held: _HeldConnection, statement: Executable, params: Mapping[str, str | int]
+    ) -> tuple[Any, ...] | None:
         """On the kept connection. One that fails is closed and the read tried once more on a
         new connection: a connection the server dropped (a restart, an idle timeout) only
         shows it when used, and a read changes nothing, so trying it again is safe."""
@@ -137,7 +145,9 @@ class Database:
             held.close()
             raise
 
-    def _first_row_on(self, connection: Any, statement: Executable, params: Mapping[str, str | int]) -> tuple[Any, ...] | None:
+    def _first_row_on(
+        self, connection: Any, statement: Executable, params: Mapping[str, str | int]
+    ) -> tuple[Any, ...] | None:
         if self._libpq is not None:
             return self._libpq.first_row(connection.pgconn, statement, params)
         compiled = self._compiled.get(statement)
@@ -220,8 +230,8 @@ def head_revision() -> str:
 
 
 class _Prepared(NamedTuple):
-    name: bytes              # what it is prepared as on each connection
-    sql: bytes               # with $1, $2 … placeholders
+    name: bytes  # what it is prepared as on each connection
+    sql: bytes  # with $1, $2 … placeholders
     params: tuple[str, ...]  # the parameters' names, in placeholder order
 
 
@@ -245,19 +255,26 @@ class _LibpqReads:
         self._dialect = type(dialect)(paramstyle="numeric_dollar")
         self._prepared: dict[Executable, _Prepared] = {}
 
-    def first_row(self, pgconn: Any, statement: Executable, params: Mapping[str, str | int]) -> tuple[str | None, ...] | None:
+    def first_row(
+        self, pgconn: Any, statement: Executable, params: Mapping[str, str | int]
+    ) -> tuple[str | None, ...] | None:
         """The first row of *statement* on the libpq connection *pgconn*, as text (None for NULL)."""
         prepared = self._prepared.get(statement)
         if prepared is None:
             compiled = statement.compile(dialect=self._dialect)
             name = f"listbuilder_{len(self._prepared) + 1}".encode()
-            prepared = self._prepared[statement] = _Prepared(name, str(compiled).encode(), tuple(compiled.positiontup or ()))
+            prepared = self._prepared[statement] = _Prepared(
+                name, str(compiled).encode(), tuple(compiled.positiontup or ())
+            )
         pq = self._pq
         if pgconn.transaction_status != pq.TransactionStatus.IDLE:  # the pool rolls back what it takes back
             raise self._errors.ProgrammingError("first_row runs outside transactions, on an idle connection")
         values = [str(params[name]).encode() for name in prepared.params]
         result = pgconn.exec_prepared(prepared.name, values)
-        if result.status == pq.ExecStatus.FATAL_ERROR and result.error_field(pq.DiagnosticField.SQLSTATE) == self.NO_SUCH_STATEMENT:
+        if (
+            result.status == pq.ExecStatus.FATAL_ERROR
+            and result.error_field(pq.DiagnosticField.SQLSTATE) == self.NO_SUCH_STATEMENT
+        ):
             # Not prepared on this connection yet, or dropped since: psycopg sends DEALLOCATE
             # ALL after rolling back a transaction in which it had prepared statements of its own.
             self._check(pq.ExecStatus.COMMAND_OK, pgconn.prepare(prepared.name, prepared.sql))
@@ -265,7 +282,10 @@ class _LibpqReads:
         self._check(pq.ExecStatus.TUPLES_OK, result)
         if not result.ntuples:
             return None
-        return tuple(None if (value := result.get_value(0, column)) is None else value.decode() for column in range(result.nfields))
+        return tuple(
+            None if (value := result.get_value(0, column)) is None else value.decode()
+            for column in range(result.nfields)
+        )
 
     def broken(self, connection: Any) -> bool:
         """Whether the server or the network went away under this psycopg connection."""

@@ -73,7 +73,10 @@ class TooManyVersions(StoreError):
     field = "version"
 
     def __init__(self, list_id: str, limit: int):
-        super().__init__(list_id, f"saved list {list_id!r} has {limit} versions, the most one list keeps; make a copy to go on saving")
+        super().__init__(
+            list_id,
+            f"saved list {list_id!r} has {limit} versions, the most one list keeps; make a copy to go on saving",
+        )
         self.limit = limit
 
 

@@ -13,6 +13,14 @@ def players_and_known(db: Database, event_id: str, player: str) -> tuple[int, bo
     *player* is one of them already (a resubmission never counts against the cap)."""
     key = player_key(player)
     with db.reading() as conn:
-        count = conn.scalar(select(func.count(func.distinct(event_submissions.c.player_key))).where(event_submissions.c.event_id == event_id))
-        known = conn.scalar(select(event_submissions.c.number).where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key).limit(1))
+        count = conn.scalar(
+            select(func.count(func.distinct(event_submissions.c.player_key))).where(
+                event_submissions.c.event_id == event_id
+            )
+        )
+        known = conn.scalar(
+            select(event_submissions.c.number)
+            .where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
+            .limit(1)
+        )
     return int(count or 0), known is not None

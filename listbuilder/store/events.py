@@ -30,16 +30,39 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Connection, DateTime, ForeignKey, Index, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    func,
+    insert,
+    select,
+)
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
-from listbuilder.store.errors import DeadlinePassed, EventGone, EventNotFound, SubmissionConflict, TokenMissing, TokenWrong
+from listbuilder.store.errors import (
+    DeadlinePassed,
+    EventGone,
+    EventNotFound,
+    SubmissionConflict,
+    TokenMissing,
+    TokenWrong,
+)
 from listbuilder.store.lists import RulesRecord, lock_in
 from listbuilder.store.texts import keep_texts
 from listbuilder.store.tokens import derived_token, hash_token, new_id, new_token, token_matches
 
 events = Table(
-    "events", metadata,
+    "events",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("token_hash", String(64), nullable=False),
     Column("name", String(200), nullable=False),
@@ -53,7 +76,8 @@ events = Table(
 )
 
 event_submissions = Table(
-    "event_submissions", metadata,
+    "event_submissions",
+    metadata,
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
     Column("number", Integer, nullable=False),
     Column("player", String(100), nullable=False),
@@ -152,25 +176,56 @@ def player_key(name: str) -> str:
 
 
 def create_event(
-    db: Database, *, name: str, system_id: str, settings: Mapping[str, Any], books: Sequence[RulesRecord],
-    texts: Mapping[str, str], deadline: dt.datetime, allow_illegal: bool,
+    db: Database,
+    *,
+    name: str,
+    system_id: str,
+    settings: Mapping[str, Any],
+    books: Sequence[RulesRecord],
+    texts: Mapping[str, str],
+    deadline: dt.datetime,
+    allow_illegal: bool,
 ) -> NewEvent:
     """Store a new event under a fresh id and organiser token; *texts* are the pinned books'
     and system's files by digest, kept so the pinned rules load even after the files change."""
     event_id, token, now = new_id(), new_token(), utcnow()
-    event = Event(event_id, name, system_id, dict(settings), tuple(books), deadline.astimezone(dt.timezone.utc), allow_illegal, now)
+    event = Event(
+        event_id,
+        name,
+        system_id,
+        dict(settings),
+        tuple(books),
+        deadline.astimezone(dt.timezone.utc),
+        allow_illegal,
+        now,
+    )
     with db.writing() as conn:
         keep_texts(conn, texts)
-        conn.execute(insert(events).values(
-            id=event_id, token_hash=hash_token(token), name=name, system_id=system_id,
-            settings=json.dumps(event.settings, sort_keys=True), books=json.dumps([_pin_dict(pin) for pin in books]),
-            deadline=event.deadline, allow_illegal=allow_illegal, created_at=now,
-        ))
+        conn.execute(
+            insert(events).values(
+                id=event_id,
+                token_hash=hash_token(token),
+                name=name,
+                system_id=system_id,
+                settings=json.dumps(event.settings, sort_keys=True),
+                books=json.dumps([_pin_dict(pin) for pin in books]),
+                deadline=event.deadline,
+                allow_illegal=allow_illegal,
+                created_at=now,
+            )
+        )
     return NewEvent(event, token)
 
 
 def submit(
-    db: Database, event_id: str, *, player: str, player_token: str | None, list_id: str, list_token: str | None, checked: Checked,
+    db: Database,
+    event_id: str,
+    *,
+    player: str,
+    player_token: str | None,
+    list_id: str,
+    list_token: str | None,
+    checked: Checked,
 ) -> Submitted:
     """Record *checked* (a version of *list_id*) as *player*'s entry and lock the list.
 
@@ -193,35 +248,61 @@ def submit(
         assert list_token is not None  # lock_in refuses a missing token
         earlier, repeat = _players_entry(conn, event_id, key, player_token, list_id, checked.list_version)
         if earlier is not None and repeat:
-            return Submitted(submission_from_row(earlier), player_token or _player_token(list_token, event_id, key, earlier.player_token_hash), created=False)
+            return Submitted(
+                submission_from_row(earlier),
+                player_token or _player_token(list_token, event_id, key, earlier.player_token_hash),
+                created=False,
+            )
         return _record(conn, event_id, player, key, list_id, list_token, checked, earlier, now)
 
 
-def _players_entry(conn: Connection, event_id: str, key: str, player_token: str | None, list_id: str, list_version: int) -> tuple[Any, bool]:
+def _players_entry(
+    conn: Connection, event_id: str, key: str, player_token: str | None, list_id: str, list_version: int
+) -> tuple[Any, bool]:
     """The player's latest submission (or None) and whether this one repeats it; raises
     SubmissionConflict when the name is another's (no right token) or the list another player's entry."""
     earlier = conn.execute(
-        select(event_submissions).where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
+        select(event_submissions)
+        .where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
         .order_by(event_submissions.c.number.desc())
     ).first()
     repeat = earlier is not None and earlier.list_id == list_id and earlier.list_version == list_version
     if earlier is not None and not _entitled(earlier.player_token_hash, player_token, repeat):
-        raise SubmissionConflict(event_id, f"a list was already submitted as {earlier.player!r}: send the player_token given with that first submission")
+        raise SubmissionConflict(
+            event_id,
+            f"a list was already submitted as {earlier.player!r}: send the player_token given with that first submission",
+        )
     taken = conn.execute(
         select(event_submissions.c.player).where(
-            event_submissions.c.event_id == event_id, event_submissions.c.list_id == list_id, event_submissions.c.player_key != key,
+            event_submissions.c.event_id == event_id,
+            event_submissions.c.list_id == list_id,
+            event_submissions.c.player_key != key,
         )
     ).first()
     if taken is not None:
-        raise SubmissionConflict(event_id, "this list was submitted to this event by another player; make a copy of it to submit your own", field="list_id")
+        raise SubmissionConflict(
+            event_id,
+            "this list was submitted to this event by another player; make a copy of it to submit your own",
+            field="list_id",
+        )
     return earlier, repeat
 
 
 def _record(
-    conn: Connection, event_id: str, player: str, key: str, list_id: str, list_token: str, checked: Checked, earlier: Any, now: dt.datetime,
+    conn: Connection,
+    event_id: str,
+    player: str,
+    key: str,
+    list_id: str,
+    list_token: str,
+    checked: Checked,
+    earlier: Any,
+    now: dt.datetime,
 ) -> Submitted:
     """Write a new submission under the next number; a player's first gets a token made now."""
-    number = (conn.scalar(select(func.max(event_submissions.c.number)).where(event_submissions.c.event_id == event_id)) or 0) + 1
+    number = (
+        conn.scalar(select(func.max(event_submissions.c.number)).where(event_submissions.c.event_id == event_id)) or 0
+    ) + 1
     token = None
     if earlier is None:
         token = derived_token(list_token, "player", event_id, key)
@@ -229,12 +310,34 @@ def _record(
     else:
         token_hash = earlier.player_token_hash
     values = {
-        "event_id": event_id, "number": number, "player": player, "player_key": key, "player_token_hash": token_hash,
-        "list_id": list_id, "list_version": checked.list_version, "valid": checked.valid, "report": checked.report_json,
-        "verification_code": checked.verification_code, "submitted_at": now,
+        "event_id": event_id,
+        "number": number,
+        "player": player,
+        "player_key": key,
+        "player_token_hash": token_hash,
+        "list_id": list_id,
+        "list_version": checked.list_version,
+        "valid": checked.valid,
+        "report": checked.report_json,
+        "verification_code": checked.verification_code,
+        "submitted_at": now,
     }
     conn.execute(insert(event_submissions).values(**values))
-    return Submitted(Submission(event_id, number, player, list_id, checked.list_version, checked.valid, checked.report_json, checked.verification_code, now), token, created=True)
+    return Submitted(
+        Submission(
+            event_id,
+            number,
+            player,
+            list_id,
+            checked.list_version,
+            checked.valid,
+            checked.report_json,
+            checked.verification_code,
+            now,
+        ),
+        token,
+        created=True,
+    )
 
 
 def _entitled(token_hash: str, player_token: str | None, repeat: bool) -> bool:
@@ -278,10 +381,16 @@ def read_as_organiser(db: Database, event_id: str, token: str | None) -> tuple[E
     with db.reading() as conn:
         row = live_row(conn.execute(select(events).where(events.c.id == event_id)).first(), event_id)
         if not token:
-            raise TokenMissing(event_id, "the organiser's view needs the organiser token (Authorization: Bearer <token>)")
+            raise TokenMissing(
+                event_id, "the organiser's view needs the organiser token (Authorization: Bearer <token>)"
+            )
         if not token_matches(token, row.token_hash):
             raise TokenWrong(event_id, f"that is not the organiser token of event {event_id!r}")
-        rows = conn.execute(select(event_submissions).where(event_submissions.c.event_id == event_id).order_by(event_submissions.c.number)).all()
+        rows = conn.execute(
+            select(event_submissions)
+            .where(event_submissions.c.event_id == event_id)
+            .order_by(event_submissions.c.number)
+        ).all()
     return event_from_row(row), [submission_from_row(r) for r in rows]
 
 
@@ -296,17 +405,40 @@ def live_row(row: Any, event_id: str) -> Any:
 
 def event_from_row(row: Any) -> Event:
     books = tuple(RulesRecord(**pin) for pin in json.loads(row.books))
-    return Event(row.id, row.name, row.system_id, json.loads(row.settings), books, as_utc(row.deadline), bool(row.allow_illegal), as_utc(row.created_at))
+    return Event(
+        row.id,
+        row.name,
+        row.system_id,
+        json.loads(row.settings),
+        books,
+        as_utc(row.deadline),
+        bool(row.allow_illegal),
+        as_utc(row.created_at),
+    )
 
 
 def submission_from_row(row: Any) -> Submission:
-    return Submission(row.event_id, row.number, row.player, row.list_id, row.list_version, bool(row.valid), row.report, row.verification_code, as_utc(row.submitted_at))
+    return Submission(
+        row.event_id,
+        row.number,
+        row.player,
+        row.list_id,
+        row.list_version,
+        bool(row.valid),
+        row.report,
+        row.verification_code,
+        as_utc(row.submitted_at),
+    )
 
 
 def _pin_dict(pin: RulesRecord) -> dict[str, str]:
     return {
-        "system_id": pin.system_id, "book_id": pin.book_id, "book_version": pin.book_version,
-        "book_digest": pin.book_digest, "system_digest": pin.system_digest, "rules_version": pin.rules_version,
+        "system_id": pin.system_id,
+        "book_id": pin.book_id,
+        "book_version": pin.book_version,
+        "book_digest": pin.book_digest,
+        "system_digest": pin.system_digest,
+        "rules_version": pin.rules_version,
     }
 
 

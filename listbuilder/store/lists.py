@@ -29,18 +29,42 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    Column, Connection, DateTime, ForeignKey, Integer, PrimaryKeyConstraint, Row, String, Table, Text, and_, bindparam,
-    delete, insert, select, tuple_, update,
+    Column,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Integer,
+    PrimaryKeyConstraint,
+    Row,
+    String,
+    Table,
+    Text,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    tuple_,
+    update,
 )
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
-from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong, TooManyVersions
+from listbuilder.store.errors import (
+    ListGone,
+    ListLocked,
+    ListNotFound,
+    StaleVersion,
+    TokenMissing,
+    TokenWrong,
+    TooManyVersions,
+)
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.texts import keep_texts
 from listbuilder.store.tokens import hash_token, new_id, new_token, token_matches
 
 saved_lists = Table(
-    "saved_lists", metadata,
+    "saved_lists",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("token_hash", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -50,7 +74,8 @@ saved_lists = Table(
 )
 
 list_versions = Table(
-    "list_versions", metadata,
+    "list_versions",
+    metadata,
     Column("list_id", String(32), ForeignKey("saved_lists.id"), nullable=False),
     Column("number", Integer, nullable=False),
     Column("document", Text, nullable=False),
@@ -149,7 +174,13 @@ def create_list(db: Database, document_json: str, rules: RulesRecord, texts: Map
 
 
 def save_version(
-    db: Database, list_id: str, token: str | None, expected: int | None, document_json: str, rules: RulesRecord, texts: Mapping[str, str],
+    db: Database,
+    list_id: str,
+    token: str | None,
+    expected: int | None,
+    document_json: str,
+    rules: RulesRecord,
+    texts: Mapping[str, str],
 ) -> SavedList:
     """Save a new version of a list the caller holds the token of.
 
@@ -234,18 +265,29 @@ def copy_list(db: Database, list_id: str, number: int | None = None) -> NewList:
     return NewList(SavedList(list_id, now, None, version), token)
 
 
-def _insert_version(conn: Connection, list_id: str, number: int, document_json: str, rules: RulesRecord, now: dt.datetime) -> SavedVersion:
+def _insert_version(
+    conn: Connection, list_id: str, number: int, document_json: str, rules: RulesRecord, now: dt.datetime
+) -> SavedVersion:
     values = {
-        "list_id": list_id, "number": number, "document": document_json, "system_id": rules.system_id,
-        "book_id": rules.book_id, "book_version": rules.book_version, "book_digest": rules.book_digest,
-        "system_digest": rules.system_digest, "rules_version": rules.rules_version, "saved_at": now,
+        "list_id": list_id,
+        "number": number,
+        "document": document_json,
+        "system_id": rules.system_id,
+        "book_id": rules.book_id,
+        "book_version": rules.book_version,
+        "book_digest": rules.book_digest,
+        "system_digest": rules.system_digest,
+        "rules_version": rules.rules_version,
+        "saved_at": now,
     }
     conn.execute(insert(list_versions).values(**values))
     return SavedVersion(list_id, number, document_json, rules, now)
 
 
 def _stale(list_id: str, current: int, expected: int) -> StaleVersion:
-    return StaleVersion(list_id, f"the list is at version {current}; this change was made to version {expected}", current)
+    return StaleVersion(
+        list_id, f"the list is at version {current}; this change was made to version {expected}", current
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,7 +299,12 @@ def read_list(db: Database, list_id: str) -> SavedList:
     _known_shape(list_id)
     query = (
         select(saved_lists.c.created_at, saved_lists.c.locked_at, saved_lists.c.deleted_at, *_VERSION_COLUMNS)
-        .select_from(saved_lists.outerjoin(list_versions, and_(list_versions.c.list_id == saved_lists.c.id, list_versions.c.number == saved_lists.c.head)))
+        .select_from(
+            saved_lists.outerjoin(
+                list_versions,
+                and_(list_versions.c.list_id == saved_lists.c.id, list_versions.c.number == saved_lists.c.head),
+            )
+        )
         .where(saved_lists.c.id == list_id)
     )
     with db.single_read() as conn:
@@ -284,7 +331,9 @@ def read_head(db: Database, list_id: str) -> ListHead:
     return ListHead(list_id, int(head), locked_at is not None)  # PostgreSQL's head comes back as text
 
 
-_HEAD = select(saved_lists.c.head, saved_lists.c.locked_at, saved_lists.c.deleted_at).where(saved_lists.c.id == bindparam("id"))
+_HEAD = select(saved_lists.c.head, saved_lists.c.locked_at, saved_lists.c.deleted_at).where(
+    saved_lists.c.id == bindparam("id")
+)
 
 
 def read_version(db: Database, list_id: str, number: int) -> SavedVersion:
@@ -292,13 +341,21 @@ def read_version(db: Database, list_id: str, number: int) -> SavedVersion:
     _known_shape(list_id, number)
     with db.reading() as conn:
         _existing(conn, list_id)
-        row = conn.execute(select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id, list_versions.c.number == number)).mappings().first()
+        row = (
+            conn.execute(
+                select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id, list_versions.c.number == number)
+            )
+            .mappings()
+            .first()
+        )
     if row is None:
         raise ListNotFound(list_id, f"saved list {list_id!r} has no version {number}")
     return _version(row)
 
 
-def read_versions(db: Database, wanted: Sequence[tuple[str, int]], *, chunk: int = 400) -> dict[tuple[str, int], SavedVersion]:
+def read_versions(
+    db: Database, wanted: Sequence[tuple[str, int]], *, chunk: int = 400
+) -> dict[tuple[str, int], SavedVersion]:
     """The versions *wanted* names as (list id, number) that exist, *chunk* per statement: an
     event's report reads hundreds at once, and a transaction each grew with the players. A
     version missing from the answer is one :func:`read_version` refuses (deleted, unknown)."""
@@ -307,8 +364,12 @@ def read_versions(db: Database, wanted: Sequence[tuple[str, int]], *, chunk: int
     with db.reading() as conn:
         for start in range(0, len(pairs), chunk):
             rows = conn.execute(
-                select(*_VERSION_COLUMNS).join(saved_lists, saved_lists.c.id == list_versions.c.list_id)
-                .where(tuple_(list_versions.c.list_id, list_versions.c.number).in_(pairs[start:start + chunk]), saved_lists.c.deleted_at.is_(None))
+                select(*_VERSION_COLUMNS)
+                .join(saved_lists, saved_lists.c.id == list_versions.c.list_id)
+                .where(
+                    tuple_(list_versions.c.list_id, list_versions.c.number).in_(pairs[start : start + chunk]),
+                    saved_lists.c.deleted_at.is_(None),
+                )
             ).mappings()
             found.update(((row["list_id"], row["number"]), _version(row)) for row in rows)
     return found
@@ -319,19 +380,39 @@ def list_versions_of(db: Database, list_id: str) -> list[SavedVersion]:
     _known_shape(list_id)
     with db.reading() as conn:
         _existing(conn, list_id)
-        rows = conn.execute(select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id).order_by(list_versions.c.number)).mappings().all()
+        rows = (
+            conn.execute(
+                select(*_VERSION_COLUMNS).where(list_versions.c.list_id == list_id).order_by(list_versions.c.number)
+            )
+            .mappings()
+            .all()
+        )
     return [_version(row) for row in rows]
 
 
 _VERSION_COLUMNS = (
-    list_versions.c.list_id, list_versions.c.number, list_versions.c.document.label("document_json"), list_versions.c.system_id,
-    list_versions.c.book_id, list_versions.c.book_version, list_versions.c.book_digest, list_versions.c.system_digest,
-    list_versions.c.rules_version, list_versions.c.saved_at,
+    list_versions.c.list_id,
+    list_versions.c.number,
+    list_versions.c.document.label("document_json"),
+    list_versions.c.system_id,
+    list_versions.c.book_id,
+    list_versions.c.book_version,
+    list_versions.c.book_digest,
+    list_versions.c.system_digest,
+    list_versions.c.rules_version,
+    list_versions.c.saved_at,
 )
 
 
 def _version(row: Mapping[str, Any]) -> SavedVersion:
-    rules = RulesRecord(row["system_id"], row["book_id"], row["book_version"], row["book_digest"], row["system_digest"], row["rules_version"])
+    rules = RulesRecord(
+        row["system_id"],
+        row["book_id"],
+        row["book_version"],
+        row["book_digest"],
+        row["system_digest"],
+        row["rules_version"],
+    )
     return SavedVersion(row["list_id"], row["number"], row["document_json"], rules, as_utc(row["saved_at"]))
 
 

@@ -32,14 +32,27 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, LargeBinary, PrimaryKeyConstraint, String, Table, Text, delete, select
+from sqlalchemy import (
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    delete,
+    select,
+)
 from sqlalchemy.engine import Connection
 
 from listbuilder.store.database import Database, metadata, utcnow
 from listbuilder.store.events import events
 
 event_rosters = Table(
-    "event_rosters", metadata,
+    "event_rosters",
+    metadata,
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
     Column("number", Integer, nullable=False),
     Column("paper", String(16), nullable=False),
@@ -50,7 +63,8 @@ event_rosters = Table(
 )
 
 event_packs = Table(
-    "event_packs", metadata,
+    "event_packs",
+    metadata,
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
     Column("paper", String(16), nullable=False),
     Column("renderer", String(64), nullable=False),
@@ -74,9 +88,13 @@ class RosterRef(NamedTuple):
 def rendered_numbers(db: Database, event_id: str, paper: str, renderer: str) -> set[int]:
     """The submission numbers of *event_id* whose roster on *paper* is kept, rendered by *renderer*."""
     with db.reading() as conn:
-        rows = conn.execute(select(event_rosters.c.number).where(
-            event_rosters.c.event_id == event_id, event_rosters.c.paper == paper, event_rosters.c.renderer == renderer,
-        ))
+        rows = conn.execute(
+            select(event_rosters.c.number).where(
+                event_rosters.c.event_id == event_id,
+                event_rosters.c.paper == paper,
+                event_rosters.c.renderer == renderer,
+            )
+        )
         return {row.number for row in rows}
 
 
@@ -89,26 +107,45 @@ def keep(db: Database, ref: RosterRef, pdf: bytes) -> None:
     with db.writing() as conn:
         if not _event_live(conn, ref.event_id):
             return
-        conn.execute(delete(event_rosters).where(
-            event_rosters.c.event_id == ref.event_id, event_rosters.c.number == ref.number,
-            event_rosters.c.paper == ref.paper, event_rosters.c.renderer != ref.renderer,
-        ))
+        conn.execute(
+            delete(event_rosters).where(
+                event_rosters.c.event_id == ref.event_id,
+                event_rosters.c.number == ref.number,
+                event_rosters.c.paper == ref.paper,
+                event_rosters.c.renderer != ref.renderer,
+            )
+        )
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        conn.execute(dialect.insert(event_rosters).values(
-            event_id=ref.event_id, number=ref.number, paper=ref.paper, renderer=ref.renderer, pdf=pdf, rendered_at=utcnow(),
-        ).on_conflict_do_nothing(index_elements=["event_id", "number", "paper"]))
+        conn.execute(
+            dialect.insert(event_rosters)
+            .values(
+                event_id=ref.event_id,
+                number=ref.number,
+                paper=ref.paper,
+                renderer=ref.renderer,
+                pdf=pdf,
+                rendered_at=utcnow(),
+            )
+            .on_conflict_do_nothing(index_elements=["event_id", "number", "paper"])
+        )
 
 
-def kept_pdfs(db: Database, event_id: str, numbers: Sequence[int], paper: str, renderer: str, *, chunk: int = 50) -> Iterator[tuple[int, bytes]]:
+def kept_pdfs(
+    db: Database, event_id: str, numbers: Sequence[int], paper: str, renderer: str, *, chunk: int = 50
+) -> Iterator[tuple[int, bytes]]:
     """The kept rosters of *numbers* in that order, read *chunk* at a time (a 500-player pack
     is never all in memory twice). Raises KeyError naming a number with no roster kept."""
     for start in range(0, len(numbers), chunk):
-        wanted = numbers[start:start + chunk]
+        wanted = numbers[start : start + chunk]
         with db.reading() as conn:
-            rows = conn.execute(select(event_rosters.c.number, event_rosters.c.pdf).where(
-                event_rosters.c.event_id == event_id, event_rosters.c.paper == paper,
-                event_rosters.c.renderer == renderer, event_rosters.c.number.in_(wanted),
-            ))
+            rows = conn.execute(
+                select(event_rosters.c.number, event_rosters.c.pdf).where(
+                    event_rosters.c.event_id == event_id,
+                    event_rosters.c.paper == paper,
+                    event_rosters.c.renderer == renderer,
+                    event_rosters.c.number.in_(wanted),
+                )
+            )
             found = {row.number: bytes(row.pdf) for row in rows}
         for number in wanted:
             yield number, found[number]
@@ -154,12 +191,21 @@ def keep_pack(db: Database, key: PackKey, pdf: bytes) -> KeptPack:
     from sqlalchemy.dialects import postgresql, sqlite
 
     kept = KeptPack(hashlib.sha256(pdf).hexdigest(), pdf)
-    values = {"renderer": key.renderer, "numbers": key.numbers_text, "digest": kept.digest, "pdf": pdf, "joined_at": utcnow()}
+    values = {
+        "renderer": key.renderer,
+        "numbers": key.numbers_text,
+        "digest": kept.digest,
+        "pdf": pdf,
+        "joined_at": utcnow(),
+    }
     with db.writing() as conn:
         if _event_live(conn, key.event_id):
             dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            conn.execute(dialect.insert(event_packs).values(event_id=key.event_id, paper=key.paper, **values)
-                         .on_conflict_do_update(index_elements=["event_id", "paper"], set_=values))
+            conn.execute(
+                dialect.insert(event_packs)
+                .values(event_id=key.event_id, paper=key.paper, **values)
+                .on_conflict_do_update(index_elements=["event_id", "paper"], set_=values)
+            )
     return kept
 
 
@@ -170,13 +216,19 @@ def forget_event(conn: Connection, event_id: str) -> None:
 
 
 def _pack_is(key: PackKey) -> tuple:
-    return (event_packs.c.event_id == key.event_id, event_packs.c.paper == key.paper,
-            event_packs.c.renderer == key.renderer, event_packs.c.numbers == key.numbers_text)
+    return (
+        event_packs.c.event_id == key.event_id,
+        event_packs.c.paper == key.paper,
+        event_packs.c.renderer == key.renderer,
+        event_packs.c.numbers == key.numbers_text,
+    )
 
 
 def _event_live(conn: Connection, event_id: str) -> bool:
     """Whether *event_id* is not deleted, holding a share lock on its row (PostgreSQL; SQLite's
     writer already holds the one write lock) till the transaction ends, so a delete either
     commits first and is seen here, or waits and then removes what this transaction keeps."""
-    deleted = conn.execute(select(events.c.deleted_at).where(events.c.id == event_id).with_for_update(read=True)).first()
+    deleted = conn.execute(
+        select(events.c.deleted_at).where(events.c.id == event_id).with_for_update(read=True)
+    ).first()
     return deleted is not None and deleted.deleted_at is None

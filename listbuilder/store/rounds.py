@@ -31,20 +31,45 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, ForeignKeyConstraint, Integer, PrimaryKeyConstraint, String, Table, Text, func, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 
 from listbuilder.store import rendered
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.errors import TokenMissing, TokenWrong
-from listbuilder.store.events import Event, Submission, event_from_row, event_submissions, events, known_shape, live_row, submission_from_row
+from listbuilder.store.events import (
+    Event,
+    Submission,
+    event_from_row,
+    event_submissions,
+    events,
+    known_shape,
+    live_row,
+    submission_from_row,
+)
 from listbuilder.store.lists import list_versions
 from listbuilder.store.tokens import token_matches
 
 ORGANISER = "organiser"
 
 event_rounds = Table(
-    "event_rounds", metadata,
+    "event_rounds",
+    metadata,
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
     Column("number", Integer, nullable=False),
     Column("seed", BigInteger, nullable=True),
@@ -53,7 +78,8 @@ event_rounds = Table(
 )
 
 event_tables = Table(
-    "event_tables", metadata,
+    "event_tables",
+    metadata,
     Column("event_id", String(32), nullable=False),
     Column("round", Integer, nullable=False),
     Column("number", Integer, nullable=False),
@@ -64,7 +90,8 @@ event_tables = Table(
 )
 
 event_results = Table(
-    "event_results", metadata,
+    "event_results",
+    metadata,
     Column("event_id", String(32), nullable=False),
     Column("round", Integer, nullable=False),
     Column("seq", Integer, nullable=False),
@@ -78,7 +105,8 @@ event_results = Table(
 )
 
 event_log = Table(
-    "event_log", metadata,
+    "event_log",
+    metadata,
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("kind", String(20), nullable=False),
@@ -135,7 +163,7 @@ class Day:
     results: tuple[ResultEntry, ...]
     log: tuple[LogEntry, ...]
     caller: Caller = field(default_factory=Caller)
-    books: Mapping[int, str] = field(default_factory=dict)   # submission number -> its list's army book
+    books: Mapping[int, str] = field(default_factory=dict)  # submission number -> its list's army book
 
     def book_of(self, submission: Submission) -> str:
         return self.books.get(submission.number, "")
@@ -151,6 +179,7 @@ class Day:
 
 
 # What a plan asks to write.
+
 
 @dataclass(frozen=True)
 class AddLog:
@@ -220,12 +249,19 @@ def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> 
     query = select(events).where(events.c.id == event_id)
     row = live_row(conn.execute(query.with_for_update() if lock else query).first(), event_id)
     where_event = lambda table: table.c.event_id == event_id  # noqa: E731 - one filter, five tables
-    submissions = tuple(submission_from_row(r) for r in conn.execute(select(event_submissions).where(where_event(event_submissions)).order_by(event_submissions.c.number)))
+    submissions = tuple(
+        submission_from_row(r)
+        for r in conn.execute(
+            select(event_submissions).where(where_event(event_submissions)).order_by(event_submissions.c.number)
+        )
+    )
     caller = Caller()
     if token:
         caller = _caller(event_id, token, row.token_hash, conn)
     tables: dict[int, list[tuple[int, str, str | None]]] = {}
-    for t in conn.execute(select(event_tables).where(where_event(event_tables)).order_by(event_tables.c.round, event_tables.c.number)):
+    for t in conn.execute(
+        select(event_tables).where(where_event(event_tables)).order_by(event_tables.c.round, event_tables.c.number)
+    ):
         tables.setdefault(t.round, []).append((t.number, t.player_a, t.player_b))
     rounds = tuple(
         PairedRound(r.number, r.seed, as_utc(r.started_at), tuple(tables.get(r.number, ())))
@@ -233,17 +269,25 @@ def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> 
     )
     results = tuple(
         ResultEntry(r.round, r.seq, r.table_number, r.kind, r.entered_by, json.loads(r.result), as_utc(r.entered_at))
-        for r in conn.execute(select(event_results).where(where_event(event_results)).order_by(event_results.c.round, event_results.c.seq))
+        for r in conn.execute(
+            select(event_results).where(where_event(event_results)).order_by(event_results.c.round, event_results.c.seq)
+        )
     )
     log = tuple(
         LogEntry(r.seq, r.kind, json.loads(r.data), as_utc(r.logged_at))
         for r in conn.execute(select(event_log).where(where_event(event_log)).order_by(event_log.c.seq))
     )
-    books = dict(conn.execute(
-        select(event_submissions.c.number, list_versions.c.book_id)
-        .join(list_versions, (list_versions.c.list_id == event_submissions.c.list_id) & (list_versions.c.number == event_submissions.c.list_version))
-        .where(where_event(event_submissions))
-    ).all())
+    books = dict(
+        conn.execute(
+            select(event_submissions.c.number, list_versions.c.book_id)
+            .join(
+                list_versions,
+                (list_versions.c.list_id == event_submissions.c.list_id)
+                & (list_versions.c.number == event_submissions.c.list_version),
+            )
+            .where(where_event(event_submissions))
+        ).all()
+    )
     return Day(event_from_row(row), submissions, rounds, results, log, caller, books)
 
 
@@ -252,7 +296,8 @@ def _caller(event_id: str, token: str, organiser_hash: str, conn: Connection) ->
         return Caller(organiser=True)
     found = conn.execute(
         select(event_submissions.c.player, event_submissions.c.player_token_hash)
-        .where(event_submissions.c.event_id == event_id).order_by(event_submissions.c.number.desc())
+        .where(event_submissions.c.event_id == event_id)
+        .order_by(event_submissions.c.number.desc())
     ).all()
     for player, token_hash in found:
         if token_matches(token, token_hash):
@@ -263,20 +308,42 @@ def _caller(event_id: str, token: str, organiser_hash: str, conn: Connection) ->
 def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) -> None:
     if isinstance(change, AddLog):
         seq = (conn.scalar(select(func.max(event_log.c.seq)).where(event_log.c.event_id == event_id)) or 0) + 1
-        conn.execute(insert(event_log).values(event_id=event_id, seq=seq, kind=change.kind, data=json.dumps(change.data, sort_keys=True, default=str), logged_at=now))
+        conn.execute(
+            insert(event_log).values(
+                event_id=event_id,
+                seq=seq,
+                kind=change.kind,
+                data=json.dumps(change.data, sort_keys=True, default=str),
+                logged_at=now,
+            )
+        )
     elif isinstance(change, AddRound):
-        conn.execute(insert(event_rounds).values(event_id=event_id, number=change.number, seed=change.seed, started_at=now))
+        conn.execute(
+            insert(event_rounds).values(event_id=event_id, number=change.number, seed=change.seed, started_at=now)
+        )
         if change.tables:
-            conn.execute(insert(event_tables), [
-                {"event_id": event_id, "round": change.number, "number": n, "player_a": a, "player_b": b} for n, a, b in change.tables
-            ])
+            conn.execute(
+                insert(event_tables),
+                [
+                    {"event_id": event_id, "round": change.number, "number": n, "player_a": a, "player_b": b}
+                    for n, a, b in change.tables
+                ],
+            )
     elif isinstance(change, AddResult):
         where = (event_results.c.event_id == event_id) & (event_results.c.round == change.round)
         seq = (conn.scalar(select(func.max(event_results.c.seq)).where(where)) or 0) + 1
-        conn.execute(insert(event_results).values(
-            event_id=event_id, round=change.round, seq=seq, table_number=change.table, kind=change.kind,
-            entered_by=change.by, result=json.dumps(change.result, sort_keys=True), entered_at=now,
-        ))
+        conn.execute(
+            insert(event_results).values(
+                event_id=event_id,
+                round=change.round,
+                seq=seq,
+                table_number=change.table,
+                kind=change.kind,
+                entered_by=change.by,
+                result=json.dumps(change.result, sort_keys=True),
+                entered_at=now,
+            )
+        )
     elif isinstance(change, ForgetRendered):
         rendered.forget_event(conn, event_id)
     else:

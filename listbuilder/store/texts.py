@@ -18,7 +18,8 @@ from listbuilder.books import text_digest
 from listbuilder.store.database import Database, metadata, utcnow
 
 book_texts = Table(
-    "book_texts", metadata,
+    "book_texts",
+    metadata,
     Column("digest", String(64), primary_key=True),
     Column("text", Text, nullable=False),
     Column("stored_at", DateTime(timezone=True), nullable=False),

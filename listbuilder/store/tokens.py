@@ -13,9 +13,9 @@ import hmac
 import secrets
 from base64 import b32encode, urlsafe_b64encode
 
-ID_BYTES = 12      # 96 bits -> 16 URL-safe characters
+ID_BYTES = 12  # 96 bits -> 16 URL-safe characters
 ID_PATTERN = f"^[A-Za-z0-9_-]{{{ID_BYTES * 4 // 3}}}$"  # every id new_id makes, for schemas and the API's docs
-TOKEN_BYTES = 32   # 256 bits -> 43 URL-safe characters
+TOKEN_BYTES = 32  # 256 bits -> 43 URL-safe characters
 BOOK_ID_PREFIX = "af-"
 BOOK_ID_BYTES = 10  # 80 bits -> 16 base-32 characters
 _BASE32 = frozenset("abcdefghijklmnopqrstuvwxyz234567")
@@ -34,7 +34,7 @@ def new_book_id() -> str:
 def is_book_id(book_id: str) -> bool:
     """Whether *book_id* has the shape of an imported book's id: only those are looked up in
     the database, so a mistyped id of a built-in book costs no query."""
-    body = book_id[len(BOOK_ID_PREFIX):]
+    body = book_id[len(BOOK_ID_PREFIX) :]
     return book_id.startswith(BOOK_ID_PREFIX) and len(body) == 16 and _BASE32.issuperset(body)
 
 
@@ -48,7 +48,11 @@ def derived_token(secret: str, *context: str) -> str:
     The store keeps only its hash, like any token's, yet can hand it out again to whoever
     presents *secret* (a player's token, to the owner of the list they submitted)."""
     message = "\0".join(context).encode("utf-8")
-    return urlsafe_b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).rstrip(b"=").decode("ascii")
+    return (
+        urlsafe_b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest())
+        .rstrip(b"=")
+        .decode("ascii")
+    )
 
 
 def hash_token(token: str) -> str:

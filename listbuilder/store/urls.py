@@ -20,5 +20,5 @@ def normalise_url(url: str) -> str:
     """``postgres://`` and ``postgresql://`` (as hosting platforms hand them out) use psycopg 3."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url

@@ -23,12 +23,13 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from listbuilder.model import ArmyBook, ArmyList, GameSystem, has_rule, rule_rating, spell_chart
 from listbuilder.deployment import count_totals
+from listbuilder.model import ArmyBook, ArmyList, GameSystem, has_rule, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.rules import SystemRules
 from listbuilder.systems.ancients_hex_books import VP, BookChecks
 from listbuilder.validation import ERROR, WARNING, Issue, ValidationReport
+
 
 def opponent_vp(over: int, points_per_vp: int) -> int:
     """003 §1.0: each 2 points (or part of 2) over the limit gives the opponent 1 starting VP."""
@@ -123,7 +124,9 @@ class AncientsHexRules(SystemRules):
             "limit": {VP: limit},
             "left": {VP: limit - spent},
             "legal_up_to": {VP: limit + overage["allowance"]},
-            "opponent_vp": opponent_vp(spent - limit, overage["points_per_vp"]) if spent <= limit + overage["allowance"] else None,
+            "opponent_vp": opponent_vp(spent - limit, overage["points_per_vp"])
+            if spent <= limit + overage["allowance"]
+            else None,
             "keyword": {VP: keyword_spent, "required": self.keyword_minimum(limit)},
             "magicians": sum(1 for r in resolved if self._magic(r) > 0),
         }
@@ -139,19 +142,27 @@ class AncientsHexRules(SystemRules):
         if over <= overage["allowance"]:
             vp = opponent_vp(over, overage["points_per_vp"])
             yield Issue(
-                "points.overage", f"{spent} vp is {over} over {limit}: legal, and the opponent begins the game with {vp} VP",
-                "points_limit", clause, WARNING,
+                "points.overage",
+                f"{spent} vp is {over} over {limit}: legal, and the opponent begins the game with {vp} VP",
+                "points_limit",
+                clause,
+                WARNING,
                 data={"limit": limit, "spent": spent, "over": over, "opponent_vp": vp},
             )
         else:
             # 003 §1.0: beyond the allowance the list is over its limit.
             yield Issue(
-                "points.over_limit", f"{spent} vp spent; at most {limit + overage['allowance']} ({limit} + {overage['allowance']}) allowed",
-                "points_limit", clause, ERROR,
+                "points.over_limit",
+                f"{spent} vp spent; at most {limit + overage['allowance']} ({limit} + {overage['allowance']}) allowed",
+                "points_limit",
+                clause,
+                ERROR,
                 data={"limit": limit, "allowance": overage["allowance"], "spent": spent, "over": over},
             )
 
-    def _keyword(self, keyword_spent: int, limit: int, resolved: list[ResolvedEntry], book: ArmyBook) -> Iterator[Issue]:
+    def _keyword(
+        self, keyword_spent: int, limit: int, resolved: list[ResolvedEntry], book: ArmyBook
+    ) -> Iterator[Issue]:
         rule = self.composition["keyword"]
         required = self.keyword_minimum(limit)
         # 003 §1.0: keyword troops worth at least 150 at 400 (scaled for other sizes).
@@ -163,11 +174,18 @@ class AncientsHexRules(SystemRules):
             which = ", ".join(dict.fromkeys(r.name for r in counted_in)) if counted_in else "none in the list"
             options = ", ".join(u.name for u in kinds) or "none"
             yield Issue(
-                "keyword.minimum", f"{keyword_spent} vp of keyword troops ({which}); at least {required} needed at {limit}. "
+                "keyword.minimum",
+                f"{keyword_spent} vp of keyword troops ({which}); at least {required} needed at {limit}. "
                 f"Keyword troops in this book: {options}",
-                "units", rule["clause"],
-                data={"required": required, "keyword": keyword_spent, "limit": limit,
-                      "entries": [f"units[{r.index}]" for r in counted_in], "book_units": [u.id for u in kinds]},
+                "units",
+                rule["clause"],
+                data={
+                    "required": required,
+                    "keyword": keyword_spent,
+                    "limit": limit,
+                    "entries": [f"units[{r.index}]" for r in counted_in],
+                    "book_units": [u.id for u in kinds],
+                },
             )
 
     def _magic(self, entry: ResolvedEntry) -> int:
@@ -193,13 +211,30 @@ class AncientsHexRules(SystemRules):
                 yield Issue("join.unknown_key", f"no valid entry with key {target_key!r}{why}", where, clause)
             # 003 §9 Attachment: only a unit with Attachment is attached to another.
             elif not has_rule(entry.all_rules, attachment):
-                yield Issue("join.not_attachment", f"{entry.name} has no {attachment} attribute and cannot join another unit", where, clause)
+                yield Issue(
+                    "join.not_attachment",
+                    f"{entry.name} has no {attachment} attribute and cannot join another unit",
+                    where,
+                    clause,
+                )
             # 003 §9 Attachment: the parent unit must have Advance.
             elif not any(has_rule(target.all_rules, name) for name in advance):
-                yield Issue("join.no_advance", f"{target.name} has no Advance attribute, so nothing may attach to it", where, clause, data={"target": target.key})
+                yield Issue(
+                    "join.no_advance",
+                    f"{target.name} has no Advance attribute, so nothing may attach to it",
+                    where,
+                    clause,
+                    data={"target": target.key},
+                )
             # Our reading of §9 Attachment: the parent moves as itself, not as part of a third unit.
             elif target.entry.joined_to is not None:
-                yield Issue("join.chain", f"{target.name} is itself attached to {target.entry.joined_to!r}; attach to that unit instead", where, clause, data={"target": target.key})
+                yield Issue(
+                    "join.chain",
+                    f"{target.name} is itself attached to {target.entry.joined_to!r}; attach to that unit instead",
+                    where,
+                    clause,
+                    data={"target": target.key},
+                )
 
     def _attribute_limits(self, resolved: list[ResolvedEntry]) -> Iterator[Issue]:
         for limit in self.composition.get("attribute_limits") or ():
@@ -208,18 +243,28 @@ class AncientsHexRules(SystemRules):
             if len(holders) > limit["max_units"]:
                 extra = holders[limit["max_units"]]
                 yield Issue(
-                    "attribute.limit", f"{len(holders)} units with {limit['rule']}; at most {limit['max_units']}",
-                    extra.path, limit["clause"], data={"rule": limit["rule"], "max": limit["max_units"], "count": len(holders)},
+                    "attribute.limit",
+                    f"{len(holders)} units with {limit['rule']}; at most {limit['max_units']}",
+                    extra.path,
+                    limit["clause"],
+                    data={"rule": limit["rule"], "max": limit["max_units"], "count": len(holders)},
                 )
 
     def _unsupported(self, army: ArmyList) -> Iterator[Issue]:
         for i, entry in enumerate(army.units):
             # 003 §1.0: every unit card is one unit on the table; there is no combining.
             if entry.combined_with is not None:
-                yield Issue("combined.unsupported", "ancients-hex units never combine; remove combined_with", f"units[{i}].combined_with", "003 §1.0")
+                yield Issue(
+                    "combined.unsupported",
+                    "ancients-hex units never combine; remove combined_with",
+                    f"units[{i}].combined_with",
+                    "003 §1.0",
+                )
 
 
-def _spell_choices(system: GameSystem, magician_rule: str, resolved: list[ResolvedEntry], book: ArmyBook) -> Iterator[Issue]:
+def _spell_choices(
+    system: GameSystem, magician_rule: str, resolved: list[ResolvedEntry], book: ArmyBook
+) -> Iterator[Issue]:
     """The spells each entry chose: only magicians choose, up to their number, each spell once,
     from the chart or the book, and limited spells by their named users only."""
     chart = spell_chart(system, book)
@@ -231,14 +276,19 @@ def _spell_choices(system: GameSystem, magician_rule: str, resolved: list[Resolv
         magic = rule_rating(entry.all_rules, magician_rule, 0)
         # 003 §6.3/§6.4: magicians choose spells; units with innate spell attributes do not.
         if magic == 0:
-            yield Issue("spells.not_magician", f"{entry.name} is not a magician and chooses no spells", where, "003 §6.3")
+            yield Issue(
+                "spells.not_magician", f"{entry.name} is not a magician and chooses no spells", where, "003 §6.3"
+            )
             continue
         # 003 §6.3: spells chosen up to the Magician number.
         distinct = list(dict.fromkeys(chosen))
         if len(distinct) > magic:
             yield Issue(
-                "spells.too_many", f"{entry.name} is Magician({magic}) and may choose {magic} spell(s), not {len(distinct)}",
-                where, "003 §6.3", data={"allowed": magic, "chosen": len(distinct)},
+                "spells.too_many",
+                f"{entry.name} is Magician({magic}) and may choose {magic} spell(s), not {len(distinct)}",
+                where,
+                "003 §6.3",
+                data={"allowed": magic, "chosen": len(distinct)},
             )
         roles = set(entry.unit.stats.get("spell_roles", ()))
         seen: Counter[str] = Counter()
@@ -248,13 +298,28 @@ def _spell_choices(system: GameSystem, magician_rule: str, resolved: list[Resolv
             spell = chart.get(spell_id)
             if seen[spell_id] > 1:
                 # 003 §6.3: each choice is a different spell; one choice is cast as often as allowed.
-                yield Issue("spells.duplicate", f"{entry.name} already chose {spell_id!r}", here, "003 §6.3", data={"spell": spell_id})
+                yield Issue(
+                    "spells.duplicate",
+                    f"{entry.name} already chose {spell_id!r}",
+                    here,
+                    "003 §6.3",
+                    data={"spell": spell_id},
+                )
             elif spell is None:
                 # 003 §6.7: spells come from the spell chart (or the army book's own spells).
-                yield Issue("spells.unknown", f"no spell {spell_id!r} in the spell chart or {book.name}", here, "003 §6.7", data={"spell": spell_id})
+                yield Issue(
+                    "spells.unknown",
+                    f"no spell {spell_id!r} in the spell chart or {book.name}",
+                    here,
+                    "003 §6.7",
+                    data={"spell": spell_id},
+                )
             elif spell.limited_to and not roles & set(spell.limited_to):
                 # 003 §6.8: limited spells belong to their named users only.
                 yield Issue(
-                    "spells.limited", f"{spell.name} is limited to {', '.join(spell.limited_to)}; {entry.name} is none of them",
-                    here, "003 §6.8", data={"spell": spell_id, "limited_to": list(spell.limited_to)},
+                    "spells.limited",
+                    f"{spell.name} is limited to {', '.join(spell.limited_to)}; {entry.name} is none of them",
+                    here,
+                    "003 §6.8",
+                    data={"spell": spell_id, "limited_to": list(spell.limited_to)},
                 )

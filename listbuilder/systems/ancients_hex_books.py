@@ -79,7 +79,10 @@ class BookChecks:
         # 003 §1.0: a lone hero figure, or a lone beast without Massive, in one hex is an SMU; else MMU.
         figures = self.footprint(unit)
         if stats["figures"] != figures:
-            yield f"{path}.figures", f"{unit.name} counts as {figures} ({self.footprint_reason(unit)}), not {stats['figures']}"
+            yield (
+                f"{path}.figures",
+                f"{unit.name} counts as {figures} ({self.footprint_reason(unit)}), not {stats['figures']}",
+            )
         # 003 §1.0: keyword troops are troops (the red units of an army list).
         if stats["keyword"] and unit_class != "troops":
             yield f"{path}.keyword", f"only troops are keyword troops; {unit.name} is a {unit_class}"
@@ -89,7 +92,10 @@ class BookChecks:
         sections = [book.sections[s] for s in unit.upgrades if s in book.sections]
         offered = [r for section in sections for option in section.options for r in option.gains.all_rules()]
         if stats["spell_roles"] and not has_rule((*unit.rules, *offered), magician):
-            yield f"{path}.spell_roles", f"{unit.name} has spell roles but no {magician}(X) attribute, nor an upgrade giving one"
+            yield (
+                f"{path}.spell_roles",
+                f"{unit.name} has spell roles but no {magician}(X) attribute, nor an upgrade giving one",
+            )
         for r, role in enumerate(stats["spell_roles"]):
             if role not in roles:
                 yield f"{path}.spell_roles[{r}]", f"no limited spell names the user {role!r} (known: {sorted(roles)})"

@@ -31,10 +31,10 @@ from typing import Any, ClassVar
 from listbuilder.deployment import count_totals
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.resolve import ResolvedEntry
+from listbuilder.rules import SystemRules
 from listbuilder.systems.armour_hex_books import BookChecks
 from listbuilder.systems.armour_hex_budget import Budgets
 from listbuilder.systems.armour_hex_loadout import Loadouts
-from listbuilder.rules import SystemRules
 from listbuilder.validation import ERROR, Issue, ValidationReport
 
 HUGE = "huge"
@@ -75,7 +75,11 @@ class ArmourHexRules(SystemRules):
         return self.budgets.currencies
 
     def describe(self) -> dict[str, Any]:
-        limit = "at most the budget (spending it exactly is legal)" if self.composition["spend"] == "at_most" else "strictly below the budget"
+        limit = (
+            "at most the budget (spending it exactly is legal)"
+            if self.composition["spend"] == "at_most"
+            else "strictly below the budget"
+        )
         return {
             "composition": dict(self.composition),
             "currencies": list(self.currencies),
@@ -124,12 +128,14 @@ class ArmourHexRules(SystemRules):
         huge = [r for r in resolved if r.unit.stat("size_class") == HUGE]
         issues.extend(self._huge(huge))
         totals: dict[str, Any] = {c: spent[c] for c in self.currencies}
-        totals.update({
-            **count_totals(army, resolved),
-            "elites": elites,
-            "huge": [r.unit.id for r in huge],
-            "game_mode": budget.mode if budget else army.extra.get("game_mode"),
-        })
+        totals.update(
+            {
+                **count_totals(army, resolved),
+                "elites": elites,
+                "huge": [r.unit.id for r in huge],
+                "game_mode": budget.mode if budget else army.extra.get("game_mode"),
+            }
+        )
         totals.update(self.budgets.totals(spent, budget))
         return ValidationReport.of(issues, totals, resolved)
 
@@ -141,7 +147,10 @@ class ArmourHexRules(SystemRules):
         for entry in huge:
             # 004 Huge units: name every huge unit to the opponent before they build their army.
             yield Issue(
-                "declare.huge", f"{entry.name} is huge: tell your opponent before they build their list",
-                entry.path, rules["clause"], severity=rules.get("severity", ERROR),
+                "declare.huge",
+                f"{entry.name} is huge: tell your opponent before they build their list",
+                entry.path,
+                rules["clause"],
+                severity=rules.get("severity", ERROR),
                 data={"unit": entry.unit.id, "name": entry.name},
             )

@@ -9,7 +9,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from listbuilder.model import AFFECTS_ALL, AFFECTS_UNIT, ArmyBook, GameSystem, RuleDefinition, RuleRef, Unit, UpgradeSection, Weapon
+from listbuilder.model import (
+    AFFECTS_ALL,
+    AFFECTS_UNIT,
+    ArmyBook,
+    GameSystem,
+    RuleDefinition,
+    RuleRef,
+    Unit,
+    UpgradeSection,
+    Weapon,
+)
 from listbuilder.systems.armour_hex_loadout import INFANTRY, Loadouts, is_elite, option_ref
 
 VEHICLE = "vehicle"
@@ -142,7 +152,10 @@ class BookChecks:
                     if known is None:
                         yield where, f"not a damage effect ({', '.join(effects)})"
                     elif (known.get("param") is None) != (ref.param is None):
-                        yield where, f"{ref.name} takes {'no parameter' if known.get('param') is None else 'a parameter (' + known['param'] + ')'}"
+                        yield (
+                            where,
+                            f"{ref.name} takes {'no parameter' if known.get('param') is None else 'a parameter (' + known['param'] + ')'}",
+                        )
                     elif known.get("param") and not self._param_ok(known["param"], ref.param or ""):
                         yield where, f"{label!r} does not fit {ref.name}({known['param']})"
 
@@ -227,4 +240,3 @@ class BookChecks:
                     yield from self._check_param(book, rule, f"{where}.gains.items[{t}].rules[{j}]")
             for j, rule in enumerate(option.gains.rules):
                 yield from self._check_param(book, rule, f"{where}.gains.rules[{j}]")
-

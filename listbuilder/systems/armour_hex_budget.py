@@ -83,8 +83,11 @@ class Budgets:
             return Budget(CUSTOM, given), []
         if mode_id not in modes:
             issue = Issue(
-                "game_mode.unknown", f"no game mode {mode_id!r}; known: {', '.join(modes)}",
-                "game_mode", clause, data={"known": list(modes)},
+                "game_mode.unknown",
+                f"no game mode {mode_id!r}; known: {', '.join(modes)}",
+                "game_mode",
+                clause,
+                data={"known": list(modes)},
             )
             return (Budget(CUSTOM, given) if given is not None else None), [issue]
         budget = self.mode_budget(mode_id)
@@ -94,16 +97,17 @@ class Budgets:
         fixed_given = {c: v for c, v in given.items() if c not in budget.split_across}
         expected = {c: budget.fixed.get(c, 0) for c in fixed_given}
         # In a split mode the fixed currencies may be left out (0) or repeat the mode's amount.
-        mismatched = {
-            c: v for c, v in fixed_given.items()
-            if v != expected[c] and not (budget.split_across and v == 0)
-        }
+        mismatched = {c: v for c, v in fixed_given.items() if v != expected[c] and not (budget.split_across and v == 0)}
         if mismatched:
-            issues.append(Issue(
-                "game_mode.budget_mismatch",
-                f"game mode {mode_id!r} gives {_show(expected)}, the list's budget says {_show(fixed_given)}; the mode's amounts apply",
-                "budget", clause, data={"mode": dict(budget.fixed), "budget": given},
-            ))
+            issues.append(
+                Issue(
+                    "game_mode.budget_mismatch",
+                    f"game mode {mode_id!r} gives {_show(expected)}, the list's budget says {_show(fixed_given)}; the mode's amounts apply",
+                    "budget",
+                    clause,
+                    data={"mode": dict(budget.fixed), "budget": given},
+                )
+            )
         if not budget.split_across:
             return budget, issues
         declared = {c: given[c] for c in budget.split_across}
@@ -111,11 +115,15 @@ class Budgets:
             return budget, issues  # only the fixed part was repeated: the division stays open
         # 004 Build your army: the armoured side has 12 points in a combination of MP, XP and CP.
         if sum(declared.values()) != budget.split_points:
-            issues.append(Issue(
-                "budget.split",
-                f"the {budget.split_points} free points are divided as {_show(declared)} = {sum(declared.values())}; they must add up to {budget.split_points}",
-                "budget", clause, data={"points": budget.split_points, "declared": declared},
-            ))
+            issues.append(
+                Issue(
+                    "budget.split",
+                    f"the {budget.split_points} free points are divided as {_show(declared)} = {sum(declared.values())}; they must add up to {budget.split_points}",
+                    "budget",
+                    clause,
+                    data={"points": budget.split_points, "declared": declared},
+                )
+            )
             return budget, issues
         return Budget(mode_id, budget.fixed, budget.split_points, budget.split_across, declared), issues
 
@@ -136,8 +144,14 @@ class Budgets:
                 yield Issue(
                     f"budget.{currency}",
                     f"{spent[currency]} {currency.upper()} spent of {allowed} ({spent[currency] - allowed} over) in the {budget.mode} game",
-                    f"budget.{currency}", clause,
-                    data={"currency": currency, "budget": allowed, "spent": spent[currency], "over": spent[currency] - allowed},
+                    f"budget.{currency}",
+                    clause,
+                    data={
+                        "currency": currency,
+                        "budget": allowed,
+                        "spent": spent[currency],
+                        "over": spent[currency] - allowed,
+                    },
                 )
         if budget.pooled:
             used = sum(spent[c] for c in budget.split_across)
@@ -147,7 +161,8 @@ class Budgets:
                 yield Issue(
                     "budget.split",
                     f"{names} spent together: {used} of the {budget.split_points} free points ({used - budget.split_points} over)",
-                    "budget", clause,
+                    "budget",
+                    clause,
                     data={"points": budget.split_points, "spent": used, "over": used - budget.split_points},
                 )
 
@@ -175,4 +190,3 @@ class Budgets:
                 "left": pool_left,
             }
         return out
-

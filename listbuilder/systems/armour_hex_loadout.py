@@ -79,7 +79,15 @@ class _Model:
                 hands += weight * ((after if after > 0 else 0) - (held if held > 0 else 0))
         return hands
 
-    def equip(self, replaces: tuple[str, ...], personal: list[tuple[str, int]], copies: int, key: str, elite: bool, weights: Mapping[str, int]) -> None:
+    def equip(
+        self,
+        replaces: tuple[str, ...],
+        personal: list[tuple[str, int]],
+        copies: int,
+        key: str,
+        elite: bool,
+        weights: Mapping[str, int],
+    ) -> None:
         for name in replaces:
             self.add(name, -copies, weights.get(name, 0))
         for name, n in personal:
@@ -177,8 +185,14 @@ class Loadouts:
                 for k in range(gear.count):
                     models[k % unit.size].add(gear.name, 1, weights[gear.name])
             kit = self._kits[id(unit)] = _Kit(
-                unit, tuple((m.gear, m.hands) for m in models), shared, slots_of, weights,
-                self.hand_slots(unit), self.shared_slots(unit), unit.stat("unit_type") == INFANTRY,
+                unit,
+                tuple((m.gear, m.hands) for m in models),
+                shared,
+                slots_of,
+                weights,
+                self.hand_slots(unit),
+                self.shared_slots(unit),
+                unit.stat("unit_type") == INFANTRY,
             )
         return kit
 
@@ -223,11 +237,15 @@ def _shared_issues(entry: ResolvedEntry, kit: _Kit, shared: int, row: int | None
     # 004 Build your army: a unit may have a maximum of one shared weapon.
     if shared <= kit.shared_slots:
         return ()
-    return (Issue(
-        "loadout.shared", f"{entry.name} has {shared} shared weapons, at most {kit.shared_slots}",
-        f".upgrades[{row}]" if row is not None else "", clause,
-        data={"shared": shared, "max": kit.shared_slots},
-    ),)
+    return (
+        Issue(
+            "loadout.shared",
+            f"{entry.name} has {shared} shared weapons, at most {kit.shared_slots}",
+            f".upgrades[{row}]" if row is not None else "",
+            clause,
+            data={"shared": shared, "max": kit.shared_slots},
+        ),
+    )
 
 
 class _HandOut:
@@ -257,11 +275,15 @@ class _HandOut:
         # 004 Build your army: an elite replaces a regular model, so there are never more elites than models.
         if elites > unit.size:
             last = [taken for taken, offer in self.rows if offer.elite][-1]
-            self.issues.append(Issue(
-                "upgrade.elites", f"{self.entry.name} has {unit.size} models but {elites} elites",
-                f".upgrades[{last.index}]", BUILD,
-                data={"models": unit.size, "elites": elites},
-            ))
+            self.issues.append(
+                Issue(
+                    "upgrade.elites",
+                    f"{self.entry.name} has {unit.size} models but {elites} elites",
+                    f".upgrades[{last.index}]",
+                    BUILD,
+                    data={"models": unit.size, "elites": elites},
+                )
+            )
         return elites
 
     def give(self, taken: TakenUpgrade, offer: _Offer) -> None:
@@ -328,7 +350,8 @@ class _HandOut:
         option, count, key = taken.option, taken.models, offer.key
         wanted = {ref for ref in option.requires if (o := option_ref(self.book, ref)) is not None and is_elite(o)}
         candidates = [
-            m for m in candidates
+            m
+            for m in candidates
             if m.elite_as is not None and (not wanted or m.elite_as in wanted) and key not in m.taken
         ]
         # 004 Build your army: elite equipment is paid per elite, and only as long as elites are left.
@@ -338,13 +361,16 @@ class _HandOut:
         if len(candidates) < count and not missing:
             holders = sum(1 for m in self.models if m.elite_as is not None and (not wanted or m.elite_as in wanted))
             eventual = sum(t.models for t, o in self.rows if o.elite and (not wanted or o.key in wanted))
-            self.issues.append(Issue(
-                "upgrade.elite_only",
-                f"“{option.label}” bought {count} time(s) but only {len(candidates)} elite(s) of {self.entry.name} can still take it"
-                + (" (list the elites before their equipment)" if holders < count <= eventual else ""),
-                f".upgrades[{taken.index}]", BUILD,
-                data={"bought": count, "elites": holders, "free": len(candidates)},
-            ))
+            self.issues.append(
+                Issue(
+                    "upgrade.elite_only",
+                    f"“{option.label}” bought {count} time(s) but only {len(candidates)} elite(s) of {self.entry.name} can still take it"
+                    + (" (list the elites before their equipment)" if holders < count <= eventual else ""),
+                    f".upgrades[{taken.index}]",
+                    BUILD,
+                    data={"bought": count, "elites": holders, "free": len(candidates)},
+                )
+            )
         return candidates
 
     def report_overloads(self) -> None:
@@ -357,11 +383,15 @@ class _HandOut:
                 continue  # a later replacement freed the hands again
             carried = ", ".join(
                 f"{name} ({self.slots_of[name].replace('_', '-')})" + (f" x{n}" if n > 1 else "")
-                for name, n in model.gear.items() if n > 0 and slot_weights.get(self.slots_of[name], 0)
+                for name, n in model.gear.items()
+                if n > 0 and slot_weights.get(self.slots_of[name], 0)
             )
-            self.issues.append(Issue(
-                "loadout.hands",
-                f"{self.entry.name}, model {number + 1}{' (elite)' if model.elite_as else ''}: {carried} need {used} hands, a model has {self.cap}",
-                f".upgrades[{self.first_overload[number]}]", self.loadouts.loadout["clause"],
-                data={"model": number + 1, "hands": used, "slots": self.cap},
-            ))
+            self.issues.append(
+                Issue(
+                    "loadout.hands",
+                    f"{self.entry.name}, model {number + 1}{' (elite)' if model.elite_as else ''}: {carried} need {used} hands, a model has {self.cap}",
+                    f".upgrades[{self.first_overload[number]}]",
+                    self.loadouts.loadout["clause"],
+                    data={"model": number + 1, "hands": used, "slots": self.cap},
+                )
+            )

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from listbuilder.model import ArmyBook, ArmyList, Cost, Spell, spell_chart
 from listbuilder.deployment import count_totals
+from listbuilder.model import ArmyBook, ArmyList, Cost, Spell, spell_chart
 from listbuilder.resolve import ResolvedEntry
 from listbuilder.rules import SystemRules
 from listbuilder.systems.opr_table import POINTS, combine, command_groups, force_org_issues, joins
@@ -81,7 +81,9 @@ class OprRules(SystemRules):
             "composition": dict(self.composition),
             "force_org_available": self.composition.get("force_org") is not None,
             "force_org_default": self.force_org_default(),
-            "force_org_examples": {str(p): self.force_org_limits(p) for p in suggested} if self.composition.get("force_org") else {},
+            "force_org_examples": {str(p): self.force_org_limits(p) for p in suggested}
+            if self.composition.get("force_org")
+            else {},
         }
 
     # -- books -------------------------------------------------------------------------------
@@ -99,7 +101,9 @@ class OprRules(SystemRules):
         for s, section in enumerate(book.sections.values()):
             for o, option in enumerate(section.options):
                 if option.command is not None and option.command not in roles:
-                    problems.append((f"upgrades[{s}].options[{o}].command", f"not a command-group role here ({sorted(roles)})"))
+                    problems.append(
+                        (f"upgrades[{s}].options[{o}].command", f"not a command-group role here ({sorted(roles)})")
+                    )
                 if set(option.cost) - {POINTS} or any(set(c) - {POINTS} for c in option.unit_costs.values()):
                     problems.append((f"upgrades[{s}].options[{o}].cost", f"{self.system.name} costs are in pts only"))
         return problems
@@ -134,8 +138,10 @@ class OprRules(SystemRules):
         # 000/001/002 "Preparation": the army's total may not go over the agreed points.
         if spent[POINTS] > limit:
             yield Issue(
-                "points.over_limit", f"{spent[POINTS]} pts spent of {limit} ({spent[POINTS] - limit} over)",
-                "points_limit", self.composition["points_clause"],
+                "points.over_limit",
+                f"{spent[POINTS]} pts spent of {limit} ({spent[POINTS] - limit} over)",
+                "points_limit",
+                self.composition["points_clause"],
                 data={"limit": limit, "spent": spent[POINTS], "over": spent[POINTS] - limit},
             )
 
@@ -153,6 +159,14 @@ class OprRules(SystemRules):
                 known = spell_chart(self.system, book)
             for i, spell in enumerate(entry.entry.spells):
                 if spell not in known:
-                    yield Issue("spells.unknown", f"{book.name} has no spell {spell!r}", f"{entry.path}.spells[{i}]", clause)
+                    yield Issue(
+                        "spells.unknown", f"{book.name} has no spell {spell!r}", f"{entry.path}.spells[{i}]", clause
+                    )
             if not any(r.name == rule for r in entry.all_rules):
-                yield Issue("spells.not_caster", f"{entry.name} has no {rule}(X) rule, so it casts none of the listed spells", f"{entry.path}.spells", clause, WARNING)
+                yield Issue(
+                    "spells.not_caster",
+                    f"{entry.name} has no {rule}(X) rule, so it casts none of the listed spells",
+                    f"{entry.path}.spells",
+                    clause,
+                    WARNING,
+                )

@@ -64,7 +64,9 @@ def _first_index(table_unit: TableUnit) -> int:
     return table_unit.members[0].index
 
 
-def combine(composition: Mapping[str, Any], army: ArmyList, resolved: list[ResolvedEntry], keyed: Mapping[str, ResolvedEntry]) -> tuple[list[TableUnit], list[Issue]]:
+def combine(
+    composition: Mapping[str, Any], army: ArmyList, resolved: list[ResolvedEntry], keyed: Mapping[str, ResolvedEntry]
+) -> tuple[list[TableUnit], list[Issue]]:
     """Pair the combined entries; every entry not in a legal pair stands alone."""
     rules = composition["combined"]
     clause = rules["clause"]
@@ -81,13 +83,27 @@ def combine(composition: Mapping[str, Any], army: ArmyList, resolved: list[Resol
         crowded = degree[a.key] > 1 or degree[b.key] > 1
         if crowded and frozenset((a.key, b.key)) not in mutual:
             taken = b if degree[b.key] > 1 else a
-            issues.append(Issue("combined.conflict", f"{taken.name} ({taken.key}) is already in another combined pair", f"{a.path}.combined_with", clause))
+            issues.append(
+                Issue(
+                    "combined.conflict",
+                    f"{taken.name} ({taken.key}) is already in another combined pair",
+                    f"{a.path}.combined_with",
+                    clause,
+                )
+            )
             continue
         table_units.append(TableUnit((a, b) if a.index < b.index else (b, a)))
         paired.update((a.key, b.key))
         # "...as long as upgrades that apply to all models are bought for both."
         if a.all_model_choices() != b.all_model_choices():
-            issues.append(Issue("combined.upgrades_differ", f"{a.name} and {b.name} must share the same all-model upgrades", f"{a.path}.upgrades", clause))
+            issues.append(
+                Issue(
+                    "combined.upgrades_differ",
+                    f"{a.name} and {b.name} must share the same all-model upgrades",
+                    f"{a.path}.upgrades",
+                    clause,
+                )
+            )
         # 002 "Regiments" says how models stand in rows (5 a row for 5/10, 3 for 3/6), not
         # what size a combined unit may reach, so 10+10 and 6+6 combine (docs/systems/opr.md).
     table_units += [TableUnit((r,)) for r in resolved if r.key not in paired]
@@ -95,7 +111,13 @@ def combine(composition: Mapping[str, Any], army: ArmyList, resolved: list[Resol
     return table_units, issues
 
 
-def _claimed_pairs(rules: Mapping[str, Any], army: ArmyList, resolved: list[ResolvedEntry], keyed: Mapping[str, ResolvedEntry], issues: list[Issue]) -> tuple[list[tuple[ResolvedEntry, ResolvedEntry]], set[frozenset[str]]]:
+def _claimed_pairs(
+    rules: Mapping[str, Any],
+    army: ArmyList,
+    resolved: list[ResolvedEntry],
+    keyed: Mapping[str, ResolvedEntry],
+    issues: list[Issue],
+) -> tuple[list[tuple[ResolvedEntry, ResolvedEntry]], set[frozenset[str]]]:
     """Each pair some entry's combined_with asks for (once, in list order), and the pairs both
     copies name; a claim that cannot stand adds its issue to *issues*."""
     clause = rules["clause"]
@@ -110,14 +132,37 @@ def _claimed_pairs(rules: Mapping[str, Any], army: ArmyList, resolved: list[Reso
         # 000/001/002 Combined Units: two entries, each a copy of the same unit; 001 and 002
         # add "multi-model", 000 (AoF 2.16) lets any two copies combine (multi_model_only).
         if partner_key == entry.key:
-            issues.append(Issue("combined.self", "an entry cannot combine with itself", f"{entry.path}.combined_with", clause))
+            issues.append(
+                Issue("combined.self", "an entry cannot combine with itself", f"{entry.path}.combined_with", clause)
+            )
         elif partner is None:
             known = any(e.key == partner_key for e in army.units)
-            issues.append(Issue("combined.unknown_key", f"no valid entry with key {partner_key!r}" + (" (its unit is unknown)" if known else ""), f"{entry.path}.combined_with", clause))
+            issues.append(
+                Issue(
+                    "combined.unknown_key",
+                    f"no valid entry with key {partner_key!r}" + (" (its unit is unknown)" if known else ""),
+                    f"{entry.path}.combined_with",
+                    clause,
+                )
+            )
         elif partner.unit.id != entry.unit.id:
-            issues.append(Issue("combined.different_unit", f"{entry.unit.name} cannot combine with {partner.unit.name}: only copies of the same unit combine", f"{entry.path}.combined_with", clause))
+            issues.append(
+                Issue(
+                    "combined.different_unit",
+                    f"{entry.unit.name} cannot combine with {partner.unit.name}: only copies of the same unit combine",
+                    f"{entry.path}.combined_with",
+                    clause,
+                )
+            )
         elif rules["multi_model_only"] and not entry.unit.is_multi_model:
-            issues.append(Issue("combined.single_model", f"{entry.unit.name} is a single model; only multi-model units combine", f"{entry.path}.combined_with", clause))
+            issues.append(
+                Issue(
+                    "combined.single_model",
+                    f"{entry.unit.name} is a single model; only multi-model units combine",
+                    f"{entry.path}.combined_with",
+                    clause,
+                )
+            )
         else:
             pair = frozenset((entry.key, partner.key))
             if pair in declared:
@@ -140,10 +185,21 @@ def command_groups(composition: Mapping[str, Any], table_units: list[TableUnit])
                     continue
                 seen[role] = seen.get(role, 0) + taken.models
                 if seen[role] > 1:
-                    yield Issue("upgrade.command_group", f"{member.name}: a unit (combined or not) holds at most one {role}", f"{member.path}.upgrades[{taken.index}]", clause, data={"role": role})
+                    yield Issue(
+                        "upgrade.command_group",
+                        f"{member.name}: a unit (combined or not) holds at most one {role}",
+                        f"{member.path}.upgrades[{taken.index}]",
+                        clause,
+                        data={"role": role},
+                    )
 
 
-def joins(composition: Mapping[str, Any], resolved: list[ResolvedEntry], keyed: Mapping[str, ResolvedEntry], table_units: list[TableUnit]) -> Iterator[Issue]:
+def joins(
+    composition: Mapping[str, Any],
+    resolved: list[ResolvedEntry],
+    keyed: Mapping[str, ResolvedEntry],
+    table_units: list[TableUnit],
+) -> Iterator[Issue]:
     """Joined heroes: who may join which unit."""
     rules = composition["heroes_join"]
     clause = rules["clause"]
@@ -166,10 +222,18 @@ def joins(composition: Mapping[str, Any], resolved: list[ResolvedEntry], keyed: 
         elif target.unit.is_hero:
             yield Issue("join.into_hero", f"{hero.name} cannot join {target.name}, which is a hero", where, clause)
         elif rules["multi_model_only"] and group_of[target.key].models < 2:
-            yield Issue("join.single_model", f"{target.name} is a single model; heroes join multi-model units", where, clause)
+            yield Issue(
+                "join.single_model", f"{target.name} is a single model; heroes join multi-model units", where, clause
+            )
         elif rules["max_tough"] is not None and rule_rating(hero.all_rules, "Tough", 1) > rules["max_tough"]:
             tough = rule_rating(hero.all_rules, "Tough", 1)
-            yield Issue("join.tough", f"{hero.name} has Tough({tough}); only heroes up to Tough({rules['max_tough']}) join units", where, clause, data={"tough": tough, "max": rules["max_tough"]})
+            yield Issue(
+                "join.tough",
+                f"{hero.name} has Tough({tough}); only heroes up to Tough({rules['max_tough']}) join units",
+                where,
+                clause,
+                data={"tough": tough, "max": rules["max_tough"]},
+            )
         else:
             group = id(group_of[target.key])
             heroes_in[group] += 1
@@ -177,7 +241,9 @@ def joins(composition: Mapping[str, Any], resolved: list[ResolvedEntry], keyed: 
                 yield Issue("join.second_hero", f"{target.name} already has a hero joined to it", where, clause)
 
 
-def force_org_issues(composition: Mapping[str, Any], maxima: Mapping[str, int] | None, table_units: list[TableUnit], limit: int) -> Iterator[Issue]:
+def force_org_issues(
+    composition: Mapping[str, Any], maxima: Mapping[str, int] | None, table_units: list[TableUnit], limit: int
+) -> Iterator[Issue]:
     """The force organisation at *limit* points (*maxima*: the system's counts at that limit)."""
     rules = composition["force_org"]
     if maxima is None:
@@ -187,7 +253,13 @@ def force_org_issues(composition: Mapping[str, Any], maxima: Mapping[str, int] |
     heroes = [t for t in table_units if t.is_hero]
     if len(heroes) > maxima["heroes"]:
         extra = heroes[maxima["heroes"]]
-        yield Issue("force_org.heroes", f"{len(heroes)} heroes, at most {maxima['heroes']} at {limit} pts", extra.path, clause, data={"max": maxima["heroes"], "count": len(heroes)})
+        yield Issue(
+            "force_org.heroes",
+            f"{len(heroes)} heroes, at most {maxima['heroes']} at {limit} pts",
+            extra.path,
+            clause,
+            data={"max": maxima["heroes"], "count": len(heroes)},
+        )
     # 1+X copies of the same unit, X = 1 per 1000 pts (750 in 002); a combined pair counts once.
     copies: dict[str, list[TableUnit]] = {}
     for t in table_units:
@@ -195,12 +267,30 @@ def force_org_issues(composition: Mapping[str, Any], maxima: Mapping[str, int] |
     for unit_id, group in copies.items():
         if len(group) > maxima["copies"]:
             extra = group[maxima["copies"]]
-            yield Issue("force_org.copies", f"{len(group)} copies of {extra.members[0].unit.name}{_pairs_once(group)}, at most {maxima['copies']} at {limit} pts", extra.path, clause, data={"unit": unit_id, "max": maxima["copies"], "count": len(group)})
+            yield Issue(
+                "force_org.copies",
+                f"{len(group)} copies of {extra.members[0].unit.name}{_pairs_once(group)}, at most {maxima['copies']} at {limit} pts",
+                extra.path,
+                clause,
+                data={"unit": unit_id, "max": maxima["copies"], "count": len(group)},
+            )
     # No single unit worth over 35% of the points limit; a combined pair is one unit.
     for t in table_units:
         if t.cost[POINTS] > maxima["unit_points"]:
-            yield Issue("force_org.unit_share", f"{t.members[0].name} costs {t.cost[POINTS]} pts, over {rules['max_unit_share']}% of {limit} ({maxima['unit_points']} pts)", t.path, clause, data={"max": maxima["unit_points"], "cost": t.cost[POINTS]})
+            yield Issue(
+                "force_org.unit_share",
+                f"{t.members[0].name} costs {t.cost[POINTS]} pts, over {rules['max_unit_share']}% of {limit} ({maxima['unit_points']} pts)",
+                t.path,
+                clause,
+                data={"max": maxima["unit_points"], "cost": t.cost[POINTS]},
+            )
     # 1 unit per 200 pts (150 in 002); joined heroes count as units of their own.
     if len(table_units) > maxima["units"]:
         extra = table_units[maxima["units"]]
-        yield Issue("force_org.units", f"{len(table_units)} units{_pairs_once(table_units)}, at most {maxima['units']} at {limit} pts", extra.path, clause, data={"max": maxima["units"], "count": len(table_units)})
+        yield Issue(
+            "force_org.units",
+            f"{len(table_units)} units{_pairs_once(table_units)}, at most {maxima['units']} at {limit} pts",
+            extra.path,
+            clause,
+            data={"max": maxima["units"], "count": len(table_units)},
+        )

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-FULL_GRAPH = 128    # fields up to this size are paired on the complete graph
-WINDOW = 8          # larger fields start with this many neighbours either side
-SCORE_UNIT = 1000   # scores compared in thousandths (armour-hex scores are square roots)
+FULL_GRAPH = 128  # fields up to this size are paired on the complete graph
+WINDOW = 8  # larger fields start with this many neighbours either side
+SCORE_UNIT = 1000  # scores compared in thousandths (armour-hex scores are square roots)
 
 
 class PairingError(ValueError):
@@ -68,7 +68,11 @@ class Table:
 
 
 def pair_first_round(
-    entrants: Sequence[Entrant], *, options: Options = Options(), seed: int | None = None, seed_order: Sequence[str] | None = None,
+    entrants: Sequence[Entrant],
+    *,
+    options: Options = Options(),
+    seed: int | None = None,
+    seed_order: Sequence[str] | None = None,
 ) -> list[Table]:
     """Round 1: the players in *seed_order* (each named once), or shuffled by *seed*
     (the same seed gives the same round), folded so the top half meets the bottom half.
@@ -116,7 +120,9 @@ def _cost_function(order: list[Entrant], options: Options, first_round: bool) ->
     def cost(i: int, j: int) -> tuple[int, int, int, int]:
         a, b = order[i], order[j]
         clash = int(options.avoid_same_club and a.club is not None and a.club == b.club)
-        clash += int(first_round and options.avoid_same_faction_first_round and a.faction is not None and a.faction == b.faction)
+        clash += int(
+            first_round and options.avoid_same_faction_first_round and a.faction is not None and a.faction == b.faction
+        )
         place = abs(abs(i - j) - half) if first_round else abs(i - j) - 1
         return int(b.key in a.opponents), abs(scores[i] - scores[j]), clash, place
 

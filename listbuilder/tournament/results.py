@@ -61,7 +61,9 @@ def settle(steps: Sequence[Step]) -> TableResult:
     return state
 
 
-def next_step(state: TableResult, *, organiser: bool, player: str | None, result: Mapping[str, Any] | None) -> tuple[str, Mapping[str, Any]]:
+def next_step(
+    state: TableResult, *, organiser: bool, player: str | None, result: Mapping[str, Any] | None
+) -> tuple[str, Mapping[str, Any]]:
     """The kind of step a request makes and the result it records. *result* None asks to
     confirm what the opponent entered. Raises ResultRefused."""
     if organiser:

@@ -49,7 +49,9 @@ class GameScore:
     outcome: str
 
 
-def opr_result(players: Sequence[str], outcome: Mapping[str, str], secondary: Mapping[str, float]) -> dict[str, GameScore]:
+def opr_result(
+    players: Sequence[str], outcome: Mapping[str, str], secondary: Mapping[str, float]
+) -> dict[str, GameScore]:
     """Win / draw / loss for both players of a table, and each one's secondary score.
     Raises ScoringError when a player is missing or unknown, or the outcomes disagree."""
     a, b = players
@@ -76,7 +78,9 @@ class Losses:
 UnitCosts = Mapping[str, Mapping[str, float]]  # unit key -> {"ip": 4, "mp": 0, …}
 
 
-def armour_hex_result(players: Sequence[str], costs: Mapping[str, UnitCosts], sides: Mapping[str, Losses]) -> dict[str, GameScore]:
+def armour_hex_result(
+    players: Sequence[str], costs: Mapping[str, UnitCosts], sides: Mapping[str, Losses]
+) -> dict[str, GameScore]:
     """Match and tournament victory points of both players (004, Victory Condition,
     "Tournament style: FIXED TIME"): MVP from destroyed and crippled enemy units, one's own
     remaining units and 16 to whoever scored more before the bonus; standings points are
@@ -125,7 +129,9 @@ def _check_units(player: str, enemy: str, enemy_units: UnitCosts, losses: Losses
     for kind, keys in (("destroyed", losses.destroyed), ("crippled", losses.crippled)):
         unknown = sorted(k for k in keys if k not in enemy_units)
         if unknown:
-            raise ScoringError(f"{where}.{kind}", f"{unknown} are not units of {enemy!r}'s list; its units: {sorted(enemy_units)}")
+            raise ScoringError(
+                f"{where}.{kind}", f"{unknown} are not units of {enemy!r}'s list; its units: {sorted(enemy_units)}"
+            )
     both = sorted(losses.destroyed & losses.crippled)
     if both:
         raise ScoringError(f"{where}.crippled", f"{both} cannot be both destroyed and crippled")

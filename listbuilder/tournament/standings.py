@@ -48,7 +48,9 @@ class Standing:
     tiebreakers: Mapping[str, float] = field(default_factory=dict)
 
 
-def standings(players: Sequence[str], games: Sequence[Game], tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS) -> list[Standing]:
+def standings(
+    players: Sequence[str], games: Sequence[Game], tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS
+) -> list[Standing]:
     """Every player of *players* ranked from *games*. Raises ValueError for an unknown tiebreaker."""
     unknown = [t for t in tiebreakers if t not in TIEBREAKERS]
     if unknown:
@@ -70,7 +72,9 @@ def standings(players: Sequence[str], games: Sequence[Game], tiebreakers: Sequen
                 opponents[me].append(other)
     buchholz = {p: sum(score[o] for o in opponents[p]) for p in players}
     values = {
-        "score": score, "buchholz": buchholz, "secondary": secondary,
+        "score": score,
+        "buchholz": buchholz,
+        "secondary": secondary,
         "opponents_strength": {p: sum(buchholz[o] for o in opponents[p]) for p in players},
     }
     shown: dict[str, dict[str, float]] = {p: {} for p in players}
@@ -79,15 +83,31 @@ def standings(players: Sequence[str], games: Sequence[Game], tiebreakers: Sequen
     for tied in classes:
         for p in tied:
             o = outcomes[p]
-            ranked.append(Standing(
-                place, p, round(score[p], 6), len(opponents[p]) + o["bye"], o["win"], o["draw"], o["loss"], o["bye"],
-                tuple(opponents[p]), {t: round(shown[p].get(t, values.get(t, {}).get(p, 0.0)), 6) for t in tiebreakers},
-            ))
+            ranked.append(
+                Standing(
+                    place,
+                    p,
+                    round(score[p], 6),
+                    len(opponents[p]) + o["bye"],
+                    o["win"],
+                    o["draw"],
+                    o["loss"],
+                    o["bye"],
+                    tuple(opponents[p]),
+                    {t: round(shown[p].get(t, values.get(t, {}).get(p, 0.0)), 6) for t in tiebreakers},
+                )
+            )
         place += len(tied)
     return ranked
 
 
-def _rank(group: list[str], criteria: list[str], values: Mapping[str, Mapping[str, float]], games: Sequence[Game], shown: dict[str, dict[str, float]]) -> list[list[str]]:
+def _rank(
+    group: list[str],
+    criteria: list[str],
+    values: Mapping[str, Mapping[str, float]],
+    games: Sequence[Game],
+    shown: dict[str, dict[str, float]],
+) -> list[list[str]]:
     """*group* split into classes of players tied on every criterion, best class first."""
     if not criteria or len(group) == 1:
         return [sorted(group, key=str.casefold)]

@@ -9,16 +9,31 @@ from typing import Any
 from flask import Flask
 
 from listbuilder.books import load_registry
+from listbuilder.compat.werkzeug import LazyBuilderRule
+from listbuilder.formats.lists import FastSchema
 from listbuilder.imported import with_imported_books
 from listbuilder.lazy import load_now
-from listbuilder.formats.lists import FastSchema
-from listbuilder.compat.werkzeug import LazyBuilderRule
-from listbuilder.web import api, book_pages, context, docs, event_pages, events, imports, list_pages, pages, previews, rosters, round_pages, rounds, saved
+from listbuilder.web import (
+    api,
+    book_pages,
+    context,
+    docs,
+    event_pages,
+    events,
+    imports,
+    list_pages,
+    pages,
+    previews,
+    rosters,
+    round_pages,
+    rounds,
+    saved,
+)
 from listbuilder.web.http import bodies, errors, quotas, security
 from listbuilder.web.http.json_provider import OrjsonProvider
+from listbuilder.web.http.openapi import UnionPlugin, systems_by_family
 from listbuilder.web.http.public_url import PublicUrl
 from listbuilder.web.http.rest import Api, built_spec
-from listbuilder.web.http.openapi import UnionPlugin, systems_by_family
 
 # Bodies above this are refused with 413 before parsing (a 300-unit list is well under 200 KB).
 MAX_BODY_BYTES = 1024 * 1024
@@ -45,16 +60,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     registry = app.config.get("REGISTRY") or load_registry(app.config.get("BOOKS_FOLDER"))
     # Books imported through the API are found by id wherever a book id is looked up.
-    app.extensions[context.REGISTRY_KEY] = with_imported_books(registry, lambda: app.extensions.get(context.DATABASE_KEY) or context.open_database(app))
+    app.extensions[context.REGISTRY_KEY] = with_imported_books(
+        registry, lambda: app.extensions.get(context.DATABASE_KEY) or context.open_database(app)
+    )
     app.json = OrjsonProvider(app)  # keeps payloads in schema order
     saved.init_app(app)
     app.url_map.converters["book_id"] = api.BookIdConverter
 
-    rest = Api(app, spec_kwargs={
-        "info": {"description": "Build and validate army lists, print rosters, preview combats."},
-        "servers": public_servers(app),
-        "extra_plugins": [UnionPlugin(lambda: systems_by_family(registry.systems))],
-    })
+    rest = Api(
+        app,
+        spec_kwargs={
+            "info": {"description": "Build and validate army lists, print rosters, preview combats."},
+            "servers": public_servers(app),
+            "extra_plugins": [UnionPlugin(lambda: systems_by_family(registry.systems))],
+        },
+    )
     rest.register_converter(saved.SavedIdConverter, saved.SavedIdConverter.openapi)
     rest.register_converter(api.BookIdConverter, api.BookIdConverter.openapi)
     rest.register_blueprint(api.blp)
@@ -104,7 +124,9 @@ def warm_up(app: Flask) -> Flask:
     start-up to free the little garbage that the freeze keeps instead (docs/performance.md)."""
     context.open_database(app)
     built_spec(app)
-    load_now(saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff)
+    load_now(
+        saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff
+    )
     quotas.start(app)
     FastSchema.prepare()
     from listbuilder import pdf  # WeasyPrint: never imported by create_app

@@ -10,33 +10,38 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import jsonify
-from werkzeug.http import HTTP_STATUS_CODES
-from werkzeug.routing import BaseConverter
 from flask.views import MethodView
 from flask_smorest import abort
 from marshmallow import fields
+from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.routing import BaseConverter
 
-from listbuilder.lists import ListError, book_for, parse_list, validate_list
 from listbuilder.editions import edition_note
+from listbuilder.formats.fields import OutSchema, Schema
+from listbuilder.lists import ListError, book_for, parse_list, validate_list
 from listbuilder.model import ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
 from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
-from listbuilder.formats.fields import OutSchema, Schema
 from listbuilder.web.context import ARMY_LIST, BookAnswer, registry
 from listbuilder.web.http.errors import error_body
 from listbuilder.web.http.rest import Blueprint
 
-
 # One schema instance for every request: webargs builds a new one per request from a class,
 # and building one deep-copies every field (about a quarter of a validation request's time).
 
-blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Game systems, army books and list validation.", tags={
-    "service": "Whether the service is up.",
-    "systems": "Game systems: glossaries, composition parameters, game modes, issue codes.",
-    "books": "Army books: units, weapons, rules, spells and upgrade sections.",
-    "validation": "List validation: legal or not, totals, and every issue with its path and clause.",
-})
+blp = Blueprint(
+    "api",
+    __name__,
+    url_prefix="/api/v1",
+    description="Game systems, army books and list validation.",
+    tags={
+        "service": "Whether the service is up.",
+        "systems": "Game systems: glossaries, composition parameters, game modes, issue codes.",
+        "books": "Army books: units, weapons, rules, spells and upgrade sections.",
+        "validation": "List validation: legal or not, totals, and every issue with its path and clause.",
+    },
+)
 
 
 class BookIdConverter(BaseConverter):
@@ -65,7 +70,10 @@ class BookQuery(Schema):
 
 
 class ValidateQuery(Schema):
-    profiles = fields.Boolean(load_default=False, metadata={"description": "add each entry's profile after upgrades (weapons, items, rules) to entries"})
+    profiles = fields.Boolean(
+        load_default=False,
+        metadata={"description": "add each entry's profile after upgrades (weapons, items, rules) to entries"},
+    )
 
 
 VALIDATE_QUERY = ValidateQuery()  # an instance, as ARMY_LIST
@@ -105,7 +113,11 @@ class System(MethodView):
         reg = registry()
         system = reg.systems.get(system_id)
         if system is None:
-            abort(404, message=f"no game system {system_id!r}", errors={"system_id": [f"unknown; known: {sorted(reg.systems)}"]})
+            abort(
+                404,
+                message=f"no game system {system_id!r}",
+                errors={"system_id": [f"unknown; known: {sorted(reg.systems)}"]},
+            )
         rules = reg.rules[system_id]
         limits = {k: v for k, v in rules.describe().items() if k != "composition"}
         return SystemDetail(system, limits, rules.issue_codes, [b.id for b in reg.books_of(system_id)])
@@ -122,7 +134,9 @@ class Books(MethodView):
         reg = registry()
         system = query.get("system")
         if system is not None and system not in reg.systems:
-            abort(404, message=f"no game system {system!r}", errors={"system": [f"unknown; known: {sorted(reg.systems)}"]})
+            abort(
+                404, message=f"no game system {system!r}", errors={"system": [f"unknown; known: {sorted(reg.systems)}"]}
+            )
         return reg.books_of(system) if system else list(reg.books.values())
 
 
@@ -178,7 +192,13 @@ BATCH_BODY_BYTES = 16 * 1024 * 1024
 class ValidateBatch(MethodView):
     @blp.arguments(BatchIn)
     @blp.response(200, BatchOut)
-    @blp.errors(400, 413, 415, 422, descriptions={413: f"over {MAX_BATCH} lists, or the body is over {BATCH_BODY_BYTES // 2**20} MiB"})
+    @blp.errors(
+        400,
+        413,
+        415,
+        422,
+        descriptions={413: f"over {MAX_BATCH} lists, or the body is over {BATCH_BODY_BYTES // 2**20} MiB"},
+    )
     @blp.doc(operationId="validateLists")
     def post(self, data: dict[str, Any]) -> Any:
         """Validate up to 1000 lists in one request: one report per list, in the order sent.
@@ -188,17 +208,25 @@ class ValidateBatch(MethodView):
         """
         lists = data["lists"]
         if len(lists) > MAX_BATCH:
-            abort(413, message=f"{len(lists)} lists: a batch holds at most {MAX_BATCH}", errors={"lists": [f"at most {MAX_BATCH} lists"]})
+            abort(
+                413,
+                message=f"{len(lists)} lists: a batch holds at most {MAX_BATCH}",
+                errors={"lists": [f"at most {MAX_BATCH} lists"]},
+            )
         reg = registry()
         reports = []
         for index, raw in enumerate(lists):
             try:
                 reports.append({"index": index, "report": validate_list(reg, parse_list(raw)).as_dict(), "error": None})
             except ListError as exc:
-                error = error_body(exc.status, HTTP_STATUS_CODES.get(exc.status, "Unprocessable Entity"), exc.message, exc.errors)
+                error = error_body(
+                    exc.status, HTTP_STATUS_CODES.get(exc.status, "Unprocessable Entity"), exc.message, exc.errors
+                )
                 reports.append({"index": index, "report": None, "error": error})
         # sent as built, like /lists/validate: the reports are already in ReportOut's shape
-        return jsonify({"reports": reports, "valid": sum(1 for r in reports if r["report"] is not None and r["report"]["valid"])})
+        return jsonify(
+            {"reports": reports, "valid": sum(1 for r in reports if r["report"] is not None and r["report"]["valid"])}
+        )
 
 
 def init_app(app: Any) -> None:

@@ -25,8 +25,9 @@ def book_page(book_id: str) -> Any:
     book = BookOut().dump(BookAnswer(found, edition_note(found, system)))
     glossary = SystemDetailOut().dump(system)["glossary"]
     sections = {s["id"]: s for s in book["upgrades"]}
-    return render_template("book.html", book=book, system=system, sections=sections,
-                           rules=rules_used(book, glossary), cost=cost_text)
+    return render_template(
+        "book.html", book=book, system=system, sections=sections, rules=rules_used(book, glossary), cost=cost_text
+    )
 
 
 def cost_text(cost: dict[str, int] | None) -> str:

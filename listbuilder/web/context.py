@@ -97,10 +97,24 @@ def event_body(event: Any) -> dict[str, Any]:
     """An event as the API answers it and its page shows it."""
     books = registry().books
     return {
-        "id": event.id, "name": event.name, "system": event.system_id, "settings": dict(event.settings),
-        "books": [{"book": p.book_id, "name": books[p.book_id].name if p.book_id in books else p.book_id, "version": p.book_version, "rules_version": p.rules_version} for p in event.books],
-        "deadline": event.deadline, "open": event.is_open(dt.datetime.now(dt.timezone.utc)), "allow_illegal": event.allow_illegal,
-        "created_at": event.created_at, "url": url_for("events.Event", event_id=event.id, _external=True),
+        "id": event.id,
+        "name": event.name,
+        "system": event.system_id,
+        "settings": dict(event.settings),
+        "books": [
+            {
+                "book": p.book_id,
+                "name": books[p.book_id].name if p.book_id in books else p.book_id,
+                "version": p.book_version,
+                "rules_version": p.rules_version,
+            }
+            for p in event.books
+        ],
+        "deadline": event.deadline,
+        "open": event.is_open(dt.datetime.now(dt.timezone.utc)),
+        "allow_illegal": event.allow_illegal,
+        "created_at": event.created_at,
+        "url": url_for("events.Event", event_id=event.id, _external=True),
         "page_url": url_for("event_pages.view", event_id=event.id, _external=True),
     }
 
@@ -118,12 +132,27 @@ def standings_body(found: Any) -> dict[str, Any]:
     for s in day.current_standings(found, scoring_of(found.event)):
         player = by_name[s.player]
         book = found.book_of(player.submission)
-        rows.append({
-            "rank": s.rank, "player": s.player, "faction": books[book].name if book in books else book, "score": s.score,
-            "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes, "withdrawn": player.withdrawn,
-            "tiebreakers": dict(s.tiebreakers),
-        })
-    return {"event": event_body(found.event), "rounds": len(found.rounds), "tiebreakers": list(day.day_settings(found)["tiebreakers"]), "standings": rows}
+        rows.append(
+            {
+                "rank": s.rank,
+                "player": s.player,
+                "faction": books[book].name if book in books else book,
+                "score": s.score,
+                "played": s.played,
+                "wins": s.wins,
+                "draws": s.draws,
+                "losses": s.losses,
+                "byes": s.byes,
+                "withdrawn": player.withdrawn,
+                "tiebreakers": dict(s.tiebreakers),
+            }
+        )
+    return {
+        "event": event_body(found.event),
+        "rounds": len(found.rounds),
+        "tiebreakers": list(day.day_settings(found)["tiebreakers"]),
+        "standings": rows,
+    }
 
 
 class BookAnswer:

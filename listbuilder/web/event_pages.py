@@ -14,8 +14,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template
 
-from listbuilder.store.errors import EventNotFound
 from listbuilder.lazy import lazy_module
+from listbuilder.store.errors import EventNotFound
 from listbuilder.web.context import database, event_body, registry
 
 store = lazy_module("listbuilder.store.events")
@@ -34,10 +34,14 @@ def view(event_id: str) -> Any:
     try:
         event = store.read_event(database(), event_id)
     except EventNotFound:
-        return render_template("not_found.html", message="There is no event at this address. Check the link you were given."), 404
+        return render_template(
+            "not_found.html", message="There is no event at this address. Check the link you were given."
+        ), 404
     system = registry().systems.get(event.system_id)
     return render_template(
-        "event.html", event=event_body(event), system_name=system.name if system is not None else event.system_id,
+        "event.html",
+        event=event_body(event),
+        system_name=system.name if system is not None else event.system_id,
         now=dt.datetime.now(dt.timezone.utc),
     )
 

@@ -19,14 +19,23 @@ from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
 from listbuilder.lazy import lazy_module
+from listbuilder.shapes.events import (
+    EventCreatedOut,
+    EventIn,
+    EventOut,
+    PackProgressOut,
+    PackQuery,
+    ReportOutEvent,
+    SubmissionOut,
+    SubmitIn,
+)
 from listbuilder.store.errors import DeadlinePassed, StoreError
+from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.web.context import bearer_token, database, event_body, registry
 from listbuilder.web.http import quotas
-from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
-from listbuilder.shapes.events import EventCreatedOut, EventIn, EventOut, PackProgressOut, PackQuery, ReportOutEvent, SubmissionOut, SubmitIn
 
 core = lazy_module("listbuilder.events")  # the tournament rules: loaded by the first event request
 store = lazy_module("listbuilder.store.events")
@@ -34,9 +43,13 @@ lists_store = lazy_module("listbuilder.store.lists")
 event_players = lazy_module("listbuilder.store.event_players")
 
 blp = Blueprint(
-    "events", __name__, url_prefix="/api/v1/events",
+    "events",
+    __name__,
+    url_prefix="/api/v1/events",
     description="Tournament events: pinned rules, list submission and locking, the organiser's report, exports and roster pack.",
-    tags={"events": "Tournament events: pinned rules, list submission and locking, the organiser's report, exports and roster pack."},
+    tags={
+        "events": "Tournament events: pinned rules, list submission and locking, the organiser's report, exports and roster pack."
+    },
 )
 blp.errorhandler(StoreError)(store_error_response)
 
@@ -56,16 +69,21 @@ def register(app: Flask, rest: Any) -> None:
     """The converter and the organiser's security scheme, then the blueprint."""
     app.url_map.converters["event_id"] = EventIdConverter
     rest.register_converter(EventIdConverter, EventIdConverter.openapi)
-    rest.security_scheme("organiserToken", {"type": "http", "scheme": "bearer", "description": "the organiser_token returned when the event was created"})
+    rest.security_scheme(
+        "organiserToken",
+        {"type": "http", "scheme": "bearer", "description": "the organiser_token returned when the event was created"},
+    )
     rest.register_blueprint(blp)
 
 
 def _errors(*codes: int, **overrides: str) -> Any:
     """Document the error answers an operation gives (``_409="..."`` overrides a code's words)."""
     described = {
-        401: "no token (Authorization: Bearer <token>)", 403: "wrong token",
+        401: "no token (Authorization: Bearer <token>)",
+        403: "wrong token",
         404: "no event with this id, or a book, system or list we do not have",
-        413: "body over 1 MiB; for a submission, also a new player at an event that has its LISTBUILDER_MAX_PLAYERS players", 409: "submissions closed (the message names the deadline), a book version other than the pinned one, or a player name or list another player holds",
+        413: "body over 1 MiB; for a submission, also a new player at an event that has its LISTBUILDER_MAX_PLAYERS players",
+        409: "submissions closed (the message names the deadline), a book version other than the pinned one, or a player name or list another player holds",
         412: "the list was saved again while it was being checked: submit again",
         410: "the organiser deleted the event, or the list was deleted",
         422: "invalid fields (a deadline already past), a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
@@ -77,7 +95,9 @@ def _errors(*codes: int, **overrides: str) -> Any:
 @blp.route("")
 class Events(MethodView):
     @blp.arguments(EventIn)
-    @blp.response(201, EventCreatedOut, headers={"Location": {"description": "the new event's URL", "schema": {"type": "string"}}})
+    @blp.response(
+        201, EventCreatedOut, headers={"Location": {"description": "the new event's URL", "schema": {"type": "string"}}}
+    )
     @_errors(400, 404, 409, 413, 415, 422)
     @blp.doc(operationId="createEvent")
     def post(self, data: dict[str, Any]) -> Any:
@@ -89,11 +109,22 @@ class Events(MethodView):
         pins, texts = core.pin_books(books, data["system"], data["books"])
         settings = core.check_settings(books, data["system"], data)
         new = store.create_event(
-            database(), name=data["name"].strip(), system_id=data["system"], settings=settings, books=pins, texts=texts,
-            deadline=data["deadline"], allow_illegal=data["allow_illegal"],
+            database(),
+            name=data["name"].strip(),
+            system_id=data["system"],
+            settings=settings,
+            books=pins,
+            texts=texts,
+            deadline=data["deadline"],
+            allow_illegal=data["allow_illegal"],
         )
         body = event_body(new.event)
-        created = {"id": new.event.id, "organiser_token": new.token, "organiser_url": f"{body['page_url']}#organiser={new.token}", "event": body}
+        created = {
+            "id": new.event.id,
+            "organiser_token": new.token,
+            "organiser_url": f"{body['page_url']}#organiser={new.token}",
+            "event": body,
+        }
         return created, 201, {"Location": body["url"]}
 
 
@@ -111,7 +142,9 @@ class Event(MethodView):
 class Submissions(MethodView):
     @blp.arguments(SubmitIn)
     @blp.response(201, SubmissionOut)
-    @blp.alt_response(200, schema=SubmissionOut, description="this version was already the player's entry: nothing changed")
+    @blp.alt_response(
+        200, schema=SubmissionOut, description="this version was already the player's entry: nothing changed"
+    )
     @blp.doc(security=EDIT_TOKEN)
     @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422)
     @blp.doc(operationId="submitToEvent")
@@ -122,19 +155,37 @@ class Submissions(MethodView):
         if not event.is_open(dt.datetime.now(dt.timezone.utc)):
             raise DeadlinePassed(event_id, event.deadline)
         lists_store.check_owner(db, data["list_id"], token)
-        quotas.check_players(*event_players.players_and_known(db, event_id, data["player"]), current_app.config["MAX_PLAYERS"])
+        quotas.check_players(
+            *event_players.players_and_known(db, event_id, data["player"]), current_app.config["MAX_PLAYERS"]
+        )
         version = lists_store.read_list(db, data["list_id"]).current
         check = core.check_for_event(db, books, event, version)
         if not check.report.valid and not event.allow_illegal:
             raise core.refusal(check.report)
         checked = store.Checked(version.number, check.report.valid, check.report_json, check.verification_code)
-        done = store.submit(db, event_id, player=data["player"].strip(), player_token=data["player_token"], list_id=data["list_id"], list_token=token, checked=checked)
+        done = store.submit(
+            db,
+            event_id,
+            player=data["player"].strip(),
+            player_token=data["player_token"],
+            list_id=data["list_id"],
+            list_token=token,
+            checked=checked,
+        )
         s = done.submission
         if done.created:
             roster_pack().keep_submitted(db, check, s)
         body = {
-            "event_id": event_id, "number": s.number, "player": s.player, "player_token": done.player_token, "list_id": s.list_id,
-            "list_version": s.list_version, "valid": s.valid, "verification_code": s.verification_code, "report": s.report, "submitted_at": s.submitted_at,
+            "event_id": event_id,
+            "number": s.number,
+            "player": s.player,
+            "player_token": done.player_token,
+            "list_id": s.list_id,
+            "list_version": s.list_version,
+            "valid": s.valid,
+            "verification_code": s.verification_code,
+            "report": s.report,
+            "submitted_at": s.submitted_at,
         }
         return body, 201 if done.created else 200
 
@@ -182,7 +233,9 @@ class ReportCsv(MethodView):
         """The report as CSV: player, faction, points, legal, issues, verification code, changes."""
         event, found, _ = _report(event_id, revalidate=False)
         response = Response(core.entries_csv(found), mimetype="text/csv")
-        response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} lists", "csv", "event lists"))
+        response.headers["Content-Disposition"] = content_disposition(
+            "attachment", file_name(f"{event.name} lists", "csv", "event lists")
+        )
         return response
 
 
@@ -208,12 +261,36 @@ class RosterPackProgress(MethodView):
 @blp.route("/<event_id:event_id>/roster-pack.pdf")
 class RosterPack(MethodView):
     @blp.arguments(PackQuery, location="query")
-    @blp.response(200, BINARY, content_type="application/pdf", description="Every entry's roster, one after another.",
-                  headers={"ETag": {"description": "the pack as it stands (a digest of the PDF): send it as If-None-Match", "schema": {"type": "string"}}})
-    @blp.alt_response(202, schema=PackProgressOut, description="rosters are still being rendered: this request rendered some; ask again (Retry-After)")
+    @blp.response(
+        200,
+        BINARY,
+        content_type="application/pdf",
+        description="Every entry's roster, one after another.",
+        headers={
+            "ETag": {
+                "description": "the pack as it stands (a digest of the PDF): send it as If-None-Match",
+                "schema": {"type": "string"},
+            }
+        },
+    )
+    @blp.alt_response(
+        202,
+        schema=PackProgressOut,
+        description="rosters are still being rendered: this request rendered some; ask again (Retry-After)",
+    )
     @blp.alt_response(304, description="If-None-Match names the pack as it stands (its ETag): nothing was sent")
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 409, 410, 413, 422, _409="no list has been submitted to the event yet: nothing to print", _410="the organiser deleted the event")
+    @_errors(
+        401,
+        403,
+        404,
+        409,
+        410,
+        413,
+        422,
+        _409="no list has been submitted to the event yet: nothing to print",
+        _410="the organiser deleted the event",
+    )
     @blp.doc(operationId="getEventRosterPack")
     def get(self, query: dict[str, Any], event_id: str) -> Any:
         """The roster pack: each player's roster in turn, every page header naming the player.
@@ -228,7 +305,9 @@ class RosterPack(MethodView):
         if digest is not None and request.if_none_match.contains(digest):
             return _pack_response(Response(status=304), event, digest)
         if digest is None:  # not joined since the last submission: its rosters first
-            progress = pack.render_missing(db, registry(), event, submissions, query["paper"], seconds=current_app.config["PACK_RENDER_SECONDS"])
+            progress = pack.render_missing(
+                db, registry(), event, submissions, query["paper"], seconds=current_app.config["PACK_RENDER_SECONDS"]
+            )
             if not progress.ready:
                 # sent as built (PackProgressOut's shape): the 200's schema describes the PDF, not this
                 return jsonify(_pack_progress_body(event_id, progress)), 202, {"Retry-After": "1"}
@@ -238,7 +317,9 @@ class RosterPack(MethodView):
 
 def _pack_response(response: Response, event: Any, digest: str) -> Response:
     response.set_etag(digest)
-    response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{event.name} rosters", "pdf", "event rosters"))
+    response.headers["Content-Disposition"] = content_disposition(
+        "attachment", file_name(f"{event.name} rosters", "pdf", "event rosters")
+    )
     return response
 
 

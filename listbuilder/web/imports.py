@@ -18,12 +18,12 @@ from marshmallow import INCLUDE, ValidationError, fields, pre_load, validate
 
 from listbuilder.canonical import list_document
 from listbuilder.editions import edition_note
+from listbuilder.formats.fields import OutSchema, Schema, WholeNumber
 from listbuilder.imported import import_book
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge import LINES, supported
 from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError, parse_list, validate_list
-from listbuilder.formats.fields import OutSchema, Schema, WholeNumber
 from listbuilder.shapes.api import BookSummaryOut, EditionOut, ReportOut
 from listbuilder.web.context import database, registry
 from listbuilder.web.http.bodies import BodyError
@@ -34,8 +34,13 @@ from listbuilder.web.http.rest import Blueprint
 book_importer = lazy_module("listbuilder.importers.army_forge_book")
 list_importer = lazy_module("listbuilder.importers.army_forge_list")
 
-blp = Blueprint("imports", __name__, url_prefix="/api/v1", description="Books and lists from other builders (Army Forge).",
-                tags={"imports": "Books and lists from other builders (Army Forge)."})
+blp = Blueprint(
+    "imports",
+    __name__,
+    url_prefix="/api/v1",
+    description="Books and lists from other builders (Army Forge).",
+    tags={"imports": "Books and lists from other builders (Army Forge)."},
+)
 
 
 class ArmyForgeUnitIn(Schema):
@@ -62,8 +67,12 @@ class ArmyForgeBookIn(Schema):
     class Meta:
         unknown = INCLUDE
 
-    gameSystemSlug = fields.String(required=True, validate=validate.OneOf(
-        [line.slug for line in LINES], error=f"not a game line with a rulebook here; supported: {supported()}"))
+    gameSystemSlug = fields.String(
+        required=True,
+        validate=validate.OneOf(
+            [line.slug for line in LINES], error=f"not a game line with a rulebook here; supported: {supported()}"
+        ),
+    )
     name = fields.String(required=True, validate=validate.Length(max=200))
     units = fields.List(fields.Nested(ArmyForgeUnitIn), required=True, validate=validate.Length(min=1))
 
@@ -76,27 +85,59 @@ class ArmyForgeBookIn(Schema):
 
 
 class BookImportOut(OutSchema):
-    id = fields.String(metadata={"description": "the new book's id: unlisted (GET /books never shows it), usable wherever a book id is"})
+    id = fields.String(
+        metadata={
+            "description": "the new book's id: unlisted (GET /books never shows it), usable wherever a book id is"
+        }
+    )
     url = fields.String(metadata={"description": "the book in this API (GET)"})
     builder_url = fields.String(metadata={"description": "the page that builds a list from it"})
     book = fields.Nested(BookSummaryOut)
-    warnings = fields.List(fields.String(), metadata={"description": "what the book loads with but a player should know (rules defined nowhere)"})
-    undefined_rules = fields.List(fields.String(), metadata={"description": "rules the book uses that neither the export nor the rulebook glossary defines: lists using them get a warning, previews do not model them"})
-    notes = fields.List(fields.String(), metadata={"description": "what was left out or guessed, with the place in the Army Forge file"})
-    edition = fields.Nested(EditionOut, metadata={"description": "the rules the book is checked under, the edition it was written for, and which checks that changes"})
+    warnings = fields.List(
+        fields.String(),
+        metadata={"description": "what the book loads with but a player should know (rules defined nowhere)"},
+    )
+    undefined_rules = fields.List(
+        fields.String(),
+        metadata={
+            "description": "rules the book uses that neither the export nor the rulebook glossary defines: lists using them get a warning, previews do not model them"
+        },
+    )
+    notes = fields.List(
+        fields.String(), metadata={"description": "what was left out or guessed, with the place in the Army Forge file"}
+    )
+    edition = fields.Nested(
+        EditionOut,
+        metadata={
+            "description": "the rules the book is checked under, the edition it was written for, and which checks that changes"
+        },
+    )
 
 
 class ListImportIn(Schema):
-    book = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"description": "id of a book imported from Army Forge"})
-    list = fields.Dict(required=True, metadata={"description": "the Army Forge list file as Army Forge saves it (or its inner list object)"})
+    book = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "id of a book imported from Army Forge"},
+    )
+    list = fields.Dict(
+        required=True,
+        metadata={"description": "the Army Forge list file as Army Forge saves it (or its inner list object)"},
+    )
 
 
 class ListImportOut(OutSchema):
     list = fields.Dict(metadata={"description": "the list in this API's format (as /lists/validate takes it)"})
     report = fields.Nested(ReportOut, metadata={"description": "its validation report"})
-    army_forge_points = fields.Integer(allow_none=True, metadata={"description": "the points total Army Forge saved with the list, if any"})
-    points_match = fields.Boolean(allow_none=True, metadata={"description": "whether our total equals Army Forge's (null when it gave none)"})
-    notes = fields.List(fields.String(), metadata={"description": "what was left out or assumed, with the place in the Army Forge file"})
+    army_forge_points = fields.Integer(
+        allow_none=True, metadata={"description": "the points total Army Forge saved with the list, if any"}
+    )
+    points_match = fields.Boolean(
+        allow_none=True, metadata={"description": "whether our total equals Army Forge's (null when it gave none)"}
+    )
+    notes = fields.List(
+        fields.String(), metadata={"description": "what was left out or assumed, with the place in the Army Forge file"}
+    )
 
 
 @blp.errorhandler(ImportFailed)
@@ -109,11 +150,19 @@ def _import_failed(error: ImportFailed) -> Any:
 class ImportBook(MethodView):
     @blp.doc(operationId="importBook")
     @blp.arguments(ArmyForgeBookIn)
-    @blp.response(201, BookImportOut, headers={"Location": {"description": "the new book's URL", "schema": {"type": "string"}}})
-    @blp.errors(400, 413, 415, 422, descriptions={
-        413: "The file is over 1 MiB (the largest Army Forge book is about half that).",
-        422: "Not an Army Forge book export of a game line we have rules for, or malformed (errors name the path in the file); nothing is stored.",
-    })
+    @blp.response(
+        201, BookImportOut, headers={"Location": {"description": "the new book's URL", "schema": {"type": "string"}}}
+    )
+    @blp.errors(
+        400,
+        413,
+        415,
+        422,
+        descriptions={
+            413: "The file is over 1 MiB (the largest Army Forge book is about half that).",
+            422: "Not an Army Forge book export of a game line we have rules for, or malformed (errors name the path in the file); nothing is stored.",
+        },
+    )
     def post(self, data: dict[str, Any]) -> Any:
         """Import an Army Forge book: stored under a new unlisted id, usable wherever a book id is."""
         try:
@@ -123,8 +172,13 @@ class ImportBook(MethodView):
         book = imported.book
         url = url_for("api.Book", book_id=book.id, _external=True)
         body = {
-            "id": book.id, "url": url, "builder_url": url_for("pages.builder", book_id=book.id, _external=True), "book": book,
-            "warnings": imported.warnings, "undefined_rules": imported.undefined_rules, "notes": imported.notes,
+            "id": book.id,
+            "url": url,
+            "builder_url": url_for("pages.builder", book_id=book.id, _external=True),
+            "book": book,
+            "warnings": imported.warnings,
+            "undefined_rules": imported.undefined_rules,
+            "notes": imported.notes,
             "edition": edition_note(book, registry().systems[book.system]),
         }
         return body, 201, {"Location": url}
@@ -135,7 +189,16 @@ class ImportList(MethodView):
     @blp.doc(operationId="importList")
     @blp.arguments(ListImportIn)
     @blp.response(200, ListImportOut)
-    @blp.errors(400, 404, 413, 415, 422, descriptions={422: "The Army Forge list cannot be read, names units or upgrades the book lacks, or the book was not imported from Army Forge (errors name the place)."})
+    @blp.errors(
+        400,
+        404,
+        413,
+        415,
+        422,
+        descriptions={
+            422: "The Army Forge list cannot be read, names units or upgrades the book lacks, or the book was not imported from Army Forge (errors name the place)."
+        },
+    )
     def post(self, body: dict[str, Any]) -> Any:
         """Import an Army Forge list for a book imported from Army Forge: our list and its report."""
         reg = registry()

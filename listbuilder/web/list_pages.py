@@ -55,7 +55,11 @@ def view(list_id: str) -> Any:
     except ListGone:
         return render_template("not_found.html", message="This list was deleted by its owner."), 410
     except ListNotFound:
-        message = f"This list has no version {wanted}." if wanted else "There is no saved list at this address. Check the link you were given."
+        message = (
+            f"This list has no version {wanted}."
+            if wanted
+            else "There is no saved list at this address. Check the link you were given."
+        )
         return render_template("not_found.html", message=message), 404
     checked = saved.check_version(db, books, version)
     rules = saved.pricing_rules(db, books, version)
@@ -68,9 +72,15 @@ def view(list_id: str) -> Any:
         changes = saved.diff_versions(db, books, previous, version).summary()
     return render_template(
         "list_view.html",
-        found=found, version=version, checked=checked, report=report, book=book,
+        found=found,
+        version=version,
+        checked=checked,
+        report=report,
+        book=book,
         system_name=system.name if system is not None else version.rules.system_id,
-        blocks=unit_blocks(checked.army, unit_rows(checked.army, report, book), report), total=_total(report), changes=changes,
+        blocks=unit_blocks(checked.army, unit_rows(checked.army, report, book), report),
+        total=_total(report),
+        changes=changes,
     )
 
 
@@ -80,7 +90,9 @@ def unit_rows(army: ArmyList, report: ValidationReport | None, book: ArmyBook | 
     names = {e.key: e.name or _unit_name(book, e.unit) for e in army.units}
     rows = []
     for entry in army.units:
-        details = [_upgrade_label(book, u.section, u.option) + (f" ×{u.count}" if u.count > 1 else "") for u in entry.upgrades]
+        details = [
+            _upgrade_label(book, u.section, u.option) + (f" ×{u.count}" if u.count > 1 else "") for u in entry.upgrades
+        ]
         if entry.combined_with:
             details.append(f"combined with {names.get(entry.combined_with, entry.combined_with)}")
         if entry.joined_to:
@@ -91,7 +103,11 @@ def unit_rows(army: ArmyList, report: ValidationReport | None, book: ArmyBook | 
             details.append(f"notes: {entry.notes}")
         priced = entries.get(entry.key, {})
         cost = list_diff.format_cost(Cost(priced["cost"])) if "cost" in priced else "–"
-        rows.append(UnitRow(entry.key, names[entry.key], _unit_name(book, entry.unit), priced.get("models"), cost, tuple(details)))
+        rows.append(
+            UnitRow(
+                entry.key, names[entry.key], _unit_name(book, entry.unit), priced.get("models"), cost, tuple(details)
+            )
+        )
     return rows
 
 
@@ -142,13 +158,32 @@ def unit_blocks(army: ArmyList, rows: list[UnitRow], report: ValidationReport | 
                 total[currency] = total.get(currency, 0) + value
         models = [row_of[k].models for k in everyone]
         # The block shows the pairing and the joining itself: those lines go from the members.
-        drawn = [replace(row_of[k], details=tuple(d for d in row_of[k].details if not d.startswith(("combined with ", "joined to "))))
-                 for k in everyone] if len(everyone) > 1 else [row_of[k] for k in everyone]
+        drawn = (
+            [
+                replace(
+                    row_of[k],
+                    details=tuple(d for d in row_of[k].details if not d.startswith(("combined with ", "joined to "))),
+                )
+                for k in everyone
+            ]
+            if len(everyone) > 1
+            else [row_of[k] for k in everyone]
+        )
         first = row_of[members[0]]
-        title = ("2× " if len(members) > 1 else "") + first.name + (" with " + ", ".join(row_of[k].name for k in heroes) if heroes else "")
-        blocks.append(UnitBlock(title, None if None in models else sum(m for m in models if m is not None),
-                                list_diff.format_cost(Cost(total)) if None not in costs else "–",
-                                tuple(drawn[:len(members)]), tuple(drawn[len(members):])))
+        title = (
+            ("2× " if len(members) > 1 else "")
+            + first.name
+            + (" with " + ", ".join(row_of[k].name for k in heroes) if heroes else "")
+        )
+        blocks.append(
+            UnitBlock(
+                title,
+                None if None in models else sum(m for m in models if m is not None),
+                list_diff.format_cost(Cost(total)) if None not in costs else "–",
+                tuple(drawn[: len(members)]),
+                tuple(drawn[len(members) :]),
+            )
+        )
     return blocks
 
 

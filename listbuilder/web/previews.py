@@ -22,19 +22,27 @@ from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSche
 from listbuilder.web.context import registry
 from listbuilder.web.http.rest import Blueprint
 
-blp = Blueprint("previews", __name__, url_prefix="/api/v1", description="Combat previews with exact odds.", tags={"previews": "Combat previews with exact odds."})
+blp = Blueprint(
+    "previews",
+    __name__,
+    url_prefix="/api/v1",
+    description="Combat previews with exact odds.",
+    tags={"previews": "Combat previews with exact odds."},
+)
 
 
 class DistributionOut(OutSchema):
     mean = fields.Float()
     pmf = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={"description": "outcome -> probability"})
-    at_least = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={"description": "N -> probability of at least N"})
+    at_least = fields.Dict(
+        keys=fields.String(), values=fields.Float(), metadata={"description": "N -> probability of at least N"}
+    )
 
 
 class SideWeaponOut(OutSchema):
     name = fields.String()
     count = fields.Integer()
-    label = fields.String(metadata={"description": "as printed: 16× Ash Rifle (24\", A1)"})
+    label = fields.String(metadata={"description": 'as printed: 16× Ash Rifle (24", A1)'})
 
 
 class SideOut(OutSchema):
@@ -49,7 +57,10 @@ class SideOut(OutSchema):
     stats = fields.Dict(metadata={"description": "the unit's profile in its family's stats"})
     rules = fields.List(fields.String(), metadata={"description": "rules after upgrades, as labels"})
     weapons = fields.List(fields.Nested(SideWeaponOut))
-    heroes = fields.List(fields.Nested(lambda: SideOut()), metadata={"description": "heroes joined to the unit, each as a side of its own"})
+    heroes = fields.List(
+        fields.Nested(lambda: SideOut()),
+        metadata={"description": "heroes joined to the unit, each as a side of its own"},
+    )
 
 
 class PreviewOut(OutSchema):
@@ -57,16 +68,30 @@ class PreviewOut(OutSchema):
     attacker = fields.Nested(SideOut, metadata={"description": "the attacking side as it hits the table"})
     defender = fields.Nested(SideOut)
     situation = fields.Dict(metadata={"description": "the situation after defaults"})
-    expected = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={"description": "expected hits, wounds, models killed, ..."})
+    expected = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(),
+        metadata={"description": "expected hits, wounds, models killed, ..."},
+    )
     distributions = fields.Dict(keys=fields.String(), values=fields.Nested(DistributionOut))
     p_destroyed = fields.Float()
-    consequences = fields.Dict(metadata={"description": "system consequences: morale, melee result, retreats, damage results"})
+    consequences = fields.Dict(
+        metadata={"description": "system consequences: morale, melee result, retreats, damage results"}
+    )
     notes = fields.List(fields.String(), metadata={"description": "interpretations the engine applied"})
-    unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model (ignored in the odds)"})
+    unmodelled = fields.List(
+        fields.String(),
+        metadata={"description": "rules on either side the preview does not model (ignored in the odds)"},
+    )
 
 
 class TurnStepsOut(OutSchema):
-    shooting = fields.Dict(allow_none=True, metadata={"description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test, the pick); null when the attacker has no ranged weapon and only charges"})
+    shooting = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test, the pick); null when the attacker has no ranged weapon and only charges"
+        },
+    )
     charge = fields.Dict(metadata={"description": "the charge: expected hits, given the target survived the shooting"})
 
 
@@ -79,19 +104,31 @@ class TurnRequestSchema(PreviewRequestSchema):
 
     SITUATION_PART = "turn_situation_schema"
 
-    situation = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "range, hold, cover, weapons, pick (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"})
+    situation = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "range, hold, cover, weapons, pick (the shooting); facing, strike_back (the charge); attacker/defender states (see docs/combat.md)"
+        },
+    )
 
 
 class CompareOptionOut(OutSchema):
     label = fields.String()
     upgrades = fields.List(fields.Dict(), metadata={"description": "the option's upgrades as given"})
-    cost = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "the unit's cost with these upgrades"})
+    cost = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), metadata={"description": "the unit's cost with these upgrades"}
+    )
     points = fields.Integer(metadata={"description": "the cost vector's sum"})
     expected_wounds = fields.Float()
     p_destroyed = fields.Float()
-    wounds_per_100_points = fields.Float(allow_none=True, metadata={"description": "expected wounds per 100 points (null for a free unit)"})
+    wounds_per_100_points = fields.Float(
+        allow_none=True, metadata={"description": "expected wounds per 100 points (null for a free unit)"}
+    )
     notes = fields.List(fields.String())
-    unmodelled = fields.List(fields.String(), metadata={"description": "rules on either side the preview does not model"})
+    unmodelled = fields.List(
+        fields.String(), metadata={"description": "rules on either side the preview does not model"}
+    )
 
 
 class CompareOut(OutSchema):
@@ -100,7 +137,9 @@ class CompareOut(OutSchema):
     defender = fields.Nested(SideOut)
     situation = fields.Dict()
     options = fields.List(fields.Nested(CompareOptionOut))
-    best = fields.Integer(allow_none=True, metadata={"description": "index of the option with the most expected wounds per 100 points"})
+    best = fields.Integer(
+        allow_none=True, metadata={"description": "index of the option with the most expected wounds per 100 points"}
+    )
 
 
 @blp.errorhandler(PreviewError)

@@ -12,11 +12,11 @@ from flask import Response, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from listbuilder.formats.fields import Schema
 from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyList
-from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
-from listbuilder.formats.fields import Schema
+from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
 from listbuilder.web.context import list_code, registry
 from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name
 from listbuilder.web.http.rest import Blueprint
@@ -25,14 +25,23 @@ rosters = lazy_module("listbuilder.rosters")  # loaded by the first roster (or w
 
 ROSTER_LIST = RosterListSchema()
 
-blp = Blueprint("rosters", __name__, url_prefix="/api/v1/rosters", description="Printable army rosters: PDF, forum text, HTML preview.",
-                tags={"rosters": "Printable army rosters of a list sent in the body: PDF, forum text, HTML preview."})
+blp = Blueprint(
+    "rosters",
+    __name__,
+    url_prefix="/api/v1/rosters",
+    description="Printable army rosters: PDF, forum text, HTML preview.",
+    tags={"rosters": "Printable army rosters of a list sent in the body: PDF, forum text, HTML preview."},
+)
 
 
 class PaperQuery(Schema):
-    paper = fields.String(load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"})
+    paper = fields.String(
+        load_default="a4", validate=validate.OneOf(sorted(PAPERS)), metadata={"description": "page size: a4 or letter"}
+    )
     layout = fields.String(
-        load_default="sheet", validate=validate.OneOf(sorted(LAYOUTS)), metadata={"description": "sheet (compact, the default) or cards (one card per unit, to cut out)"}
+        load_default="sheet",
+        validate=validate.OneOf(sorted(LAYOUTS)),
+        metadata={"description": "sheet (compact, the default) or cards (one card per unit, to cut out)"},
     )
 
 
@@ -42,7 +51,9 @@ class RosterPdf(MethodView):
     @blp.doc(operationId="printRosterPdf")
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ROSTER_LIST)
-    @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
+    @blp.response(
+        200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER
+    )
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """Print an army list as a PDF roster (A4 or US Letter; compact sheet or unit cards), legal or not."""
@@ -59,12 +70,16 @@ class RosterPdf(MethodView):
 class RosterText(MethodView):
     @blp.doc(operationId="printRosterText")
     @blp.arguments(ROSTER_LIST)
-    @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
+    @blp.response(
+        200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER
+    )
     @blp.errors(400, 404, 413, 415)
     def post(self, army: ArmyList) -> Any:
         """The roster as compact text: a header line, then one line per unit."""
         roster = rosters.build_roster(registry(), army)
-        return Response(rosters.roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code})
+        return Response(
+            rosters.roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code}
+        )
 
 
 @blp.route("/html")
@@ -72,14 +87,19 @@ class RosterHtml(MethodView):
     @blp.doc(operationId="printRosterHtml")
     @blp.arguments(PaperQuery, location="query")
     @blp.arguments(ROSTER_LIST)
-    @blp.response(200, TEXT, content_type="text/html", description="The print preview as an HTML page.", headers=CODE_HEADER)
+    @blp.response(
+        200, TEXT, content_type="text/html", description="The print preview as an HTML page.", headers=CODE_HEADER
+    )
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
         check_entries(army)
         roster = rosters.build_roster(registry(), army)
         check_roster(roster)
-        html = render_html(roster, paper=query["paper"], layout=query["layout"], asset_url=lambda path: url_for("static", filename=path))
+        html = render_html(
+            roster,
+            paper=query["paper"],
+            layout=query["layout"],
+            asset_url=lambda path: url_for("static", filename=path),
+        )
         return Response(html, mimetype="text/html", headers={"X-Verification-Code": roster.code})
-
-

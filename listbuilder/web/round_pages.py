@@ -30,7 +30,9 @@ def _day_or_404(event_id: str) -> Any:
 
 
 def _missing() -> Any:
-    return render_template("not_found.html", message="There is no event at this address. Check the link you were given."), 404
+    return render_template(
+        "not_found.html", message="There is no event at this address. Check the link you were given."
+    ), 404
 
 
 @bp.route("/events/<event_id>/standings")

@@ -16,16 +16,29 @@ from flask.views import MethodView
 
 from listbuilder.lazy import lazy_module
 from listbuilder.lists import ListError
+from listbuilder.shapes.events import EventOut
+from listbuilder.shapes.rounds import (
+    EventEditIn,
+    LogOut,
+    PlayerIn,
+    PrecheckIn,
+    PrecheckOut,
+    ReopenIn,
+    ResultIn,
+    ResultOut,
+    RoundIn,
+    RoundOut,
+    RoundsOut,
+    SheetQuery,
+    StandingsOut,
+    SwapIn,
+    TableIn,
+)
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
 from listbuilder.web.context import bearer_token, database, event_body, registry, scoring_of, standings_body
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
-from listbuilder.shapes.rounds import (
-    EventEditIn, LogOut, PlayerIn, PrecheckIn, PrecheckOut, ReopenIn, ResultIn, ResultOut, RoundIn, RoundOut, RoundsOut, SheetQuery,
-    StandingsOut, SwapIn, TableIn,
-)
-from listbuilder.shapes.events import EventOut
 
 day = lazy_module("listbuilder.rounds")
 admin = lazy_module("listbuilder.event_admin")
@@ -33,9 +46,13 @@ store = lazy_module("listbuilder.store.rounds")
 events_core = lazy_module("listbuilder.events")
 
 blp = Blueprint(
-    "rounds", __name__, url_prefix="/api/v1/events",
+    "rounds",
+    __name__,
+    url_prefix="/api/v1/events",
     description="The tournament day: organiser controls, a list's pre-check, rounds and pairings, results, standings and printed sheets.",
-    tags={"tournament day": "The tournament day: organiser controls, a list's pre-check, rounds and pairings, results, standings and printed sheets."},
+    tags={
+        "tournament day": "The tournament day: organiser controls, a list's pre-check, rounds and pairings, results, standings and printed sheets."
+    },
 )
 blp.errorhandler(StoreError)(store_error_response)
 
@@ -44,7 +61,14 @@ ANY_TOKEN = [{"organiserToken": []}, {"playerToken": []}]
 
 
 def register(rest: Any) -> None:
-    rest.security_scheme("playerToken", {"type": "http", "scheme": "bearer", "description": "the player_token returned with a player's first submission"})
+    rest.security_scheme(
+        "playerToken",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "the player_token returned with a player's first submission",
+        },
+    )
     rest.register_blueprint(blp)
 
 
@@ -53,9 +77,12 @@ BODY = (400, 413, 415)  # a body that is not JSON, too large, or not declared as
 
 def _errors(*codes: int) -> Any:
     described = {
-        401: "no token (Authorization: Bearer <token>)", 403: "a wrong token, or one that may not do this (a player's for an organiser's action, or for another table)",
-        404: "no event, round or table with this number", 409: "not now: a table of the last round has no result, round 1 has started, a result is confirmed already, the opponent entered another result …",
-        410: "the organiser deleted the event", 422: "invalid fields: the errors name each one",
+        401: "no token (Authorization: Bearer <token>)",
+        403: "a wrong token, or one that may not do this (a player's for an organiser's action, or for another table)",
+        404: "no event, round or table with this number",
+        409: "not now: a table of the last round has no result, round 1 has started, a result is confirmed already, the opponent entered another result …",
+        410: "the organiser deleted the event",
+        422: "invalid fields: the errors name each one",
     }
     return blp.errors(*codes, descriptions=described)
 
@@ -83,7 +110,9 @@ class EventControls(MethodView):
         event = store.read_day(database(), event_id).event
         list_settings = None
         if any(data.get(k) is not None for k in events_core.SETTINGS):
-            list_settings = events_core.check_settings(registry(), event.system_id, {**event.settings, **{k: v for k, v in data.items() if v is not None}})
+            list_settings = events_core.check_settings(
+                registry(), event.system_id, {**event.settings, **{k: v for k, v in data.items() if v is not None}}
+            )
         return event_body(_change(event_id, admin.plan_edit(data, list_settings, day.now())).event)
 
     @blp.response(204)
@@ -164,8 +193,17 @@ class Precheck(MethodView):
             if refused.status == 404:
                 raise
             return {"legal": False, "reasons": [refused.message], "report": None, "verification_code": None}
-        reasons = [f"{i.code}: {i.message}" + (f" ({i.path})" if i.path else "") for i in check.report.issues if i.severity == "error"]
-        return {"legal": check.report.valid, "reasons": reasons, "report": check.report.as_dict(), "verification_code": check.verification_code}
+        reasons = [
+            f"{i.code}: {i.message}" + (f" ({i.path})" if i.path else "")
+            for i in check.report.issues
+            if i.severity == "error"
+        ]
+        return {
+            "legal": check.report.valid,
+            "reasons": reasons,
+            "report": check.report.as_dict(),
+            "verification_code": check.verification_code,
+        }
 
 
 # --------------------------------------------------------------------------------------------
@@ -184,7 +222,9 @@ class Rounds(MethodView):
         before = store.read_day(database(), event_id)
         scoring = scoring_of(before.event)
         factions = _factions(before)
-        after = _change(event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"], factions=factions))
+        after = _change(
+            event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"], factions=factions)
+        )
         return day.round_body(after, len(after.rounds), scoring)
 
     @blp.response(200, RoundsOut)
@@ -285,7 +325,9 @@ class StandingsCsv(MethodView):
 
         body = standings_body(store.read_day(database(), event_id))
         response = Response(standings_csv(body), mimetype="text/csv")
-        response.headers["Content-Disposition"] = content_disposition("attachment", file_name(f"{body['event']['name']} standings", "csv", "standings"))
+        response.headers["Content-Disposition"] = content_disposition(
+            "attachment", file_name(f"{body['event']['name']} standings", "csv", "standings")
+        )
         return response
 
 
@@ -302,8 +344,27 @@ class Log(MethodView):
             raise (TokenWrong if bearer_token() else TokenMissing)(event_id, "the record needs the organiser token")
         return {
             "log": [{"seq": e.seq, "kind": e.kind, "data": dict(e.data), "at": e.at.isoformat()} for e in found.log],
-            "rounds": [{"number": r.number, "seed": r.seed, "started_at": r.started_at.isoformat(), "tables": [list(t) for t in r.tables]} for r in found.rounds],
-            "results": [{"round": r.round, "seq": r.seq, "table": r.table, "kind": r.kind, "entered_by": r.by, "result": dict(r.result), "at": r.at.isoformat()} for r in found.results],
+            "rounds": [
+                {
+                    "number": r.number,
+                    "seed": r.seed,
+                    "started_at": r.started_at.isoformat(),
+                    "tables": [list(t) for t in r.tables],
+                }
+                for r in found.rounds
+            ],
+            "results": [
+                {
+                    "round": r.round,
+                    "seq": r.seq,
+                    "table": r.table,
+                    "kind": r.kind,
+                    "entered_by": r.by,
+                    "result": dict(r.result),
+                    "at": r.at.isoformat(),
+                }
+                for r in found.results
+            ],
         }
 
 

@@ -21,19 +21,36 @@ from flask_smorest import abort
 from werkzeug.routing import BaseConverter
 
 from listbuilder.canonical import verification_code
+from listbuilder.lazy import lazy_module
 from listbuilder.lists import parse_list
+from listbuilder.lru import Lru
 from listbuilder.model import ArmyList
-from listbuilder.shapes.saved import CreatedOut, DiffOut, DiffQuery, RosterQuery, SavedListOut, VersionOut, VersionQuery, VersionsOut
 from listbuilder.shapes.api import ErrorOut as ErrorSchema
+from listbuilder.shapes.saved import (
+    CreatedOut,
+    DiffOut,
+    DiffQuery,
+    RosterQuery,
+    SavedListOut,
+    VersionOut,
+    VersionQuery,
+    VersionsOut,
+)
 from listbuilder.store.errors import StoreError
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
-from listbuilder.web.context import ARMY_LIST, DATABASE_URL_KEY, bearer_token, database, database_url, list_code, registry
 from listbuilder.store.tokens import ID_PATTERN
+from listbuilder.web.context import (
+    ARMY_LIST,
+    DATABASE_URL_KEY,
+    bearer_token,
+    database,
+    database_url,
+    list_code,
+    registry,
+)
 from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name, no_content
 from listbuilder.web.http.errors import etag, store_error_response
 from listbuilder.web.http.rest import Blueprint
-from listbuilder.lazy import lazy_module
-from listbuilder.lru import Lru
 
 saved = lazy_module("listbuilder.saved")  # checking and comparing versions: loaded by the first saved-list request
 store = lazy_module("listbuilder.store.lists")
@@ -41,17 +58,32 @@ rosters = lazy_module("listbuilder.rosters")  # loaded by the first text roster 
 
 
 blp = Blueprint(
-    "saved_lists", __name__, url_prefix="/api/v1/lists",
+    "saved_lists",
+    __name__,
+    url_prefix="/api/v1/lists",
     description="Saved lists: share links, edit tokens, versions, diffs, locking and rosters.",
     tags={"saved lists": "Saved lists: share links, edit tokens, versions, diffs, locking and rosters."},
 )
 blp.errorhandler(StoreError)(store_error_response)
 
 EDIT_TOKEN = [{"editToken": []}]
-IF_MATCH = {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
-            "description": 'the ETag of the version this change was made to, e.g. "v3" (`*`: whatever is current)'}
-LOCK_IF_MATCH = {**IF_MATCH, "required": False, "description": "optional: lock only if this is still the current version"}
-DELETE_IF_MATCH = {**IF_MATCH, "required": False, "description": "optional: delete only if this is still the current version"}
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": 'the ETag of the version this change was made to, e.g. "v3" (`*`: whatever is current)',
+}
+LOCK_IF_MATCH = {
+    **IF_MATCH,
+    "required": False,
+    "description": "optional: lock only if this is still the current version",
+}
+DELETE_IF_MATCH = {
+    **IF_MATCH,
+    "required": False,
+    "description": "optional: delete only if this is still the current version",
+}
 ETAG_HEADER = {"ETag": {"description": 'the version, as "v<number>"', "schema": {"type": "string"}}}
 
 
@@ -81,7 +113,10 @@ def init_app(app: Flask) -> None:
 
 
 def register_security(rest: Any) -> None:
-    rest.security_scheme("editToken", {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"})
+    rest.security_scheme(
+        "editToken",
+        {"type": "http", "scheme": "bearer", "description": "the edit_token returned when the list was created"},
+    )
 
 
 _ETAG = re.compile(r"v([1-9][0-9]{0,9})")
@@ -100,16 +135,25 @@ def _expected(list_id: str, token: str | None, *, required: bool = True) -> int 
     if not raw.strip():
         if required:
             store.check_editable(database(), list_id, token)
-            abort(428, message="send If-Match with the ETag of the version you edited (from GET)", errors={"If-Match": ["missing"]})
+            abort(
+                428,
+                message="send If-Match with the ETag of the version you edited (from GET)",
+                errors={"If-Match": ["missing"]},
+            )
         return None
     if not _IF_MATCH.fullmatch(raw):
         store.check_editable(database(), list_id, token)
-        abort(400, message='If-Match is not an entity tag: send the ETag as GET gave it, quotes included ("v1"), or *',
-              errors={"If-Match": [f"not a quoted entity tag: {raw[:40]!r}"]})
+        abort(
+            400,
+            message='If-Match is not an entity tag: send the ETag as GET gave it, quotes included ("v1"), or *',
+            errors={"If-Match": [f"not a quoted entity tag: {raw[:40]!r}"]},
+        )
     if_match = request.if_match
     if if_match.star_tag:
         return None
-    for tag in if_match.as_set(include_weak=False):  # If-Match compares strongly (RFC 9110 13.1.1): a weak tag never matches
+    for tag in if_match.as_set(
+        include_weak=False
+    ):  # If-Match compares strongly (RFC 9110 13.1.1): a weak tag never matches
         found = _ETAG.fullmatch(tag or "")  # a malformed header can hold an empty (None) tag
         if found:
             return int(found.group(1))
@@ -126,8 +170,12 @@ def _links(list_id: str) -> dict[str, str]:
 def _created(new: store.NewList, report: Any) -> tuple[dict[str, Any], int, dict[str, str]]:
     links = _links(new.saved.id)
     body = {
-        "id": new.saved.id, "edit_token": new.token, "version": new.saved.version, **links,
-        "edit_url": f"{links['share_url']}#edit={new.token}", "report": report.as_dict() if report is not None else None,
+        "id": new.saved.id,
+        "edit_token": new.token,
+        "version": new.saved.version,
+        **links,
+        "edit_url": f"{links['share_url']}#edit={new.token}",
+        "report": report.as_dict() if report is not None else None,
     }
     return body, 201, {"Location": links["url"], "ETag": etag(new.saved.version)}
 
@@ -143,10 +191,16 @@ def version_body(checked: saved.CheckedVersion) -> dict[str, Any]:
         "report": checked.report.as_dict() if checked.report is not None else None,
         "verification_code": checked.verification_code,
         "rules": {
-            "system": version.rules.system_id, "book": version.rules.book_id, "book_name": _book_name(version.rules.book_id), "book_version": version.rules.book_version,
-            "rules_version": version.rules.rules_version, "current_rules_version": checked.current_rules_version,
+            "system": version.rules.system_id,
+            "book": version.rules.book_id,
+            "book_name": _book_name(version.rules.book_id),
+            "book_version": version.rules.book_version,
+            "rules_version": version.rules.rules_version,
+            "current_rules_version": checked.current_rules_version,
             "changed": changed,
-            "report_when_saved": checked.report_when_saved.as_dict() if changed and checked.report_when_saved is not None else None,
+            "report_when_saved": checked.report_when_saved.as_dict()
+            if changed and checked.report_when_saved is not None
+            else None,
             "verification_code_when_saved": checked.verification_code_when_saved,
         },
     }
@@ -161,8 +215,11 @@ def list_body(found: store.SavedList) -> dict[str, Any]:
     checked = saved.check_version(database(), registry(), found.current)
     return {
         **version_body(checked),
-        "created_at": found.created_at, "updated_at": found.updated_at,
-        "locked": found.locked, "locked_at": found.locked_at, **_links(found.id),
+        "created_at": found.created_at,
+        "updated_at": found.updated_at,
+        "locked": found.locked,
+        "locked_at": found.locked_at,
+        **_links(found.id),
     }
 
 
@@ -189,8 +246,13 @@ def _link_base() -> tuple[str, str, str, str, str]:
     (with the app's constant config). Read raw: ``request.host_url`` parses and decodes the
     host on every read, a seventh of the work of a read answered from the cache."""
     environ = request.environ
-    return (environ["wsgi.url_scheme"], environ.get("HTTP_HOST", ""), environ.get("SERVER_NAME", ""),
-            environ.get("SERVER_PORT", ""), environ.get("SCRIPT_NAME", ""))
+    return (
+        environ["wsgi.url_scheme"],
+        environ.get("HTTP_HOST", ""),
+        environ.get("SERVER_NAME", ""),
+        environ.get("SERVER_PORT", ""),
+        environ.get("SCRIPT_NAME", ""),
+    )
 
 
 def _json(data: bytes, version: int) -> Response:
@@ -204,7 +266,10 @@ _LIST_OUT = SavedListOut()
 BODIES_KEY = "listbuilder.saved_bodies"
 
 
-_NOT_FOUND = {"schema": ErrorSchema, "description": "no list with this id (or no such version), or the list names a system or book we do not have"}
+_NOT_FOUND = {
+    "schema": ErrorSchema,
+    "description": "no list with this id (or no such version), or the list names a system or book we do not have",
+}
 _GONE = {"schema": ErrorSchema, "description": "the list was deleted"}
 _UNPROCESSABLE = {"schema": ErrorSchema, "description": "malformed list: nothing stored"}
 
@@ -213,10 +278,17 @@ def _errors(*codes: int, **overrides: str) -> Any:
     """Document the error answers an operation really gives, all in the one error shape
     (``_413="..."`` overrides a code's description)."""
     described = {
-        400: "the body is not JSON, or If-Match is not a quoted entity tag", 401: "no edit token (Authorization: Bearer <token>)", 403: "wrong edit token",
-        404: _NOT_FOUND["description"], 409: f"the list already has {MAX_VERSIONS_PER_LIST} versions, the most one list keeps: copy it to go on saving",
-        410: _GONE["description"], 412: "If-Match names an older version: reload, then change",
-        413: "body over 1 MiB", 422: _UNPROCESSABLE["description"], 423: "the list is locked", 428: "If-Match is missing",
+        400: "the body is not JSON, or If-Match is not a quoted entity tag",
+        401: "no edit token (Authorization: Bearer <token>)",
+        403: "wrong edit token",
+        404: _NOT_FOUND["description"],
+        409: f"the list already has {MAX_VERSIONS_PER_LIST} versions, the most one list keeps: copy it to go on saving",
+        410: _GONE["description"],
+        412: "If-Match names an older version: reload, then change",
+        413: "body over 1 MiB",
+        422: _UNPROCESSABLE["description"],
+        423: "the list is locked",
+        428: "If-Match is missing",
     }
 
     described.update({int(code.lstrip("_")): text for code, text in overrides.items()})
@@ -226,7 +298,11 @@ def _errors(*codes: int, **overrides: str) -> Any:
 @blp.route("")
 class SavedLists(MethodView):
     @blp.arguments(ARMY_LIST)
-    @blp.response(201, CreatedOut, headers={"Location": {"description": "the new list's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
+    @blp.response(
+        201,
+        CreatedOut,
+        headers={"Location": {"description": "the new list's URL", "schema": {"type": "string"}}, **ETAG_HEADER},
+    )
     @_errors(400, 404, 413, 415, 422)
     @blp.doc(operationId="saveList")
     def post(self, army: ArmyList) -> Any:
@@ -257,7 +333,9 @@ class SavedList(MethodView):
         token = bearer_token()
         expected = _expected(list_id, token)
         ready = saved.to_save(registry(), army)
-        return _answer(store.save_version(database(), list_id, token, expected, ready.document_json, ready.rules, ready.texts))
+        return _answer(
+            store.save_version(database(), list_id, token, expected, ready.document_json, ready.rules, ready.texts)
+        )
 
     @blp.response(204)
     @blp.doc(security=EDIT_TOKEN, parameters=[DELETE_IF_MATCH])
@@ -281,10 +359,17 @@ class Versions(MethodView):
         summaries = []
         for v in versions:
             army = parse_list(v.document)
-            summaries.append({
-                "version": v.number, "saved_at": v.saved_at, "name": army.name, "book": v.rules.book_id,
-                "units": len(army.units), "rules_version": v.rules.rules_version, "verification_code": verification_code(army, v.rules.rules_version),
-            })
+            summaries.append(
+                {
+                    "version": v.number,
+                    "saved_at": v.saved_at,
+                    "name": army.name,
+                    "book": v.rules.book_id,
+                    "units": len(army.units),
+                    "rules_version": v.rules.rules_version,
+                    "verification_code": verification_code(army, v.rules.rules_version),
+                }
+            )
         return {"id": list_id, "current": versions[-1].number if versions else 0, "versions": summaries}
 
 
@@ -329,7 +414,11 @@ class Lock(MethodView):
 @blp.route("/<saved_id:list_id>/copy")
 class Copy(MethodView):
     @blp.arguments(VersionQuery, location="query")
-    @blp.response(201, CreatedOut, headers={"Location": {"description": "the copy's URL", "schema": {"type": "string"}}, **ETAG_HEADER})
+    @blp.response(
+        201,
+        CreatedOut,
+        headers={"Location": {"description": "the copy's URL", "schema": {"type": "string"}}, **ETAG_HEADER},
+    )
     @_errors(404, 410, 422)
     @blp.doc(operationId="copySavedList")
     def post(self, query: dict[str, int], list_id: str) -> Any:
@@ -348,8 +437,12 @@ def _version_to_print(list_id: str, number: int | None) -> tuple[Any, ArmyList]:
 @blp.route("/<saved_id:list_id>/roster.pdf")
 class SavedRosterPdf(MethodView):
     @blp.arguments(RosterQuery, location="query")
-    @blp.response(200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER)
-    @_errors(404, 410, 413, 422, _413="the roster is over a work budget no legal list reaches (listbuilder.roster_budget)")
+    @blp.response(
+        200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER
+    )
+    @_errors(
+        404, 410, 413, 422, _413="the roster is over a work budget no legal list reaches (listbuilder.roster_budget)"
+    )
     @blp.doc(operationId="getSavedRosterPdf")
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The PDF roster of the current version (or ?version=N), legal or not."""
@@ -357,7 +450,10 @@ class SavedRosterPdf(MethodView):
 
         books, army = _version_to_print(list_id, query.get("version"))
         share = url_for("list_pages.view", list_id=list_id, _external=True)
-        response = Response(roster_pdf(books, army, paper=query["paper"], layout=query["layout"], share_url=share), mimetype="application/pdf")
+        response = Response(
+            roster_pdf(books, army, paper=query["paper"], layout=query["layout"], share_url=share),
+            mimetype="application/pdf",
+        )
         response.headers["Content-Disposition"] = content_disposition("attachment", download_name(army, "pdf"))
         response.headers["X-Verification-Code"] = list_code(army, books)
         return response
@@ -366,11 +462,15 @@ class SavedRosterPdf(MethodView):
 @blp.route("/<saved_id:list_id>/roster.txt")
 class SavedRosterText(MethodView):
     @blp.arguments(VersionQuery, location="query")
-    @blp.response(200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER)
+    @blp.response(
+        200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER
+    )
     @_errors(404, 410, 422)
     @blp.doc(operationId="getSavedRosterText")
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The roster of the current version (or ?version=N) as compact text."""
         books, army = _version_to_print(list_id, query.get("version"))
         roster = rosters.build_roster(books, army)
-        return Response(rosters.roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code})
+        return Response(
+            rosters.roster_text(roster), mimetype="text/plain", headers={"X-Verification-Code": roster.code}
+        )

@@ -35,16 +35,16 @@ import sys
 from listbuilder.compat.gunicorn import answer_errors_with, hide_server_header
 from listbuilder.web.http.errors import gunicorn_error_response
 
-preload_app = True          # books are loaded once in the master and shared by the workers
+preload_app = True  # books are loaded once in the master and shared by the workers
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1)))
 worker_class = "gthread"
 threads = int(os.environ.get("LISTBUILDER_THREADS", "2"))
-switch_interval = 0.001     # seconds a computing thread runs before another may take the GIL
-timeout = 10                # seconds a worker may stay silent before it is killed and replaced
-graceful_timeout = 10       # seconds a worker has to finish its request on reload or shutdown
-max_requests = 50_000      # recycle a worker after this many requests (a slow leak stays small) ...
+switch_interval = 0.001  # seconds a computing thread runs before another may take the GIL
+timeout = 10  # seconds a worker may stay silent before it is killed and replaced
+graceful_timeout = 10  # seconds a worker has to finish its request on reload or shutdown
+max_requests = 50_000  # recycle a worker after this many requests (a slow leak stays small) ...
 max_requests_jitter = 5000  # ... plus up to this many, so workers do not recycle together
-limit_request_line = 4094   # bytes in the request line (method, path, query): 414 beyond
+limit_request_line = 4094  # bytes in the request line (method, path, query): 414 beyond
 limit_request_fields = 100  # header fields: 431 beyond
 limit_request_field_size = 8190  # bytes in one header field: 431 beyond
 control_socket_disable = not os.environ.get("LISTBUILDER_CONTROL_SOCKET")

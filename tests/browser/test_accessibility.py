@@ -26,18 +26,29 @@ BOOK = "gf-cinder-covenant"
 
 @pytest.fixture(scope="module")
 def saved_list(live_server) -> str:
-    army = {"system": "grimdark-future", "book": BOOK, "name": "Axe check", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}
-    request = urllib.request.Request(f"{live_server}/api/v1/lists", data=json.dumps(army).encode(), headers={"Content-Type": "application/json"})
+    army = {
+        "system": "grimdark-future",
+        "book": BOOK,
+        "name": "Axe check",
+        "units": [{"key": "a", "unit": "cc-ash-wardens"}],
+    }
+    request = urllib.request.Request(
+        f"{live_server}/api/v1/lists", data=json.dumps(army).encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())["id"]
 
 
-@pytest.fixture(params=[(size, scheme) for size in SIZES for scheme in ("light", "dark")], ids=lambda p: f"{p[0]}-{p[1]}")
+@pytest.fixture(
+    params=[(size, scheme) for size in SIZES for scheme in ("light", "dark")], ids=lambda p: f"{p[0]}-{p[1]}"
+)
 def sized(request, browser, live_server):
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run `make browser` (npm ci in tests/browser/a11y)")
     size, scheme = request.param
-    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone", color_scheme=scheme)
+    context = browser.new_context(
+        viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone", color_scheme=scheme
+    )
     context.add_init_script(path=str(AXE))
     page = context.new_page()
     page.set_default_timeout(10000)
@@ -79,7 +90,16 @@ def builder_states(page: Page):
 def test_axe_finds_nothing_serious_on_any_page(sized: Page, saved_list):
     page = sized
     problems = []
-    for path in ("/", "/systems/grimdark-future", f"/books/{BOOK}", "/lists", f"/l/{saved_list}", "/import", "/events/new", "/no-such-page"):
+    for path in (
+        "/",
+        "/systems/grimdark-future",
+        f"/books/{BOOK}",
+        "/lists",
+        f"/l/{saved_list}",
+        "/import",
+        "/events/new",
+        "/no-such-page",
+    ):
         page.goto(page.base + path)
         page.wait_for_load_state("networkidle")
         problems += [f"{path}: {p}" for p in serious(page)]
@@ -110,7 +130,15 @@ def test_touch_targets_are_at_least_44px_on_a_phone(browser, live_server, saved_
     page.base = live_server  # type: ignore[attr-defined]
     try:
         small = []
-        for path in ("/", "/systems/grimdark-future", f"/books/{BOOK}", "/lists", f"/l/{saved_list}", "/import", "/events/new"):
+        for path in (
+            "/",
+            "/systems/grimdark-future",
+            f"/books/{BOOK}",
+            "/lists",
+            f"/l/{saved_list}",
+            "/import",
+            "/events/new",
+        ):
             page.goto(live_server + path)
             small += [f"{path}: {s}" for s in page.evaluate(TARGETS)]
         for state in builder_states(page):

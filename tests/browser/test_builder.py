@@ -122,7 +122,9 @@ def test_opr_legal_list_then_issues_appear_and_clear(page: Page):
     page.get_by_role("button", name="Edit Smoke Squad with High Cantor").click()
     page.click("#ed-combine-copy")
     expect(entries(page).nth(0)).to_contain_text("combined pair")
-    expect(page.locator("#editor .member:not(.shared) h4")).to_have_text([re.compile("half 1"), re.compile("half 2"), re.compile("High Cantor")])
+    expect(page.locator("#editor .member:not(.shared) h4")).to_have_text(
+        [re.compile("half 1"), re.compile("half 2"), re.compile("High Cantor")]
+    )
     expect_legal(page)
     page.click("#ed-split")
     expect(entries(page).nth(0)).not_to_contain_text("combined pair")

@@ -7,7 +7,6 @@ builder adds a unit, previews a fight and opens the editor; Swagger UI renders t
 
 from __future__ import annotations
 
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -24,7 +23,12 @@ document.addEventListener("securitypolicyviolation", (e) => {
 @pytest.fixture()
 def watched(page: Page):
     console: list[str] = []
-    page.on("console", lambda msg: console.append(msg.text) if "Content Security Policy" in msg.text or "Refused to" in msg.text else None)
+    page.on(
+        "console",
+        lambda msg: (
+            console.append(msg.text) if "Content Security Policy" in msg.text or "Refused to" in msg.text else None
+        ),
+    )
     page.add_init_script(RECORD_VIOLATIONS)
     yield page
     violations = page.evaluate("window.__violations || []")
@@ -57,7 +61,15 @@ def test_builder_used_end_to_end(watched: Page):
 
 @pytest.mark.parametrize("book", ["ah-iron-consulate", "arh-spartan-mechanised"])
 def test_hex_builders_load(watched: Page, registry, book):
-    book = book if book in registry.books else next(b.id for b in registry.books.values() if b.system == ("ancients-hex" if book.startswith("ah-") else "armour-hex"))
+    book = (
+        book
+        if book in registry.books
+        else next(
+            b.id
+            for b in registry.books.values()
+            if b.system == ("ancients-hex" if book.startswith("ah-") else "armour-hex")
+        )
+    )
     watched.goto(f"{watched.base}/build/{book}")
     expect(watched.locator("#validity")).to_be_visible()
 
@@ -73,8 +85,15 @@ def test_saved_list_pages(watched: Page):
     import json
     import urllib.request
 
-    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "CSP check", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}
-    request = urllib.request.Request(f"{watched.base}/api/v1/lists", data=json.dumps(army).encode(), headers={"Content-Type": "application/json"})
+    army = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "name": "CSP check",
+        "units": [{"key": "a", "unit": "cc-ash-wardens"}],
+    }
+    request = urllib.request.Request(
+        f"{watched.base}/api/v1/lists", data=json.dumps(army).encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         created = json.loads(response.read())
     watched.goto(f"{watched.base}/l/{created['id']}")

@@ -30,10 +30,13 @@ def open_efficiency(page: Page, base: str, book: str = "The Ember Marches", targ
 
 def compare_first_option(page: Page, defender: dict) -> dict:
     """The API's answer for the unit as it comes (the panel's first row), against defender."""
-    return page.evaluate("""async (defender) => (await (await fetch('/api/v1/previews/compare', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    return page.evaluate(
+        """async (defender) => (await (await fetch('/api/v1/previews/compare', {method: 'POST', headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({system: 'age-of-fantasy', attacker: {book: 'aof-ember-marches', unit: 'march-swordsmen'},
           options: [{upgrades: []}, {upgrades: [{section: 'em-command', option: 'sergeant'}]}],
-          defender, situation: {attack: 'melee', charging: true}})})).json())""", defender)["options"][0]
+          defender, situation: {attack: 'melee', charging: true}})})).json())""",
+        defender,
+    )["options"][0]
 
 
 def test_editor_shows_points_efficiency_of_each_option(page: Page):

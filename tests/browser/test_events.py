@@ -20,12 +20,24 @@ pytestmark = pytest.mark.browser
 
 SHOTS = Path(os.environ.get("LISTBUILDER_SCREENSHOTS", "/tmp/listbuilder-shots"))
 LEGAL = {
-    "system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Ash Legion", "points_limit": 1000,
+    "system": "grimdark-future",
+    "book": "gf-cinder-covenant",
+    "name": "Ash Legion",
+    "points_limit": 1000,
     "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "p", "unit": "cc-ember-priest", "joined_to": "a"}],
 }
 ILLEGAL = {
-    "system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Flamer Storm", "points_limit": 1000,
-    "units": [{"key": "a", "unit": "cc-ash-wardens", "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 3}]}],
+    "system": "grimdark-future",
+    "book": "gf-cinder-covenant",
+    "name": "Flamer Storm",
+    "points_limit": 1000,
+    "units": [
+        {
+            "key": "a",
+            "unit": "cc-ash-wardens",
+            "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 3}],
+        }
+    ],
 }
 
 
@@ -51,7 +63,9 @@ def create_event(page: Page) -> str:
 
 def remember_list(page: Page, army: dict) -> None:
     """Save a list through the API and let this browser remember it, as the builder's Save does."""
-    made = page.request.post(f"{page.base}/api/v1/lists", data=json.dumps(army), headers={"Content-Type": "application/json"}).json()
+    made = page.request.post(
+        f"{page.base}/api/v1/lists", data=json.dumps(army), headers={"Content-Type": "application/json"}
+    ).json()
     page.evaluate(
         """([id, token, army]) => {
             const all = JSON.parse(localStorage.getItem("listbuilder.saved") || "{}");
@@ -74,7 +88,7 @@ def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     event_url = create_event(page)
     expect(page.locator("#entries tr")).to_have_count(0)
-    remember_list(page, LEGAL)                          # two lists this browser saved (as the builder's Save does)
+    remember_list(page, LEGAL)  # two lists this browser saved (as the builder's Save does)
     remember_list(page, ILLEGAL)
 
     submit(page, event_url, "Ash Legion", "Ann")
@@ -83,7 +97,7 @@ def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):
     submit(page, event_url, "Flamer Storm", "Bo")
     expect(page.locator("#submit-status")).to_contain_text("Not legal: flagged for the organiser")
 
-    page.goto(event_url)                                # the organiser token is remembered by this browser
+    page.goto(event_url)  # the organiser token is remembered by this browser
     rows = page.locator("#entries tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_contain_text("Ann")
@@ -98,7 +112,9 @@ def test_an_event_from_creation_to_the_roster_pack(watched: Page, browser):
 
     with page.expect_download(timeout=60000) as download:
         page.locator("#download-csv").click()
-    assert re.fullmatch(r"Ember Cup .b.2026.+ lists\.csv", download.value.suggested_filename)  # the browser tames < and >
+    assert re.fullmatch(
+        r"Ember Cup .b.2026.+ lists\.csv", download.value.suggested_filename
+    )  # the browser tames < and >
     rows_csv = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
     assert [(r["player"], r["valid"]) for r in rows_csv] == [("Ann", "yes"), ("Bo", "no")]
 

@@ -52,7 +52,10 @@ class Clicks:
 
     def add_with(self, name: str, choice: str) -> None:
         """One choice in the book card's "Add with…": "pair+<hero>", "one+<hero>" or "opt:<section>/<option>"."""
-        self.select(self.page.get_by_role("combobox", name=re.compile(rf"^Add {re.escape(name)} with (a hero|an upgrade)")), choice)
+        self.select(
+            self.page.get_by_role("combobox", name=re.compile(rf"^Add {re.escape(name)} with (a hero|an upgrade)")),
+            choice,
+        )
 
     def add_joined(self, unit_id: str) -> None:
         self.select("#ed-add-joined", unit_id)
@@ -162,7 +165,9 @@ def test_add_with_is_one_undoable_step_and_waits_for_enter_from_the_keyboard(pag
     expect(entries(page)).to_have_count(0)
     page.keyboard.press("Enter")
     expect(entries(page)).to_have_count(1)
-    expect(entries(page).nth(0)).to_contain_text("2× Ash Wardens with High Cantor")  # the second choice: pair + High Cantor
+    expect(entries(page).nth(0)).to_contain_text(
+        "2× Ash Wardens with High Cantor"
+    )  # the second choice: pair + High Cantor
     expect(with_).to_be_focused()
     expect(with_).to_have_value("")
     expect(page.locator("#editor-title")).to_have_text("2× Ash Wardens with High Cantor")
@@ -218,7 +223,9 @@ def test_duplicate_and_reorder_whole_units_keeping_the_focus(page: Page):
     expect(entries(page)).to_have_count(2)
     page.get_by_role("button", name="Duplicate 2× Cinder Zealots with High Cantor").click()
     expect(entries(page)).to_have_count(3)
-    expect(entries(page).nth(1)).to_contain_text("2× Cinder Zealots with High Cantor")  # the copy keeps its pair and hero
+    expect(entries(page).nth(1)).to_contain_text(
+        "2× Cinder Zealots with High Cantor"
+    )  # the copy keeps its pair and hero
     expect(page.locator('#totals .chip[data-total="units"]')).to_contain_text("7 units")
     expect(page.locator('#totals .chip[data-total="activations"]')).to_contain_text("3 activations")
     down = page.get_by_role("button", name="Move 2× Cinder Zealots with High Cantor down").first
@@ -231,7 +238,9 @@ def test_duplicate_and_reorder_whole_units_keeping_the_focus(page: Page):
     up.click()
     expect(entries(page).nth(0)).to_contain_text("Forge Crawler")
     expect(page.get_by_role("button", name="Move Forge Crawler up")).to_be_disabled()
-    expect(page.get_by_role("button", name="Move Forge Crawler down")).to_be_focused()  # first row: focus moves to the button that still works
+    expect(
+        page.get_by_role("button", name="Move Forge Crawler down")
+    ).to_be_focused()  # first row: focus moves to the button that still works
     page.keyboard.press("Enter")
     expect(entries(page).nth(1)).to_contain_text("Forge Crawler")
     expect(page.get_by_role("button", name="Move Forge Crawler down")).to_be_focused()
@@ -263,7 +272,10 @@ def test_counts_read_the_same_in_the_bar_the_list_and_the_pdf(page: Page, tmp_pa
 
     golden = json.loads((GOLDEN / "legal-2000-cinder-covenant.json").read_text())["list"]
     page.goto(f"{page.base}/build/gf-cinder-covenant")
-    page.evaluate("(l) => localStorage.setItem('listbuilder.draft.gf-cinder-covenant', JSON.stringify({list: l, savedAt: 1}))", golden)
+    page.evaluate(
+        "(l) => localStorage.setItem('listbuilder.draft.gf-cinder-covenant', JSON.stringify({list: l, savedAt: 1}))",
+        golden,
+    )
     page.reload()
     expect(page.locator("#validity")).to_have_text("Legal")
     bar = {k: page.locator(f'#totals .chip[data-total="{k}"]') for k in ("units", "activations", "models")}

@@ -148,8 +148,16 @@ def test_loading_a_json_file_asks_before_replacing_an_unsaved_list(page: Page, t
     add(page, "Ember Priest")
     expect(entries(page)).to_have_count(1)
     file = tmp_path / "other.json"
-    file.write_text(json.dumps({"system": "grimdark-future", "book": BOOK, "name": "From a file", "units": [
-        {"key": "a", "unit": "cc-ash-wardens"}, {"key": "b", "unit": "cc-ash-wardens"}]}))
+    file.write_text(
+        json.dumps(
+            {
+                "system": "grimdark-future",
+                "book": BOOK,
+                "name": "From a file",
+                "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "b", "unit": "cc-ash-wardens"}],
+            }
+        )
+    )
     asked: list[str] = []
 
     def refuse(dialog):
@@ -202,8 +210,11 @@ def offline_save_meets_a_newer_version(page: Page) -> None:
     helper = context.new_page()
     body = helper.request.get(f"{page.base}/api/v1/lists/{list_id}").json()["list"]
     body["name"] = "Changed on the phone"
-    answer = helper.request.put(f"{page.base}/api/v1/lists/{list_id}", data=body,
-                                headers={"Authorization": f"Bearer {token}", "If-Match": '"v1"'})
+    answer = helper.request.put(
+        f"{page.base}/api/v1/lists/{list_id}",
+        data=body,
+        headers={"Authorization": f"Bearer {token}", "If-Match": '"v1"'},
+    )
     assert answer.ok, answer.text()
     helper.close()
 

@@ -39,7 +39,11 @@ def fresh(browser, live_server):
 
 
 def kept_paths(page) -> set[str]:
-    return set(page.evaluate("caches.open('listbuilder-v1').then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))"))
+    return set(
+        page.evaluate(
+            "caches.open('listbuilder-v1').then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))"
+        )
+    )
 
 
 def wait_kept(page, needed: set[str], seconds: float = 30) -> None:
@@ -71,7 +75,11 @@ def test_the_builder_works_offline_and_an_offline_save_reaches_the_server(fresh,
     expect(page.locator("#validity")).to_be_visible()
     # The worker keeps this first visit's page, scripts and book.
     needed = {f"/build/{BOOK}", f"/api/v1/books/{BOOK}", "/api/v1/systems/grimdark-future"}
-    needed |= set(page.evaluate("performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.startsWith('/static/'))"))
+    needed |= set(
+        page.evaluate(
+            "performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.startsWith('/static/'))"
+        )
+    )
     wait_kept(page, needed)
 
     context.set_offline(True)
@@ -99,9 +107,20 @@ def test_the_builder_works_offline_and_an_offline_save_reaches_the_server(fresh,
 
 def test_a_saved_list_opened_by_its_link_opens_offline_from_the_last_copy(fresh, live_server):
     page, context = fresh, fresh.context
-    army = {"system": "grimdark-future", "book": BOOK, "name": "Club night", "points_limit": 2000, "units": [
-    {"key": "a", "unit": "cc-ash-wardens", "upgrades": [{"section": "cc-squad-drill", "option": "ember-drill"}]},
-    {"key": "b", "unit": "cc-forge-crawler"}]}
+    army = {
+        "system": "grimdark-future",
+        "book": BOOK,
+        "name": "Club night",
+        "points_limit": 2000,
+        "units": [
+            {
+                "key": "a",
+                "unit": "cc-ash-wardens",
+                "upgrades": [{"section": "cc-squad-drill", "option": "ember-drill"}],
+            },
+            {"key": "b", "unit": "cc-forge-crawler"},
+        ],
+    }
     made = page.request.post(f"{live_server}/api/v1/lists", data=army).json()
     list_id = made["id"]
     page.goto(f"{live_server}/l/{list_id}")
@@ -114,7 +133,9 @@ def test_a_saved_list_opened_by_its_link_opens_offline_from_the_last_copy(fresh,
     expect(page.locator('#totals .chip[data-currency="pts"] strong')).to_have_text(points)
     wait_kept(page, {f"/l/{list_id}", f"/api/v1/lists/{list_id}", f"/build/{BOOK}"})
     # A different draft in this browser: the link must open the saved list, not the draft.
-    page.evaluate(f"localStorage.setItem('listbuilder.draft.{BOOK}', JSON.stringify({{list: {{system: 'grimdark-future', book: '{BOOK}', name: 'Draft', units: []}}, savedAt: 1}}))")
+    page.evaluate(
+        f"localStorage.setItem('listbuilder.draft.{BOOK}', JSON.stringify({{list: {{system: 'grimdark-future', book: '{BOOK}', name: 'Draft', units: []}}, savedAt: 1}}))"
+    )
 
     context.set_offline(True)
     page.goto(f"{live_server}/l/{list_id}")

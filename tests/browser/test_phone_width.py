@@ -15,7 +15,8 @@ pytestmark = pytest.mark.browser
 
 def overflow(page) -> list[str]:
     """The page's width past the viewport, and the widest elements that cause it."""
-    return page.evaluate("""(limit) => {
+    return page.evaluate(
+        """(limit) => {
         const wide = document.documentElement.scrollWidth;
         if (wide <= limit) return [];
         const out = [`page ${wide}px`];
@@ -24,7 +25,9 @@ def overflow(page) -> list[str]:
             if (r.right > limit + 1 && r.width > 0) out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} right=${Math.round(r.right)}`);
         }
         return out.slice(0, 12);
-    }""", PHONE["width"])
+    }""",
+        PHONE["width"],
+    )
 
 
 @pytest.fixture()
@@ -39,15 +42,27 @@ def phone(browser, live_server):
 
 def test_no_page_scrolls_sideways_at_390_px(phone, registry):
     page = phone
-    made = page.request.post(f"{page.base}/api/v1/lists", data=json.dumps(LEGAL), headers={"Content-Type": "application/json"}).json()
+    made = page.request.post(
+        f"{page.base}/api/v1/lists", data=json.dumps(LEGAL), headers={"Content-Type": "application/json"}
+    ).json()
     page.goto(page.base + "/")
     remember_list(page, LEGAL)
     event_url = create_event(page)
     submit(page, event_url, LEGAL["name"], "Ann Long-Named Player of the Ember Marches")  # the report has a row
     expect(page.locator("#submit-status")).to_contain_text("Submitted as", timeout=30000)
     event_path = event_url.replace(page.base, "")
-    paths = ["/", "/import", "/lists", f"/l/{made['id']}", "/events/new", event_path,
-             f"{event_path}/standings", f"{event_path}/day", "/api/v1/docs", "/no-such-page"]
+    paths = [
+        "/",
+        "/import",
+        "/lists",
+        f"/l/{made['id']}",
+        "/events/new",
+        event_path,
+        f"{event_path}/standings",
+        f"{event_path}/day",
+        "/api/v1/docs",
+        "/no-such-page",
+    ]
     paths += [f"/systems/{s}" for s in registry.systems]
     paths += [f"/build/{b.id}" for b in {b.system: b for b in registry.books.values()}.values()]
     paths += [f"/books/{b.id}" for b in registry.books.values()][:3]

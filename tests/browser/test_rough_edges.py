@@ -41,14 +41,21 @@ def test_the_preview_names_a_joined_hero_and_writes_english(page: Page):
     page.select_option("#pv-book", label="Verdant Spore Choir")
     page.select_option("#pv-defender", index=0)
     page.click("#pv-run")
-    expect(page.locator("#pv-matchup")).to_have_text(re.compile(r"^Ash Wardens \(10 models\) with Ember Priest \(hero\) attack .+ \(1 model\)$"))
-    expect(page.locator("#preview-result table.expected caption")).to_have_text("Expected results of Ash Wardens’ attack (averages)")
+    expect(page.locator("#pv-matchup")).to_have_text(
+        re.compile(r"^Ash Wardens \(10 models\) with Ember Priest \(hero\) attack .+ \(1 model\)$")
+    )
+    expect(page.locator("#preview-result table.expected caption")).to_have_text(
+        "Expected results of Ash Wardens’ attack (averages)"
+    )
 
 
-@pytest.mark.parametrize(("book", "unit", "words"), [
-    ("gf-cinder-covenant", "High Cantor", "the free"),
-    ("aof-ember-marches", "Marchlord", "the cheapest"),
-])
+@pytest.mark.parametrize(
+    ("book", "unit", "words"),
+    [
+        ("gf-cinder-covenant", "High Cantor", "the free"),
+        ("aof-ember-marches", "Marchlord", "the cheapest"),
+    ],
+)
 def test_a_required_choice_is_filled_with_the_free_or_cheapest_option_and_said(page: Page, book, unit, words):
     open_builder(page, book)
     add(page, unit)

@@ -18,7 +18,10 @@ pytestmark = pytest.mark.browser
 
 SHOTS = Path(os.environ.get("LISTBUILDER_SCREENSHOTS", "/tmp/listbuilder-shots"))
 ARMY = {
-    "system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Ash Legion", "points_limit": 1000,
+    "system": "grimdark-future",
+    "book": "gf-cinder-covenant",
+    "name": "Ash Legion",
+    "points_limit": 1000,
     "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "p", "unit": "cc-ember-priest", "joined_to": "a"}],
 }
 
@@ -33,13 +36,25 @@ def post(base, path, body, token=None):
 @pytest.fixture()
 def event(live_server):
     """An event with five players (names with markup, to see them escaped)."""
-    made = post(live_server, "/api/v1/events", {
-        "name": "Club Night", "system": "grimdark-future", "points_limit": 1000, "books": [{"book": "gf-cinder-covenant"}],
-        "deadline": "2099-01-01T18:00:00Z",
-    })
+    made = post(
+        live_server,
+        "/api/v1/events",
+        {
+            "name": "Club Night",
+            "system": "grimdark-future",
+            "points_limit": 1000,
+            "books": [{"book": "gf-cinder-covenant"}],
+            "deadline": "2099-01-01T18:00:00Z",
+        },
+    )
     for name in ("Ann", "Bob", "Cid", "Dee", "<i>Eve</i>"):
         saved = post(live_server, "/api/v1/lists", ARMY)
-        post(live_server, f"/api/v1/events/{made['id']}/submissions", {"list_id": saved["id"], "player": name}, saved["edit_token"])
+        post(
+            live_server,
+            f"/api/v1/events/{made['id']}/submissions",
+            {"list_id": saved["id"], "player": name},
+            saved["edit_token"],
+        )
     return made
 
 
@@ -65,7 +80,9 @@ def test_the_organiser_runs_two_rounds_from_a_phone_and_the_standings_follow(bro
         cards = page.locator("#day-tables .table-card")
         expect(cards).to_have_count(3)  # five players: two games and a bye
         expect(cards.nth(2)).to_contain_text("bye")
-        assert "<i>Eve</i>" in page.locator("#day-tables").inner_text() and page.locator("#day-tables i").count() == 0  # markup in a name is text
+        assert (
+            "<i>Eve</i>" in page.locator("#day-tables").inner_text() and page.locator("#day-tables i").count() == 0
+        )  # markup in a name is text
         for problem in ("axe", "targets"):
             found = serious(page) if problem == "axe" else page.evaluate(TARGETS)
             assert not found, f"round page, phone, {problem}: {found}"

@@ -143,7 +143,8 @@ def test_a_save_past_the_versions_a_list_keeps_is_refused_in_words(page: Page, l
     page.fill("#list-name", "One Save Too Many")
     page.locator("#save-list").click()
     expect(page.locator("#saved-message")).to_contain_text(
-        "Not saved: this list already has 1000 versions, the most one list keeps. Your changes are still here.")
+        "Not saved: this list already has 1000 versions, the most one list keeps. Your changes are still here."
+    )
     page.get_by_role("button", name="Save mine as a new list").click()
     expect(page.locator("#saved-state")).to_have_text("All changes saved (version 1).")
     expect(page).not_to_have_url(re.compile(list_id))

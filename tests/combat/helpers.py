@@ -17,11 +17,21 @@ def weapon(name: str, attacks: int, rng: int = 0, *labels: str, count: int = 1) 
     return Weapon(name, attacks, rng, rules(*labels), count)
 
 
-def unit(name: str, models: int, q: int, d: int, *labels: str, weapons: tuple[Weapon, ...] = (), heroes: tuple[Fighter, ...] = ()) -> Fighter:
+def unit(
+    name: str,
+    models: int,
+    q: int,
+    d: int,
+    *labels: str,
+    weapons: tuple[Weapon, ...] = (),
+    heroes: tuple[Fighter, ...] = (),
+) -> Fighter:
     rr = rules(*labels)
     tough = max(1, sum(r.rating or 0 for r in rr if r.name == "Tough") or 1)
     return Fighter(name, models, q, d, tough, rr, weapons, heroes, any(r.name == "Hero" for r in rr))
 
 
 def situation(attack: str = "shooting", attacker: dict | None = None, defender: dict | None = None, **kw) -> Situation:
-    return Situation(attack=attack, attacker=SideState(**(attacker or {})), defender=SideState(**(defender or {})), **kw)
+    return Situation(
+        attack=attack, attacker=SideState(**(attacker or {})), defender=SideState(**(defender or {})), **kw
+    )

@@ -146,7 +146,9 @@ class Sim:
                     continue
                 if not striking_back and sit.weapons is not None and w.name not in sit.weapons:
                     continue
-                rng_limit = w.range - (12 if code == "001" and self.all_have(enemy.f, "Aircraft") and not _h(w.rules, "Lock-On") else 0)
+                rng_limit = w.range - (
+                    12 if code == "001" and self.all_have(enemy.f, "Aircraft") and not _h(w.rules, "Lock-On") else 0
+                )
                 if not melee and sit.range is not None and sit.range > rng_limit:
                     continue
                 is_counter = code in ("001", "002") and _h(w.rules, "Counter")
@@ -167,15 +169,25 @@ class Sim:
                 mine = [g for g in out if g["member"] is member]
                 everyone = [g for g in mine if g["weapon"].count >= member.models]
                 if mine:
-                    best = max(everyone or mine, key=lambda g: (_r(g["weapon"].rules, "AP"), _r(g["weapon"].rules, "Deadly")))
-                    carriers = (regular_alive if best["weapon"].count >= member.models else best["copies"]) if idx is None else (1 if id(member) in hero_alive else 0)
+                    best = max(
+                        everyone or mine, key=lambda g: (_r(g["weapon"].rules, "AP"), _r(g["weapon"].rules, "Deadly"))
+                    )
+                    carriers = (
+                        (regular_alive if best["weapon"].count >= member.models else best["copies"])
+                        if idx is None
+                        else (1 if id(member) in hero_alive else 0)
+                    )
                     best["extra"] = carriers
         # Sergeant: one copy of the unit's first weapon fights with a bonus (000 +1 to hit, 002 6s +1 hit)
         if code in ("000", "002") and _h(side.f.rules, "Sergeant"):
             firsts = [g for g in out if not g["hero"] and g["weapon"].count <= side.f.models]
             if firsts and firsts[0]["copies"] > 0:
                 g0 = firsts[0]
-                alive = len(side.regulars()) if not (code == "002" and melee) else min(len(side.regulars()), 2 * self.row(side.f.models))
+                alive = (
+                    len(side.regulars())
+                    if not (code == "002" and melee)
+                    else min(len(side.regulars()), 2 * self.row(side.f.models))
+                )
                 g0["copies"] = min(g0["weapon"].count - 1, max(0, alive - 1))
                 sergeant = {**g0, "copies": 1 if alive >= 1 else 0, "sergeant": True}
                 if g0.get("extra"):
@@ -188,13 +200,17 @@ class Sim:
         if g.get("impact"):
             return 2
         rules = g["weapon"].rules
-        if (self.code in ("000", "001") and _h(rules, "Sniper") and not self.sit.melee) or (self.code == "002" and _h(rules, "Takedown")):
+        if (self.code in ("000", "001") and _h(rules, "Sniper") and not self.sit.melee) or (
+            self.code == "002" and _h(rules, "Takedown")
+        ):
             return 0
         if _r(rules, "Deadly") > 1:
             return 1
         return 3
 
-    def fire(self, g: dict[str, Any], shooter: Unit, target: Unit, striking_back: bool, view: tuple[Any, int]) -> tuple[int, int]:
+    def fire(
+        self, g: dict[str, Any], shooter: Unit, target: Unit, striking_back: bool, view: tuple[Any, int]
+    ) -> tuple[int, int]:
         """Roll one group of a sequence; returns (hits, wounds absorbed).
 
         ``view`` is the target as it stood when the sequence's dice were thrown: whose Defense
@@ -240,7 +256,13 @@ class Sim:
                 mod -= 1
             if code == "001" and self.all_have(enemy, "Aircraft"):
                 mod -= 1
-            if code == "001" and _h(enemy.rules, "Entrenched") and sit.range is not None and sit.range > 12 and not sit.defender.moved:
+            if (
+                code == "001"
+                and _h(enemy.rules, "Entrenched")
+                and sit.range is not None
+                and sit.range > 12
+                and not sit.defender.moved
+            ):
                 mod -= 2
         if code == "002" and melee and charged and _h(rules, "Thrust"):
             mod += 1
@@ -248,7 +270,9 @@ class Sim:
             mod += 1
         if mod < 0 and ((code == "001" and _h(rules, "Lock-On")) or (code == "002" and _h(rules, "Unstoppable"))):
             mod = 0
-        fatigued = melee and ((sit.defender.fatigued or sit.defender.shaken) if striking_back else sit.attacker.fatigued)
+        fatigued = melee and (
+            (sit.defender.fatigued or sit.defender.shaken) if striking_back else sit.attacker.fatigued
+        )
         six_count, plain = 0, 0
         for _ in range(n):
             face = d6(rng)
@@ -346,7 +370,9 @@ class Sim:
             if code == "002":
                 counters = min(counters, 2 * self.row(enemy.f.models)) if self.sit.facing == "front" else 0
         hits = 0
-        members = [(side.f, len(side.regulars()) if code != "002" else min(len(side.regulars()), 2 * self.row(side.f.models)))]
+        members = [
+            (side.f, len(side.regulars()) if code != "002" else min(len(side.regulars()), 2 * self.row(side.f.models)))
+        ]
         members += [(m.member, 1) for m in side.heroes()]
         for member, count in members:
             x = _r(member.rules, "Impact")

@@ -53,7 +53,9 @@ class AncientsCard:
         return None
 
 
-def _throw(rng: random.Random, dice: int, target: int, twice: set[int], reroll_low: int, reroll_all: bool, extra: int) -> int:
+def _throw(
+    rng: random.Random, dice: int, target: int, twice: set[int], reroll_low: int, reroll_all: bool, extra: int
+) -> int:
     """Throw *dice*, reroll the allowed misses once (all declared from the first throw), score."""
     faces = [rng.randint(1, 6) for _ in range(dice)]
     misses = [i for i, f in enumerate(faces) if f < target]
@@ -95,8 +97,10 @@ def ancients_trial(rng: random.Random, att: AncientsCard, dfn: AncientsCard, sit
     dfn_scared = melee and terror_on and _willpower_fails(rng, dfn, att.number("Terror") if att.has("Terror") else 0)
     causes = sit.get("attacker_disadvantage", 0)
     causes += (melee and action == "evade") + att_scared + dfn.has("Ethereal")
-    causes += (not melee and dfn.has("Stealthy")) + (melee and dfn.has("Flight") and not sit.get("defender_activated", False))
-    causes += (not melee and sit.get("moved", False))
+    causes += (not melee and dfn.has("Stealthy")) + (
+        melee and dfn.has("Flight") and not sit.get("defender_activated", False)
+    )
+    causes += not melee and sit.get("moved", False)
     charged = melee and sit.get("charging", False) and causes == 0 and not sit.get("no_charge_bonus", False)
     bonus = 1 if (not melee and att.has("Volley Fire") and not sit.get("moved", False)) else 0
     dice = att.attack if melee else att.missile
@@ -108,8 +112,12 @@ def ancients_trial(rng: random.Random, att: AncientsCard, dfn: AncientsCard, sit
         wanted = att.text("Critical Hit")
         crit = att.has("Critical Hit") and (wanted is None or _name(wanted) in ("all", _name(dfn.kind)))
     hits = _throw(
-        rng, dice, _target(bonus - causes), {5, 6} if crit else {6},
-        att.number("Skilled") if att.has("Skilled") else 0, charged and att.has("Frenzy"),
+        rng,
+        dice,
+        _target(bonus - causes),
+        {5, 6} if crit else {6},
+        att.number("Skilled") if att.has("Skilled") else 0,
+        charged and att.has("Frenzy"),
         sit.get("attacker_support", 0) if att.has("Support") else 0,
     )
     dcauses = sit.get("defender_disadvantage", 0)
@@ -124,7 +132,15 @@ def ancients_trial(rng: random.Random, att: AncientsCard, dfn: AncientsCard, sit
     back = 0
     if action == "fight_back":
         if sit.get("fight_back_with", "defence") == "missile":
-            back = _throw(rng, dfn.missile, _target(-1 - dfn_scared), {6}, dfn.number("Skilled") if dfn.has("Skilled") else 0, False, dsupport)
+            back = _throw(
+                rng,
+                dfn.missile,
+                _target(-1 - dfn_scared),
+                {6},
+                dfn.number("Skilled") if dfn.has("Skilled") else 0,
+                False,
+                dsupport,
+            )
         else:
             back = _throw(rng, dfn.defence, _target(-dcauses), set(), brace, False, dsupport)
         blocks = 0
@@ -143,8 +159,14 @@ def ancients_trial(rng: random.Random, att: AncientsCard, dfn: AncientsCard, sit
             taken += sit.get("retreat_blocked", 0)
     left = dfn.hit_points - sit.get("defender_hp_lost", 0)
     a_left = att.hit_points - sit.get("attacker_hp_lost", 0)
-    return {"hits": hits, "blocks": blocks, "damage": damage, "hp_lost": min(taken, left),
-            "destroyed": int(taken >= left), "attacker_hp_lost": min(back, a_left)}
+    return {
+        "hits": hits,
+        "blocks": blocks,
+        "damage": damage,
+        "hp_lost": min(taken, left),
+        "destroyed": int(taken >= left),
+        "attacker_hp_lost": min(back, a_left),
+    }
 
 
 # ----------------------------------------------------------------------------------------------
@@ -197,7 +219,9 @@ def effect_tokens(effects: list[str]) -> int:
     return sum(int(e.split("(")[1][:-1]) for e in effects if e.lower().startswith("future damage("))
 
 
-def one_hit(rng: random.Random, armour: int | None, ap: int, damage: str, flat: int, breaker: bool, table: list[dict[str, Any]]) -> list[str]:
+def one_hit(
+    rng: random.Random, armour: int | None, ap: int, damage: str, flat: int, breaker: bool, table: list[dict[str, Any]]
+) -> list[str]:
     """Armour dice, then the damage roll read on the table."""
     mod = 0
     if armour is not None:
@@ -216,11 +240,19 @@ def armour_fire_trial(rng: random.Random, case: Mapping[str, Any]) -> dict[str, 
         if open_ended(rng) + case["to_hit_modifier"] < 5:
             continue
         hits += 1
-        effects = one_hit(rng, case["armour"], case["ap"], case["damage"], case["flat"], case.get("breaker", False), case["table"])
+        effects = one_hit(
+            rng, case["armour"], case["ap"], case["damage"], case["flat"], case.get("breaker", False), case["table"]
+        )
         kills += effect_kills(effects, alive)
         tokens += effect_tokens(effects)
         shaken += "Shaken" in effects
-    return {"hits": hits, "models_killed": min(kills, alive), "future_damage": tokens, "destroyed": int(kills >= alive), "shaken": int(shaken > 0)}
+    return {
+        "hits": hits,
+        "models_killed": min(kills, alive),
+        "future_damage": tokens,
+        "destroyed": int(kills >= alive),
+        "shaken": int(shaken > 0),
+    }
 
 
 def armour_assault_trial(rng: random.Random, case: Mapping[str, Any]) -> dict[str, int]:
@@ -241,14 +273,25 @@ def armour_assault_trial(rng: random.Random, case: Mapping[str, Any]) -> dict[st
         kills = 0
         for i in range(damaging):
             extra = support // damaging + (1 if i < support % damaging else 0)
-            effects = one_hit(rng, target["armour"], striker["ap"], striker["damage"], extra + target.get("tokens", 0), False, target["table"])
+            effects = one_hit(
+                rng,
+                target["armour"],
+                striker["ap"],
+                striker["damage"],
+                extra + target.get("tokens", 0),
+                False,
+                target["table"],
+            )
             kills += effect_kills(effects, target["alive"])
         return min(kills, target["alive"])
 
     return {
-        "attacker_successes": a_net, "defender_successes": d_net,
-        "models_killed": losses(a_net, a, d), "attacker_models_killed": losses(d_net, d, a),
-        "attacker_advantage": int(a_net > d_net), "defender_advantage": int(d_net > a_net),
+        "attacker_successes": a_net,
+        "defender_successes": d_net,
+        "models_killed": losses(a_net, a, d),
+        "attacker_models_killed": losses(d_net, d, a),
+        "attacker_advantage": int(a_net > d_net),
+        "defender_advantage": int(d_net > a_net),
     }
 
 

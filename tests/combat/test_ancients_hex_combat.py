@@ -16,8 +16,23 @@ from listbuilder.model import RuleRef, Unit
 from tests.combat.montecarlo_hex import AncientsCard, ancients_trial, run
 
 
-def card(attack: int = 4, defence: int = 0, hp: int = 10, wp: int = 2, missile: int = 0, rng: int = 0, rules: dict[str, str | None] | None = None, kind: str = "troops") -> Combatant:
-    stats: dict[str, Any] = {"unit_class": kind, "attack": attack, "defence": defence, "hit_points": hp, "willpower": wp}
+def card(
+    attack: int = 4,
+    defence: int = 0,
+    hp: int = 10,
+    wp: int = 2,
+    missile: int = 0,
+    rng: int = 0,
+    rules: dict[str, str | None] | None = None,
+    kind: str = "troops",
+) -> Combatant:
+    stats: dict[str, Any] = {
+        "unit_class": kind,
+        "attack": attack,
+        "defence": defence,
+        "hit_points": hp,
+        "willpower": wp,
+    }
     if missile:
         stats.update(missile=missile, missile_range=rng)
     refs = tuple(RuleRef(name, param) for name, param in (rules or {}).items())
@@ -154,7 +169,9 @@ def test_4_2_6_retreat_blocked_takes_an_extra_hit() -> None:
 def test_9_steadfast_ignores_the_retreat_and_no_retreat_takes_the_extra_hit() -> None:
     stand = fight(card(attack=1), card(defence=1, hp=5, rules={"Steadfast": None}), retreat_blocked=1)
     assert close(stand["expected"]["hp_lost"], F(5, 12)) and stand["consequences"]["retreat"]["p_retreat"] == 0
-    unstoppable = fight(card(attack=1, rules={"Unstoppable": None}), card(defence=1, hp=5, rules={"Steadfast": None}), retreat_blocked=1)
+    unstoppable = fight(
+        card(attack=1, rules={"Unstoppable": None}), card(defence=1, hp=5, rules={"Steadfast": None}), retreat_blocked=1
+    )
     assert close(unstoppable["expected"]["hp_lost"], F(5, 12) + F(1, 3))
     holds = fight(card(attack=1), card(defence=1, hp=5, rules={"No retreat": None}))
     assert close(holds["expected"]["hp_lost"], F(5, 12) + F(1, 3))
@@ -177,7 +194,9 @@ def test_4_4_volley_fire_fight_back_with_missiles_is_disadvantaged() -> None:
 
 
 def test_9_support_applies_in_last_gasp_rolls() -> None:
-    result = fight(card(attack=1), card(defence=1, rules={"Support": None}), defender_action="fight_back", defender_support=1)
+    result = fight(
+        card(attack=1), card(defence=1, rules={"Support": None}), defender_action="fight_back", defender_support=1
+    )
     assert close(result["expected"]["attacker_hp_lost"], F(3, 4))
 
 
@@ -194,10 +213,14 @@ def test_5_2_terror_willpower_test_and_5_3_steadfast() -> None:
 
 
 def test_9_scavenger_ethereal_stealthy_and_flight() -> None:
-    assert close(fight(card(attack=1, rules={"Scavenger": None}), card(), defender_hp_lost=1)["expected"]["hits"], 2 * F(2, 3))
+    assert close(
+        fight(card(attack=1, rules={"Scavenger": None}), card(), defender_hp_lost=1)["expected"]["hits"], 2 * F(2, 3)
+    )
     assert close(fight(card(attack=1), card(rules={"Ethereal": None}))["expected"]["hits"], F(1, 2))
     assert close(fight(card(attack=1), card(rules={"Flight": None}))["expected"]["hits"], F(1, 2))
-    assert close(fight(card(attack=1), card(rules={"Flight": None}), defender_activated=True)["expected"]["hits"], F(2, 3))
+    assert close(
+        fight(card(attack=1), card(rules={"Flight": None}), defender_activated=True)["expected"]["hits"], F(2, 3)
+    )
     shot = engine(None, card(missile=1, rng=3), card(rules={"Stealthy": None}), {"attack": "shooting", "range": 2})  # type: ignore[arg-type]
     assert close(shot["expected"]["hits"], F(1, 2))
 
@@ -227,44 +250,135 @@ def test_4_1_nonsense_inputs_are_refused() -> None:
 
 BATTERY: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
     ("basic", {"attack": 4}, {"defence": 3, "hit_points": 3}, {"attack": "melee"}),
-    ("critical", {"attack": 4, "attributes": {"Critical Hit": "all"}}, {"defence": 2, "hit_points": 3}, {"attack": "melee"}),
-    ("skilled-support", {"attack": 4, "attributes": {"Skilled": "2", "Support": None}}, {"defence": 3, "hit_points": 4}, {"attack": "melee", "attacker_support": 2}),
-    ("brace-support", {"attack": 5}, {"defence": 4, "hit_points": 4, "attributes": {"Brace": "1", "Support": None}}, {"attack": "melee", "defender_support": 1}),
-    ("charge-impact-frenzy", {"attack": 3, "attributes": {"Charge": None, "Impact": None, "Frenzy": None}}, {"defence": 3, "hit_points": 4}, {"attack": "melee", "charging": True}),
-    ("charge-lost", {"attack": 3, "attributes": {"Charge": None, "Impact": None}}, {"defence": 3, "hit_points": 4}, {"attack": "melee", "charging": True, "attacker_disadvantage": 1}),
-    ("deadly-double", {"attack": 5, "attributes": {"Deadly": None}}, {"defence": 4, "hit_points": 4}, {"attack": "melee", "attacker_disadvantage": 2, "defender_disadvantage": 1}),
-    ("evade", {"attack": 4}, {"defence": 3, "hit_points": 3, "attributes": {"Evade": None}}, {"attack": "melee", "defender_action": "evade"}),
+    (
+        "critical",
+        {"attack": 4, "attributes": {"Critical Hit": "all"}},
+        {"defence": 2, "hit_points": 3},
+        {"attack": "melee"},
+    ),
+    (
+        "skilled-support",
+        {"attack": 4, "attributes": {"Skilled": "2", "Support": None}},
+        {"defence": 3, "hit_points": 4},
+        {"attack": "melee", "attacker_support": 2},
+    ),
+    (
+        "brace-support",
+        {"attack": 5},
+        {"defence": 4, "hit_points": 4, "attributes": {"Brace": "1", "Support": None}},
+        {"attack": "melee", "defender_support": 1},
+    ),
+    (
+        "charge-impact-frenzy",
+        {"attack": 3, "attributes": {"Charge": None, "Impact": None, "Frenzy": None}},
+        {"defence": 3, "hit_points": 4},
+        {"attack": "melee", "charging": True},
+    ),
+    (
+        "charge-lost",
+        {"attack": 3, "attributes": {"Charge": None, "Impact": None}},
+        {"defence": 3, "hit_points": 4},
+        {"attack": "melee", "charging": True, "attacker_disadvantage": 1},
+    ),
+    (
+        "deadly-double",
+        {"attack": 5, "attributes": {"Deadly": None}},
+        {"defence": 4, "hit_points": 4},
+        {"attack": "melee", "attacker_disadvantage": 2, "defender_disadvantage": 1},
+    ),
+    (
+        "evade",
+        {"attack": 4},
+        {"defence": 3, "hit_points": 3, "attributes": {"Evade": None}},
+        {"attack": "melee", "defender_action": "evade"},
+    ),
     ("retreat-blocked", {"attack": 4}, {"defence": 2, "hit_points": 3}, {"attack": "melee", "retreat_blocked": 1}),
-    ("steadfast-vs-unstoppable", {"attack": 4, "attributes": {"Unstoppable": None}}, {"defence": 2, "hit_points": 3, "attributes": {"Steadfast": None}}, {"attack": "melee", "retreat_blocked": 1}),
-    ("no-retreat", {"attack": 3}, {"defence": 2, "hit_points": 3, "attributes": {"No retreat": None}}, {"attack": "melee"}),
-    ("last-gasp", {"attack": 4, "hit_points": 2}, {"defence": 3, "hit_points": 2, "attributes": {"Brace": "1"}}, {"attack": "melee", "defender_action": "fight_back"}),
-    ("volley-fight-back", {"attack": 4, "hit_points": 2}, {"defence": 2, "hit_points": 2, "missile": 4, "missile_range": 4, "attributes": {"Skilled": "1"}}, {"attack": "melee", "defender_action": "fight_back", "fight_back_with": "missile", "charging": True}),
-    ("volley-fire", {"attack": 1, "missile": 4, "missile_range": 4, "attributes": {"Volley Fire": None, "Deadly": None}}, {"defence": 2, "hit_points": 2}, {"attack": "shooting", "range": 3}),
-    ("shoot-moved-stealthy", {"attack": 1, "missile": 5, "missile_range": 4, "attributes": {"Skilled": "1"}}, {"defence": 2, "hit_points": 3, "attributes": {"Stealthy": None}}, {"attack": "shooting", "range": 3, "moved": True}),
-    ("terror-both", {"attack": 4, "willpower": 2, "attributes": {"Terror": "1"}}, {"defence": 3, "hit_points": 3, "willpower": 2, "attributes": {"Terror": "2"}}, {"attack": "melee"}),
-    ("terror-steadfast-fearless", {"attack": 4, "willpower": 1, "attributes": {"Terror": "2", "Fearless": None}}, {"defence": 3, "hit_points": 3, "willpower": 3, "attributes": {"Steadfast": None}}, {"attack": "melee", "retreat_blocked": 1}),
-    ("scavenger-ethereal-flight", {"attack": 4, "attributes": {"Scavenger": None}}, {"defence": 2, "hit_points": 4, "attributes": {"Ethereal": None, "Flight": None}}, {"attack": "melee", "defender_hp_lost": 1}),
+    (
+        "steadfast-vs-unstoppable",
+        {"attack": 4, "attributes": {"Unstoppable": None}},
+        {"defence": 2, "hit_points": 3, "attributes": {"Steadfast": None}},
+        {"attack": "melee", "retreat_blocked": 1},
+    ),
+    (
+        "no-retreat",
+        {"attack": 3},
+        {"defence": 2, "hit_points": 3, "attributes": {"No retreat": None}},
+        {"attack": "melee"},
+    ),
+    (
+        "last-gasp",
+        {"attack": 4, "hit_points": 2},
+        {"defence": 3, "hit_points": 2, "attributes": {"Brace": "1"}},
+        {"attack": "melee", "defender_action": "fight_back"},
+    ),
+    (
+        "volley-fight-back",
+        {"attack": 4, "hit_points": 2},
+        {"defence": 2, "hit_points": 2, "missile": 4, "missile_range": 4, "attributes": {"Skilled": "1"}},
+        {"attack": "melee", "defender_action": "fight_back", "fight_back_with": "missile", "charging": True},
+    ),
+    (
+        "volley-fire",
+        {"attack": 1, "missile": 4, "missile_range": 4, "attributes": {"Volley Fire": None, "Deadly": None}},
+        {"defence": 2, "hit_points": 2},
+        {"attack": "shooting", "range": 3},
+    ),
+    (
+        "shoot-moved-stealthy",
+        {"attack": 1, "missile": 5, "missile_range": 4, "attributes": {"Skilled": "1"}},
+        {"defence": 2, "hit_points": 3, "attributes": {"Stealthy": None}},
+        {"attack": "shooting", "range": 3, "moved": True},
+    ),
+    (
+        "terror-both",
+        {"attack": 4, "willpower": 2, "attributes": {"Terror": "1"}},
+        {"defence": 3, "hit_points": 3, "willpower": 2, "attributes": {"Terror": "2"}},
+        {"attack": "melee"},
+    ),
+    (
+        "terror-steadfast-fearless",
+        {"attack": 4, "willpower": 1, "attributes": {"Terror": "2", "Fearless": None}},
+        {"defence": 3, "hit_points": 3, "willpower": 3, "attributes": {"Steadfast": None}},
+        {"attack": "melee", "retreat_blocked": 1},
+    ),
+    (
+        "scavenger-ethereal-flight",
+        {"attack": 4, "attributes": {"Scavenger": None}},
+        {"defence": 2, "hit_points": 4, "attributes": {"Ethereal": None, "Flight": None}},
+        {"attack": "melee", "defender_hp_lost": 1},
+    ),
 ]
 
 
 def _as_combatant(spec: dict[str, Any]) -> Combatant:
     return card(
-        attack=spec.get("attack", 0), defence=spec.get("defence", 0), hp=spec.get("hit_points", 5),
-        wp=spec.get("willpower", 2), missile=spec.get("missile", 0), rng=spec.get("missile_range", 0),
+        attack=spec.get("attack", 0),
+        defence=spec.get("defence", 0),
+        hp=spec.get("hit_points", 5),
+        wp=spec.get("willpower", 2),
+        missile=spec.get("missile", 0),
+        rng=spec.get("missile_range", 0),
         rules=spec.get("attributes"),
     )
 
 
 def _as_card(spec: dict[str, Any]) -> AncientsCard:
     return AncientsCard(
-        attack=spec.get("attack", 0), defence=spec.get("defence", 0), hit_points=spec.get("hit_points", 5),
-        willpower=spec.get("willpower", 2), missile=spec.get("missile", 0), missile_range=spec.get("missile_range", 0),
-        attributes=spec.get("attributes"), kind="troops",
+        attack=spec.get("attack", 0),
+        defence=spec.get("defence", 0),
+        hit_points=spec.get("hit_points", 5),
+        willpower=spec.get("willpower", 2),
+        missile=spec.get("missile", 0),
+        missile_range=spec.get("missile_range", 0),
+        attributes=spec.get("attributes"),
+        kind="troops",
     )
 
 
 @pytest.mark.parametrize("name, att, dfn, situation", BATTERY, ids=[b[0] for b in BATTERY])
-def test_monte_carlo_agrees_with_the_engine(name: str, att: dict[str, Any], dfn: dict[str, Any], situation: dict[str, Any]) -> None:
+def test_monte_carlo_agrees_with_the_engine(
+    name: str, att: dict[str, Any], dfn: dict[str, Any], situation: dict[str, Any]
+) -> None:
     exact = engine(None, _as_combatant(att), _as_combatant(dfn), situation)  # type: ignore[arg-type]
     sampled = run(ancients_trial, 20000, 4, _as_card(att), _as_card(dfn), situation)
     for key in ("hits", "blocks", "damage", "hp_lost"):

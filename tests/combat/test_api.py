@@ -9,15 +9,29 @@ from listbuilder.cli import main
 
 SWORDS = {"book": "aof-ember-marches", "unit": "march-swordsmen"}
 XBOWS = {"book": "aof-ember-marches", "unit": "crossbowmen"}
-TROLLS = {"profile": {"name": "Trolls", "size": 3, "quality": 4, "defense": 4, "rules": ["Tough(3)", "Regeneration"],
-                      "weapons": [{"name": "Claws", "attacks": 3, "rules": ["AP(1)"]}]}}
+TROLLS = {
+    "profile": {
+        "name": "Trolls",
+        "size": 3,
+        "quality": 4,
+        "defense": 4,
+        "rules": ["Tough(3)", "Regeneration"],
+        "weapons": [{"name": "Claws", "attacks": 3, "rules": ["AP(1)"]}],
+    }
+}
 
 GF_LIST = {
-    "system": "grimdark-future", "book": "gf-cinder-covenant", "points_limit": 1000,
+    "system": "grimdark-future",
+    "book": "gf-cinder-covenant",
+    "points_limit": 1000,
     "units": [
         {"key": "wardens", "unit": "cc-ash-wardens"},
-        {"key": "cantor", "unit": "cc-high-cantor", "joined_to": "wardens",
-         "upgrades": [{"section": "cc-cantor-liturgy", "option": "liturgy-of-ash"}]},
+        {
+            "key": "cantor",
+            "unit": "cc-high-cantor",
+            "joined_to": "wardens",
+            "upgrades": [{"section": "cc-cantor-liturgy", "option": "liturgy-of-ash"}],
+        },
     ],
 }
 
@@ -27,10 +41,27 @@ def post(client, body):
 
 
 def test_preview_shooting_shape(client):
-    res = post(client, {"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting", "range": 18}})
+    res = post(
+        client,
+        {
+            "system": "age-of-fantasy",
+            "attacker": XBOWS,
+            "defender": TROLLS,
+            "situation": {"attack": "shooting", "range": 18},
+        },
+    )
     assert res.status_code == 200, res.get_json()
     body = res.get_json()
-    assert set(body) >= {"system", "attacker", "defender", "situation", "expected", "distributions", "p_destroyed", "consequences"}
+    assert set(body) >= {
+        "system",
+        "attacker",
+        "defender",
+        "situation",
+        "expected",
+        "distributions",
+        "p_destroyed",
+        "consequences",
+    }
     assert set(body["distributions"]) == {"hits", "wounds", "models_killed"}
     hits = body["distributions"]["hits"]
     assert abs(sum(hits["pmf"].values()) - 1) < 1e-9 and abs(hits["at_least"]["0"] - 1.0) < 1e-9
@@ -42,7 +73,15 @@ def test_preview_shooting_shape(client):
 
 
 def test_preview_melee_with_strike_back(client):
-    res = post(client, {"system": "age-of-fantasy", "attacker": SWORDS, "defender": TROLLS, "situation": {"attack": "melee", "charging": True}})
+    res = post(
+        client,
+        {
+            "system": "age-of-fantasy",
+            "attacker": SWORDS,
+            "defender": TROLLS,
+            "situation": {"attack": "melee", "charging": True},
+        },
+    )
     assert res.status_code == 200, res.get_json()
     cons = res.get_json()["consequences"]
     assert set(cons["melee"]) == {"p_attacker_wins", "p_defender_wins", "p_tie"}
@@ -50,8 +89,12 @@ def test_preview_melee_with_strike_back(client):
 
 
 def test_preview_list_unit_with_joined_hero(client):
-    body = {"system": "grimdark-future", "attacker": {"list": GF_LIST, "key": "cantor"},
-            "defender": {"list": GF_LIST, "key": "wardens"}, "situation": {"attack": "shooting", "range": 12}}
+    body = {
+        "system": "grimdark-future",
+        "attacker": {"list": GF_LIST, "key": "cantor"},
+        "defender": {"list": GF_LIST, "key": "wardens"},
+        "situation": {"attack": "shooting", "range": 12},
+    }
     res = post(client, body)
     assert res.status_code == 200, res.get_json()
     out = res.get_json()
@@ -60,30 +103,62 @@ def test_preview_list_unit_with_joined_hero(client):
 
 
 def test_melee_without_melee_weapon_is_422(client):
-    shooter = {"profile": {"name": "Gunners", "size": 5, "quality": 4, "defense": 5, "weapons": [{"name": "Gun", "attacks": 1, "range": 24}]}}
-    res = post(client, {"system": "grimdark-future", "attacker": shooter, "defender": TROLLS, "situation": {"attack": "melee"}})
+    shooter = {
+        "profile": {
+            "name": "Gunners",
+            "size": 5,
+            "quality": 4,
+            "defense": 5,
+            "weapons": [{"name": "Gun", "attacks": 1, "range": 24}],
+        }
+    }
+    res = post(
+        client, {"system": "grimdark-future", "attacker": shooter, "defender": TROLLS, "situation": {"attack": "melee"}}
+    )
     assert res.status_code == 422
     body = res.get_json()
     assert body["code"] == 422 and "attacker" in body["errors"] and "melee" in body["message"]
 
 
 def test_range_beyond_weapon_is_422(client):
-    res = post(client, {"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting", "range": 30}})
+    res = post(
+        client,
+        {
+            "system": "age-of-fantasy",
+            "attacker": XBOWS,
+            "defender": TROLLS,
+            "situation": {"attack": "shooting", "range": 30},
+        },
+    )
     assert res.status_code == 422
     assert "situation.range" in res.get_json()["errors"]
 
 
 def test_bad_fields_are_422_with_paths(client):
-    res = post(client, {"system": "age-of-fantasy", "attacker": {"book": "aof-ember-marches"}, "defender": {"profile": {"name": "X", "quality": 9}},
-                        "situation": {"attack": "throwing"}})
+    res = post(
+        client,
+        {
+            "system": "age-of-fantasy",
+            "attacker": {"book": "aof-ember-marches"},
+            "defender": {"profile": {"name": "X", "quality": 9}},
+            "situation": {"attack": "throwing"},
+        },
+    )
     assert res.status_code == 422
     errors = res.get_json()["errors"]
     assert "attacker.unit" in errors
 
 
 def test_profile_and_situation_errors_name_their_fields(client):
-    res = post(client, {"system": "age-of-fantasy", "attacker": SWORDS, "defender": {"profile": {"name": "X", "quality": 9}},
-                        "situation": {"attack": "throwing"}})
+    res = post(
+        client,
+        {
+            "system": "age-of-fantasy",
+            "attacker": SWORDS,
+            "defender": {"profile": {"name": "X", "quality": 9}},
+            "situation": {"attack": "throwing"},
+        },
+    )
     assert res.status_code == 422
     errors = res.get_json()["errors"]
     assert "defender.profile.quality" in errors and "situation.attack" in errors
@@ -91,30 +166,70 @@ def test_profile_and_situation_errors_name_their_fields(client):
 
 def test_unknown_system_and_unit_are_404(client):
     assert post(client, {"system": "chess", "attacker": SWORDS, "defender": TROLLS, "situation": {}}).status_code == 404
-    res = post(client, {"system": "age-of-fantasy", "attacker": {"book": "aof-ember-marches", "unit": "dragon"}, "defender": TROLLS, "situation": {"attack": "melee"}})
+    res = post(
+        client,
+        {
+            "system": "age-of-fantasy",
+            "attacker": {"book": "aof-ember-marches", "unit": "dragon"},
+            "defender": TROLLS,
+            "situation": {"attack": "melee"},
+        },
+    )
     assert res.status_code == 404 and "attacker.unit" in res.get_json()["errors"]
 
 
 def test_shaken_attacker_is_422(client):
-    res = post(client, {"system": "age-of-fantasy", "attacker": SWORDS, "defender": TROLLS, "situation": {"attack": "melee", "attacker": {"shaken": True}}})
+    res = post(
+        client,
+        {
+            "system": "age-of-fantasy",
+            "attacker": SWORDS,
+            "defender": TROLLS,
+            "situation": {"attack": "melee", "attacker": {"shaken": True}},
+        },
+    )
     assert res.status_code == 422 and "situation.attacker.shaken" in res.get_json()["errors"]
 
 
 def test_cli_preview(tmp_path, capsys):
     path = tmp_path / "req.json"
-    path.write_text(json.dumps({"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting"}}))
+    path.write_text(
+        json.dumps(
+            {"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting"}}
+        )
+    )
     assert main(["preview", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert abs(out["expected"]["hits"] - 10 / 3) < 1e-9
-    path.write_text(json.dumps({"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting", "range": 99}}))
+    path.write_text(
+        json.dumps(
+            {
+                "system": "age-of-fantasy",
+                "attacker": XBOWS,
+                "defender": TROLLS,
+                "situation": {"attack": "shooting", "range": 99},
+            }
+        )
+    )
     assert main(["preview", str(path)]) == 2
 
 
 def test_preview_list_combined_pair_fights_as_one(client):
-    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "points_limit": 2000,
-            "units": [{"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"}, {"key": "b", "unit": "cc-ash-wardens"}]}
-    res = post(client, {"system": "grimdark-future", "attacker": {"list": army, "key": "b"}, "defender": TROLLS,
-                        "situation": {"attack": "shooting", "range": 12}})
+    army = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "points_limit": 2000,
+        "units": [{"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"}, {"key": "b", "unit": "cc-ash-wardens"}],
+    }
+    res = post(
+        client,
+        {
+            "system": "grimdark-future",
+            "attacker": {"list": army, "key": "b"},
+            "defender": TROLLS,
+            "situation": {"attack": "shooting", "range": 12},
+        },
+    )
     assert res.status_code == 200, res.get_json()
     out = res.get_json()
     assert out["attacker"]["models"] == 20
@@ -125,8 +240,12 @@ PATHFINDERS = {"book": "gf-cinder-covenant", "unit": "cc-pathfinders"}  # 5 Long
 
 
 def test_001_sniper_picks_the_joined_hero_through_the_api(client):
-    body = {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": {"list": GF_LIST, "key": "wardens"},
-            "situation": {"attack": "shooting", "range": 24, "pick": "hero"}}
+    body = {
+        "system": "grimdark-future",
+        "attacker": PATHFINDERS,
+        "defender": {"list": GF_LIST, "key": "wardens"},
+        "situation": {"attack": "shooting", "range": 24, "pick": "hero"},
+    }
     res = post(client, body)
     assert res.status_code == 200, res.get_json()
     out = res.get_json()
@@ -143,14 +262,46 @@ def test_001_sniper_picks_the_joined_hero_through_the_api(client):
 
 def test_bad_picks_are_422_naming_the_field(client):
     shoot = {"attack": "shooting", "range": 24}
-    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": "hero"}})
+    res = post(
+        client,
+        {
+            "system": "grimdark-future",
+            "attacker": PATHFINDERS,
+            "defender": TROLLS,
+            "situation": {**shoot, "pick": "hero"},
+        },
+    )
     assert res.status_code == 422 and "situation.pick" in res.get_json()["errors"]
     assert "no joined hero" in res.get_json()["errors"]["situation.pick"][0]
-    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": {"model": 3}}})
+    res = post(
+        client,
+        {
+            "system": "grimdark-future",
+            "attacker": PATHFINDERS,
+            "defender": TROLLS,
+            "situation": {**shoot, "pick": {"model": 3}},
+        },
+    )
     assert res.status_code == 422 and "situation.pick.model" in res.get_json()["errors"]
-    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": {"model": -1}}})
+    res = post(
+        client,
+        {
+            "system": "grimdark-future",
+            "attacker": PATHFINDERS,
+            "defender": TROLLS,
+            "situation": {**shoot, "pick": {"model": -1}},
+        },
+    )
     assert res.status_code == 422 and "situation.pick.model" in res.get_json()["errors"]
-    res = post(client, {"system": "grimdark-future", "attacker": PATHFINDERS, "defender": TROLLS, "situation": {**shoot, "pick": "captain"}})
+    res = post(
+        client,
+        {
+            "system": "grimdark-future",
+            "attacker": PATHFINDERS,
+            "defender": TROLLS,
+            "situation": {**shoot, "pick": "captain"},
+        },
+    )
     assert res.status_code == 422 and "situation.pick" in res.get_json()["errors"]
 
 
@@ -158,7 +309,12 @@ def test_preview_requests_build_no_schemas_after_the_first(client, monkeypatch):
     """Issue 15: marshmallow schemas are built once per process, not per request."""
     import marshmallow
 
-    body = {"system": "age-of-fantasy", "attacker": XBOWS, "defender": TROLLS, "situation": {"attack": "shooting", "range": 18}}
+    body = {
+        "system": "age-of-fantasy",
+        "attacker": XBOWS,
+        "defender": TROLLS,
+        "situation": {"attack": "shooting", "range": 18},
+    }
     assert post(client, body).status_code == 200
     built: list[str] = []
     original = marshmallow.Schema.__init__

@@ -25,21 +25,49 @@ INFANTRY_TABLE = [{"at": 3, "effects": ("Shaken",)}, {"at": 5, "effects": ("Kill
 
 
 def unit(
-    *, models: int = 1, armour: tuple[int, int, int, int] | None = None, table: list[dict[str, Any]] | None = None,
-    weapons: tuple[Weapon, ...] = (), rules: tuple[str, ...] = (), size_class: str = "medium",
-    assault: dict[str, Any] | None = None, deflection: dict[str, Any] | None = None, psychic: list[dict[str, Any]] | None = None,
+    *,
+    models: int = 1,
+    armour: tuple[int, int, int, int] | None = None,
+    table: list[dict[str, Any]] | None = None,
+    weapons: tuple[Weapon, ...] = (),
+    rules: tuple[str, ...] = (),
+    size_class: str = "medium",
+    assault: dict[str, Any] | None = None,
+    deflection: dict[str, Any] | None = None,
+    psychic: list[dict[str, Any]] | None = None,
 ) -> Combatant:
     tables = {"regular": tuple(table or INFANTRY_TABLE)}
     if psychic:
         tables["psychic"] = tuple(psychic)
-    stats = {"unit_type": "vehicle", "size_class": size_class, "armour": armour, "assault": assault, "deflection": deflection, "damage_tables": tables}
+    stats = {
+        "unit_type": "vehicle",
+        "size_class": size_class,
+        "armour": armour,
+        "assault": assault,
+        "deflection": deflection,
+        "damage_tables": tables,
+    }
     refs = tuple(RuleRef.parse(r) for r in rules)
     u = Unit(id="u", name="Unit", size=models, cost=None, stats=stats, rules=refs, weapons=weapons)  # type: ignore[arg-type]
     return Combatant("Unit", u, models, weapons, (), refs)
 
 
-def gun(range_: int = 4, ap: int = 0, damage: str = "d6", burst: int | None = None, rules: tuple[str, ...] = (), count: int = 1, damage_type: str = "regular") -> Weapon:
-    extra = {"ap": ap, "damage": damage, "damage_type": damage_type, "burst": burst, "angles": (True, False, False, False)}
+def gun(
+    range_: int = 4,
+    ap: int = 0,
+    damage: str = "d6",
+    burst: int | None = None,
+    rules: tuple[str, ...] = (),
+    count: int = 1,
+    damage_type: str = "regular",
+) -> Weapon:
+    extra = {
+        "ap": ap,
+        "damage": damage,
+        "damage_type": damage_type,
+        "burst": burst,
+        "angles": (True, False, False, False),
+    }
     return Weapon("Gun", 1, range_, tuple(RuleRef.parse(r) for r in rules), count, extra)
 
 
@@ -76,12 +104,30 @@ def test_fire_basic_to_hit_5_plus() -> None:
 def test_fire_modifier_table_speeds_terrain_aim_range_angle_size_abilities() -> None:
     shooter = unit(weapons=(gun(rules=("Enhanced Accuracy",)),), rules=("Good Shot", "Bad at Long Range"))
     target = unit(size_class="huge", rules=("Camouflage(forest)", "Take Cover(fast, -1)"))
-    result = shoot(shooter, target, range=6, attacker_speed="still", defender_speed="fast", defender_terrain="forest", aim=True, on_edge=True)
+    result = shoot(
+        shooter,
+        target,
+        range=6,
+        attacker_speed="still",
+        defender_speed="fast",
+        defender_terrain="forest",
+        aim=True,
+        on_edge=True,
+    )
     mods = result["consequences"]["to_hit"]["modifiers"]
     assert mods == {
-        "attacker speed": 1, "target speed": -1, "target terrain": -1, "aim": 2, "range": -2,
-        "on edge of firing angle": -1, "target size": 1, "Good Shot": 1, "Bad at Long Range": -2,
-        "Camouflage": -1, "Take Cover": -1, "Enhanced Accuracy": 1,
+        "attacker speed": 1,
+        "target speed": -1,
+        "target terrain": -1,
+        "aim": 2,
+        "range": -2,
+        "on edge of firing angle": -1,
+        "target size": 1,
+        "Good Shot": 1,
+        "Bad at Long Range": -2,
+        "Camouflage": -1,
+        "Take Cover": -1,
+        "Enhanced Accuracy": 1,
     }
     assert result["consequences"]["to_hit"]["needed"] == 8
     assert close(result["consequences"]["to_hit"]["p_hit"], F(1, 6) * F(1, 9))
@@ -109,7 +155,12 @@ def test_armor_two_successes_block_one_gives_minus_three() -> None:
     assert armour_outcome(None, 0)["penetrated"] == 1.0
     assert armour_outcome(2, 5)["penetrated"] == 1.0  # AP beyond armour: no dice
     # d6 against "at 4": penetrated 1/2, partial (-3) never reaches 4 -> 4/9 x 1/2 per hit
-    result = shoot(unit(weapons=(gun(ap=2),)), unit(armour=(4, 3, 3, 2), table=[{"at": 4, "effects": ("Kill(1)",)}]), aim=True, attacker_speed="still")
+    result = shoot(
+        unit(weapons=(gun(ap=2),)),
+        unit(armour=(4, 3, 3, 2), table=[{"at": 4, "effects": ("Kill(1)",)}]),
+        aim=True,
+        attacker_speed="still",
+    )
     assert close(row(result, 4)["p_per_hit"], F(4, 9) * F(1, 2))
 
 
@@ -169,14 +220,19 @@ def test_burst_fires_n_times_per_model() -> None:
     assert close(result["expected"]["hits"], 6 * F(1, 3))
     killed = {int(k): v for k, v in result["distributions"]["models_killed"]["pmf"].items()}
     assert close(killed[0], (1 - F(1, 3) * F(1, 3)) ** 6)
-    assert close(result["p_destroyed"], sum(__import__("math").comb(6, k) * F(1, 9) ** k * F(8, 9) ** (6 - k) for k in range(4, 7)))
+    assert close(
+        result["p_destroyed"],
+        sum(__import__("math").comb(6, k) * F(1, 9) ** k * F(8, 9) ** (6 - k) for k in range(4, 7)),
+    )
 
 
 # -- 004 Assault ----------------------------------------------------------------------------------
 
 
 def test_assault_deflection_removes_successes_and_the_larger_gains_advantage() -> None:
-    att = unit(assault={"dice": (1, 1, 1, 1), "hit": 4, "ap": 0, "damage": "d6"}, deflection={"dice": (1, 0, 0, 0), "hit": 4})
+    att = unit(
+        assault={"dice": (1, 1, 1, 1), "hit": 4, "ap": 0, "damage": "d6"}, deflection={"dice": (1, 0, 0, 0), "hit": 4}
+    )
     dfn = unit(assault={"dice": (1, 1, 1, 1), "hit": 4, "ap": 0, "damage": "d6"})
     result = engine(None, att, dfn, {"attack": "assault"})  # type: ignore[arg-type]
     # attacker: 1 die at 4+, no enemy deflection; defender: 1 die at 4+ minus 1 deflection at 4+
@@ -215,30 +271,76 @@ def test_stubborn_loser_stays_and_the_winner_falls_back() -> None:
 
 FIRE_BATTERY: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
     ("plain", {"weapon": {}}, {"table": TANK_TABLE}, {}),
-    ("armour-aim", {"weapon": {"ap": 1, "damage": "d6+1"}}, {"armour": (4, 3, 3, 2), "table": TANK_TABLE}, {"aim": True}),
-    ("burst-infantry", {"models": 2, "weapon": {"burst": 2, "count": 2, "damage": "d6"}}, {"models": 4, "table": INFANTRY_TABLE}, {"defender_speed": "still"}),
-    ("long-range-tokens", {"weapon": {"range_": 3, "ap": 3, "damage": "2d6"}}, {"armour": (3, 3, 3, 3), "table": TANK_TABLE}, {"range": 5, "future_damage": 2}),
-    ("point-blank-breaker", {"weapon": {"ap": 1, "damage": "d6", "rules": ("Armour Breaker",)}}, {"armour": (2, 2, 2, 2), "table": TANK_TABLE}, {"range": 1}),
-    ("needs-seven", {"weapon": {"damage": "d8"}}, {"table": TANK_TABLE, "size_class": "tiny"}, {"defender_terrain": "forest"}),
-    ("resisted", {"weapon": {"damage": "d6+2"}}, {"table": TANK_TABLE, "rules": ("Resistance(regular, 1)",)}, {"aim": True}),
+    (
+        "armour-aim",
+        {"weapon": {"ap": 1, "damage": "d6+1"}},
+        {"armour": (4, 3, 3, 2), "table": TANK_TABLE},
+        {"aim": True},
+    ),
+    (
+        "burst-infantry",
+        {"models": 2, "weapon": {"burst": 2, "count": 2, "damage": "d6"}},
+        {"models": 4, "table": INFANTRY_TABLE},
+        {"defender_speed": "still"},
+    ),
+    (
+        "long-range-tokens",
+        {"weapon": {"range_": 3, "ap": 3, "damage": "2d6"}},
+        {"armour": (3, 3, 3, 3), "table": TANK_TABLE},
+        {"range": 5, "future_damage": 2},
+    ),
+    (
+        "point-blank-breaker",
+        {"weapon": {"ap": 1, "damage": "d6", "rules": ("Armour Breaker",)}},
+        {"armour": (2, 2, 2, 2), "table": TANK_TABLE},
+        {"range": 1},
+    ),
+    (
+        "needs-seven",
+        {"weapon": {"damage": "d8"}},
+        {"table": TANK_TABLE, "size_class": "tiny"},
+        {"defender_terrain": "forest"},
+    ),
+    (
+        "resisted",
+        {"weapon": {"damage": "d6+2"}},
+        {"table": TANK_TABLE, "rules": ("Resistance(regular, 1)",)},
+        {"aim": True},
+    ),
 ]
 
 
 @pytest.mark.parametrize("name, att, dfn, situation", FIRE_BATTERY, ids=[b[0] for b in FIRE_BATTERY])
-def test_monte_carlo_agrees_on_fire(name: str, att: dict[str, Any], dfn: dict[str, Any], situation: dict[str, Any]) -> None:
+def test_monte_carlo_agrees_on_fire(
+    name: str, att: dict[str, Any], dfn: dict[str, Any], situation: dict[str, Any]
+) -> None:
     weapon = gun(**att["weapon"])
     shooter = unit(models=att.get("models", 1), weapons=(weapon,))
-    target = unit(models=dfn.get("models", 1), armour=dfn.get("armour"), table=dfn["table"], rules=dfn.get("rules", ()), size_class=dfn.get("size_class", "medium"))
+    target = unit(
+        models=dfn.get("models", 1),
+        armour=dfn.get("armour"),
+        table=dfn["table"],
+        rules=dfn.get("rules", ()),
+        size_class=dfn.get("size_class", "medium"),
+    )
     exact = shoot(shooter, target, **situation)
     con = exact["consequences"]
     # The simulator gets the summed to-hit modifier (checked by hand above) and the range-adjusted AP
     # and damage bonus; it throws every die itself.
     band = con["to_hit"]["range_band"]
-    flat = {"long": -1, "point_blank": 1}.get(band, 0) + situation.get("future_damage", 0) - (1 if dfn.get("rules") else 0)
+    flat = (
+        {"long": -1, "point_blank": 1}.get(band, 0) + situation.get("future_damage", 0) - (1 if dfn.get("rules") else 0)
+    )
     case = {
-        "shots": con["shots"], "to_hit_modifier": 5 - con["to_hit"]["needed"], "armour": (dfn.get("armour") or (None,))[0],
-        "ap": con["armour"]["ap"], "damage": weapon.extra["damage"], "flat": flat, "breaker": "Armour Breaker" in att["weapon"].get("rules", ()),
-        "table": dfn["table"], "alive": dfn.get("models", 1),
+        "shots": con["shots"],
+        "to_hit_modifier": 5 - con["to_hit"]["needed"],
+        "armour": (dfn.get("armour") or (None,))[0],
+        "ap": con["armour"]["ap"],
+        "damage": weapon.extra["damage"],
+        "flat": flat,
+        "breaker": "Armour Breaker" in att["weapon"].get("rules", ()),
+        "table": dfn["table"],
+        "alive": dfn.get("models", 1),
     }
     sampled = run(armour_fire_trial, 20000, 7, case)
     for key in ("hits", "models_killed", "future_damage"):
@@ -250,13 +352,37 @@ def test_monte_carlo_agrees_on_fire(name: str, att: dict[str, Any], dfn: dict[st
 ASSAULT_BATTERY: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     (
         "tank-vs-infantry",
-        {"models": 1, "armour": (4, 3, 3, 2), "table": TANK_TABLE, "assault": {"dice": (4, 3, 3, 2), "hit": 5, "ap": 3, "damage": "d6-1"}, "deflection": {"dice": (2, 0, 0, 0), "hit": 5}},
-        {"models": 4, "armour": None, "table": INFANTRY_TABLE, "assault": {"dice": (2, 2, 2, 2), "hit": 5, "ap": 0, "damage": "d6"}, "deflection": {"dice": (1, 1, 1, 1), "hit": 6}},
+        {
+            "models": 1,
+            "armour": (4, 3, 3, 2),
+            "table": TANK_TABLE,
+            "assault": {"dice": (4, 3, 3, 2), "hit": 5, "ap": 3, "damage": "d6-1"},
+            "deflection": {"dice": (2, 0, 0, 0), "hit": 5},
+        },
+        {
+            "models": 4,
+            "armour": None,
+            "table": INFANTRY_TABLE,
+            "assault": {"dice": (2, 2, 2, 2), "hit": 5, "ap": 0, "damage": "d6"},
+            "deflection": {"dice": (1, 1, 1, 1), "hit": 6},
+        },
     ),
     (
         "support-heavy",
-        {"models": 4, "armour": None, "table": INFANTRY_TABLE, "assault": {"dice": (3, 3, 3, 3), "hit": 4, "ap": 1, "damage": "d6"}, "deflection": None},
-        {"models": 1, "armour": (2, 2, 2, 2), "table": TANK_TABLE, "assault": {"dice": (2, 2, 2, 2), "hit": 5, "ap": 2, "damage": "d6"}, "deflection": {"dice": (2, 2, 2, 2), "hit": 5}},
+        {
+            "models": 4,
+            "armour": None,
+            "table": INFANTRY_TABLE,
+            "assault": {"dice": (3, 3, 3, 3), "hit": 4, "ap": 1, "damage": "d6"},
+            "deflection": None,
+        },
+        {
+            "models": 1,
+            "armour": (2, 2, 2, 2),
+            "table": TANK_TABLE,
+            "assault": {"dice": (2, 2, 2, 2), "hit": 5, "ap": 2, "damage": "d6"},
+            "deflection": {"dice": (2, 2, 2, 2), "hit": 5},
+        },
     ),
 ]
 
@@ -264,14 +390,29 @@ ASSAULT_BATTERY: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
 @pytest.mark.parametrize("name, att, dfn", ASSAULT_BATTERY, ids=[b[0] for b in ASSAULT_BATTERY])
 def test_monte_carlo_agrees_on_assault(name: str, att: dict[str, Any], dfn: dict[str, Any]) -> None:
     def build(spec: dict[str, Any]) -> Combatant:
-        return unit(models=spec["models"], armour=spec["armour"], table=spec["table"], assault=spec["assault"], deflection=spec["deflection"])
+        return unit(
+            models=spec["models"],
+            armour=spec["armour"],
+            table=spec["table"],
+            assault=spec["assault"],
+            deflection=spec["deflection"],
+        )
 
     exact = engine(None, build(att), build(dfn), {"attack": "assault"})  # type: ignore[arg-type]
 
     def side(spec: dict[str, Any]) -> dict[str, Any]:
         a, d = spec["assault"], spec["deflection"] or {"dice": (0, 0, 0, 0), "hit": 7}
-        return {"dice": a["dice"][0] * spec["models"], "hit": a["hit"], "deflect": d["dice"][0] * spec["models"], "deflect_hit": d["hit"],
-                "ap": a["ap"], "damage": a["damage"], "alive": spec["models"], "armour": spec["armour"][0] if spec["armour"] else None, "table": spec["table"]}
+        return {
+            "dice": a["dice"][0] * spec["models"],
+            "hit": a["hit"],
+            "deflect": d["dice"][0] * spec["models"],
+            "deflect_hit": d["hit"],
+            "ap": a["ap"],
+            "damage": a["damage"],
+            "alive": spec["models"],
+            "armour": spec["armour"][0] if spec["armour"] else None,
+            "table": spec["table"],
+        }
 
     sampled = run(armour_assault_trial, 20000, 11, {"attacker": side(att), "defender": side(dfn)})
     for key in ("attacker_successes", "defender_successes", "models_killed", "attacker_models_killed"):

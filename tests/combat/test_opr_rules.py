@@ -39,6 +39,7 @@ def approx(a, b):
 
 # -- the core sequence ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("code", ["000", "001", "002"])
 def test_quality_defense_ap_issue_example(code):
     # Roll to hit / Roll to block / AP(X): 10 attacks Q4+ vs D5+ with AP(1) -> 10 x 1/2 x 5/6
@@ -79,6 +80,7 @@ def test_several_weapon_groups_in_one_attack():
 
 
 # -- Blast, Deadly, Tough, Hero, Regeneration ------------------------------------------------
+
 
 def test_blast_multiplies_hits_up_to_models():
     r = run("001", gun("Blast(3)", attacks=1, q=2), target(6, models=2))
@@ -143,6 +145,7 @@ def test_000_regeneration_is_per_model():
 
 # -- rules on natural sixes -----------------------------------------------------------------
 
+
 def test_000_rending_ap4_and_ignores_regeneration_on_sixes():
     r = run("000", gun("Rending"), target(2, "Regeneration"))
     assert approx(r["expected"]["wounds"], 10 * (S * 5 / 6 + 2 / 6 * S * 2 / 3))
@@ -195,9 +198,15 @@ def test_001_furious_sixes_add_a_hit_when_charging():
 
 
 def test_000_furious_one_extra_attack_per_model():
-    r = run("000", axe(attacks=1, models=10, unit_rules=("Furious",)), target(6), attack="melee", charging=True, strike_back=False)
+    r = run(
+        "000",
+        axe(attacks=1, models=10, unit_rules=("Furious",)),
+        target(6),
+        attack="melee",
+        charging=True,
+        strike_back=False,
+    )
     assert approx(r["expected"]["hits"], 20 * 0.5)
-
 
 
 def _at_least(n: int, p: float, k: int) -> float:
@@ -210,7 +219,9 @@ def test_000_furious_extra_attack_is_rolled_with_its_weapon_and_blocked_at_unit_
     # roll of 30 Reaver Axe attacks at the Swordsmen's 5+. A wound chance of 1/6 * 5/6 (Rending
     # 6s at AP(4)) + 2/6 * 4/6, and Deadly(2) kills a Swordsman per wound and the Tough(3)
     # Marchlord with two: destroyed on 12 wounds or more.
-    reavers = unit("Reavers", 10, 4, 5, "Furious", weapons=(weapon("Reaver Axe", 2, 0, "Rending", "Deadly(2)", count=10),))
+    reavers = unit(
+        "Reavers", 10, 4, 5, "Furious", weapons=(weapon("Reaver Axe", 2, 0, "Rending", "Deadly(2)", count=10),)
+    )
     lord = unit("Marchlord", 1, 3, 4, "Hero", "Tough(3)", "Fearless", weapons=(weapon("Hand Weapon", 3, 0),))
     swordsmen = unit("Swordsmen", 10, 4, 5, weapons=(weapon("Hand Weapon", 1, 0, count=10),), heroes=(lord,))
     r = run("000", reavers, swordsmen, attack="melee", charging=True)
@@ -229,12 +240,15 @@ def test_hero_melee_attack_blocks_at_unit_defense_for_every_weapon(code):
     att = unit("Mixed", 1, 4, 5, weapons=(weapon("Pick", 6, 0, "Deadly(2)"), weapon("Sword", 6, 0)))
     r = run(code, att, guards, attack="melee", strike_back=False)
     assert approx(r["expected"]["hits"], 6.0)
+
     # a Pick wounds and b Sword wounds, each Binomial(6, 5/12): Pick wounds go first (Deadly),
     # killing a Guard each, then 2 apiece on the Champion; Sword wounds finish the Guards first.
     def pmf(k: int) -> float:
         return math.comb(6, k) * (5 / 12) ** k * (7 / 12) ** (6 - k)
 
-    expected = sum(pmf(a) * pmf(b) for a in range(7) for b in range(7) if 2 * max(0, a - 2) + max(0, b - max(0, 2 - a)) >= 3)
+    expected = sum(
+        pmf(a) * pmf(b) for a in range(7) for b in range(7) if 2 * max(0, a - 2) + max(0, b - max(0, 2 - a)) >= 3
+    )
     assert approx(r["p_destroyed"], expected)
 
 
@@ -251,6 +265,7 @@ def test_000_shooting_joined_hero_same_weapon_is_one_group():
 
 
 # -- Quality 2+ and single-model rules ------------------------------------------------------
+
 
 def test_reliable_quality_2plus():
     assert approx(run("002", gun("Reliable", q=6), target(6))["expected"]["hits"], 10 * 5 / 6)
@@ -269,10 +284,13 @@ def test_002_takedown_one_model():
 
 # -- situation.pick: the model Sniper/Takedown goes at -----------------------------------------
 
+
 def escort(hero, models=5, defense=5, *labels, tough=None):
     """A unit of plain models with one joined hero."""
     extra = (f"Tough({tough})",) if tough else ()
-    return unit("Guards", models, 5, defense, *labels, *extra, weapons=(weapon("Spear", 1, 0, count=models),), heroes=(hero,))
+    return unit(
+        "Guards", models, 5, defense, *labels, *extra, weapons=(weapon("Spear", 1, 0, count=models),), heroes=(hero,)
+    )
 
 
 def test_001_sniper_picks_the_joined_hero():
@@ -380,11 +398,14 @@ def test_pick_without_sniper_or_takedown_is_a_note():
     assert any(n.startswith("pick: no Sniper weapon") for n in r["notes"]) and "pick" not in r["consequences"]
 
 
-@pytest.mark.parametrize("pick, field", [
-    (Pick(hero=0), "situation.pick"),
-    (Pick(hero=0, where="situation.pick.hero"), "situation.pick.hero"),
-    (Pick(model=40, where="situation.pick.model"), "situation.pick.model"),
-])
+@pytest.mark.parametrize(
+    "pick, field",
+    [
+        (Pick(hero=0), "situation.pick"),
+        (Pick(hero=0, where="situation.pick.hero"), "situation.pick.hero"),
+        (Pick(model=40, where="situation.pick.model"), "situation.pick.model"),
+    ],
+)
 def test_pick_of_a_model_the_defender_lacks_is_refused(pick, field):
     with pytest.raises(PreviewError) as err:
         run("001", gun("Sniper"), target(5), pick=pick)
@@ -399,13 +420,16 @@ def test_pick_of_a_lost_hero_or_unknown_name_is_refused():
     with pytest.raises(PreviewError) as err:
         run("001", gun("Sniper"), escort(hero), pick=Pick(hero=0), defender={"models_lost": 6})
     assert err.value.field == "situation.defender.models_lost"  # nobody left at all
-    lost = unit("Guards", 2, 5, 5, weapons=(weapon("Spear", 1, 0, count=2),), heroes=(hero, unit("Bearer", 1, 4, 6, "Hero")))
+    lost = unit(
+        "Guards", 2, 5, 5, weapons=(weapon("Spear", 1, 0, count=2),), heroes=(hero, unit("Bearer", 1, 4, 6, "Hero"))
+    )
     with pytest.raises(PreviewError) as err:
         run("000", gun("Sniper"), lost, pick=Pick(hero=0), defender={"models_lost": 3})
     assert err.value.field == "situation.pick" and "already lost" in err.value.message
 
 
 # -- charge rules ---------------------------------------------------------------------------
+
 
 def test_002_thrust_plus_one_to_hit_and_ap_when_charging():
     r = run("002", axe("Thrust"), target(4), attack="melee", charging=True, strike_back=False)
@@ -420,12 +444,26 @@ def test_001_lance_ap_plus_two_when_charging():
 
 
 def test_000_impact_automatic_hits():
-    r = run("000", axe(attacks=0 + 1, models=5, unit_rules=("Impact(2)",)), target(6), attack="melee", charging=True, strike_back=False)
+    r = run(
+        "000",
+        axe(attacks=0 + 1, models=5, unit_rules=("Impact(2)",)),
+        target(6),
+        attack="melee",
+        charging=True,
+        strike_back=False,
+    )
     assert approx(r["expected"]["hits"], 10 + 5 * 0.5)
 
 
 def test_001_impact_attacks_hit_on_2plus():
-    r = run("001", axe(attacks=1, models=5, unit_rules=("Impact(2)",)), target(6), attack="melee", charging=True, strike_back=False)
+    r = run(
+        "001",
+        axe(attacks=1, models=5, unit_rules=("Impact(2)",)),
+        target(6),
+        attack="melee",
+        charging=True,
+        strike_back=False,
+    )
     assert approx(r["expected"]["hits"], 10 * 5 / 6 + 5 * 0.5)
 
 
@@ -457,11 +495,19 @@ def test_counter_strikes_first_even_without_strike_back():
 
 def test_000_phalanx_cancels_charge_bonuses():
     spears = unit("Spears", 40, 5, 6, "Phalanx", weapons=(weapon("Spear", 1, 0, count=40),))
-    r = run("000", axe(attacks=1, models=10, unit_rules=("Furious",)), spears, attack="melee", charging=True, strike_back=False)
+    r = run(
+        "000",
+        axe(attacks=1, models=10, unit_rules=("Furious",)),
+        spears,
+        attack="melee",
+        charging=True,
+        strike_back=False,
+    )
     assert r["expected"]["hits"] < 10  # no Furious attacks, and dangerous-terrain losses first
 
 
 # -- shooting modifiers -----------------------------------------------------------------------
+
 
 def test_indirect_minus_one_after_moving():
     assert approx(run("001", gun("Indirect"), target(6), hold=False)["expected"]["hits"], 10 / 3)
@@ -508,10 +554,13 @@ def test_001_lock_on_ignores_negative_modifiers():
 
 def test_001_entrenched():
     assert approx(run("001", gun(), target(6, "Entrenched"), range=18)["expected"]["hits"], 10 * S)
-    assert approx(run("001", gun(), target(6, "Entrenched"), range=18, defender={"moved": True})["expected"]["hits"], 5.0)
+    assert approx(
+        run("001", gun(), target(6, "Entrenched"), range=18, defender={"moved": True})["expected"]["hits"], 5.0
+    )
 
 
 # -- fatigue, Shaken/Wavering, morale ---------------------------------------------------------
+
 
 def test_fatigue_only_unmodified_sixes():
     r = run("001", axe(q=2), target(6), attack="melee", attacker={"fatigued": True}, strike_back=False)
@@ -523,7 +572,9 @@ def test_shaken_defender_strikes_back_fatigued(code):
     d = unit("D", 10, 2, 6, weapons=(weapon("Hand", 1, 0, count=10),))
     r = run(code, unit("A", 1, 4, 6, weapons=(weapon("Pin", 1, 0),)), d, attack="melee", defender={"shaken": True})
     # the attacker's single attack kills at most one model: nine or ten strike back, on 6s only
-    assert r["consequences"]["strike_back"]["expected"]["hits"] == pytest.approx(S * (10 - r["expected"]["models_killed"]))
+    assert r["consequences"]["strike_back"]["expected"]["hits"] == pytest.approx(
+        S * (10 - r["expected"]["models_killed"])
+    )
 
 
 @pytest.mark.parametrize("code", ["000", "001", "002"])
@@ -590,7 +641,9 @@ def test_000_musician_counts_one_wound():
 
 def test_002_flanking_minus_to_morale():
     p = Preview(DIALECT["002"], axe(), unit("Five", 5, 4, 6), situation("melee"))
-    assert approx(p.morale.fail(p.fight.dfn, p.fight.line_d, 0, p.fight.sit.defender, flank="rear"), 1 - 1 / 6 * 1)  # 4+ at -2: only 6
+    assert approx(
+        p.morale.fail(p.fight.dfn, p.fight.line_d, 0, p.fight.sit.defender, flank="rear"), 1 - 1 / 6 * 1
+    )  # 4+ at -2: only 6
     assert approx(p.morale.fail(p.fight.dfn, p.fight.line_d, 0, p.fight.sit.defender, flank="flank"), 0.5 + 1 / 6)
 
 
@@ -613,6 +666,7 @@ def test_melee_result_and_rout_at_half():
 
 
 # -- refusals ---------------------------------------------------------------------------------
+
 
 def test_melee_without_melee_weapon_is_refused():
     with pytest.raises(PreviewError) as err:

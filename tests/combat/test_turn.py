@@ -20,11 +20,28 @@ TRIALS = 4000
 ARCHERS = unit("Archers", 10, 4, 5, weapons=(weapon("Bow", 1, 24, count=10), weapon("Knife", 1, 0, count=10)))
 BRUTES = unit("Brutes", 5, 4, 4, "Tough(3)", weapons=(weapon("Claws", 2, 0, "AP(1)", count=5),))
 SPEARS = unit("Spears", 10, 5, 5, "Phalanx", weapons=(weapon("Spear", 1, 0, count=10),))
-RAIDERS = unit("Raiders", 5, 4, 4, "Furious", "Impact(1)", weapons=(weapon("Pistol", 1, 12, "AP(1)", count=5), weapon("Axe", 2, 0, "AP(1)", count=5)))
+RAIDERS = unit(
+    "Raiders",
+    5,
+    4,
+    4,
+    "Furious",
+    "Impact(1)",
+    weapons=(weapon("Pistol", 1, 12, "AP(1)", count=5), weapon("Axe", 2, 0, "AP(1)", count=5)),
+)
 SHAKY = unit("Shaky", 6, 5, 5, weapons=(weapon("Club", 1, 0, count=6),))
 # a Sniper (000/001) or Takedown (002) rifle beside plain rifles, and knives for the charge
-MARKSMEN = unit("Marksmen", 5, 4, 4, weapons=(weapon("Long Rifle", 2, 30, "Sniper", "Takedown", count=2), weapon("Rifle", 2, 24, "AP(1)", count=5),
-                                             weapon("Knife", 1, 0, count=5)))
+MARKSMEN = unit(
+    "Marksmen",
+    5,
+    4,
+    4,
+    weapons=(
+        weapon("Long Rifle", 2, 30, "Sniper", "Takedown", count=2),
+        weapon("Rifle", 2, 24, "AP(1)", count=5),
+        weapon("Knife", 1, 0, count=5),
+    ),
+)
 CAPTAIN = unit("Captain", 1, 3, 3, "Hero", "Tough(3)", "Fearless", weapons=(weapon("Blade", 3, 0, "AP(1)"),))
 ESCORT = unit("Guards", 5, 4, 5, weapons=(weapon("Spear", 1, 0, count=5),), heroes=(CAPTAIN,))
 SWORDS = unit("Swords", 8, 4, 4, "Furious", weapons=(weapon("Sword", 2, 0, "AP(1)", count=8),))
@@ -34,7 +51,13 @@ CASES = [
     ("000-raiders-phalanx", "000", RAIDERS, SPEARS, {}),
     ("001-raiders-shaky", "001", RAIDERS, SHAKY, {}),
     ("002-archers-shaky-flank", "002", ARCHERS, SHAKY, {"facing": "flank"}),
-    ("001-wounded-target-no-strike-back", "001", ARCHERS, BRUTES, {"defender": {"models_lost": 2, "wounds_taken": 1}, "strike_back": False}),
+    (
+        "001-wounded-target-no-strike-back",
+        "001",
+        ARCHERS,
+        BRUTES,
+        {"defender": {"models_lost": 2, "wounds_taken": 1}, "strike_back": False},
+    ),
     # the shooting's options, as in a single shooting preview
     ("001-sniper-pick-hero-then-charge", "001", MARKSMEN, ESCORT, {"pick": Pick(hero=0)}),
     ("000-sniper-pick-third-model-then-charge", "000", MARKSMEN, BRUTES, {"pick": Pick(model=2)}),
@@ -49,7 +72,13 @@ CASES = [
 def turn(code, att, dfn, kw):
     state = SideState(**kw.get("defender", {}))
     shoot = situation("shooting", defender=kw.get("defender"), weapons=kw.get("weapons"), pick=kw.get("pick", Pick()))
-    charge = situation("melee", defender=kw.get("defender"), charging=True, facing=kw.get("facing", "front"), strike_back=kw.get("strike_back", True))
+    charge = situation(
+        "melee",
+        defender=kw.get("defender"),
+        charging=True,
+        facing=kw.get("facing", "front"),
+        strike_back=kw.get("strike_back", True),
+    )
     assert charge.defender == state
     return shoot, charge, preview_turn(DIALECT[code], att, dfn, shoot, charge)
 
@@ -64,7 +93,9 @@ def test_whole_turn_agrees_with_monte_carlo(case):
         mean, se = sim[key]
         if probability:
             se = max(se, (max(value * (1 - value), 0.0) / TRIALS) ** 0.5) + 1 / TRIALS
-        assert abs(value - mean) <= 5 * se + 1e-9, f"{name}: {label} exact {value:.4f} vs simulated {mean:.4f} ± {se:.4f}"
+        assert abs(value - mean) <= 5 * se + 1e-9, (
+            f"{name}: {label} exact {value:.4f} vs simulated {mean:.4f} ± {se:.4f}"
+        )
 
     cons = exact["consequences"]
     close("wounds", exact["expected"]["wounds"], "wounds", probability=False)
@@ -120,7 +151,11 @@ def test_turn_without_ranged_weapon_is_the_charge_alone():
 def test_turn_shooting_step_takes_the_single_previews_weapons_and_pick():
     """The turn's shooting step is the single shooting preview with the same weapons and pick
     (001 Sniper: the attacker picks the model, resolved as a unit of 1)."""
-    for kw in ({"weapons": ("Long Rifle",)}, {"pick": Pick(hero=0)}, {"weapons": ("Long Rifle",), "pick": Pick(hero="Captain")}):
+    for kw in (
+        {"weapons": ("Long Rifle",)},
+        {"pick": Pick(hero=0)},
+        {"weapons": ("Long Rifle",), "pick": Pick(hero="Captain")},
+    ):
         shoot, _, exact = turn("001", MARKSMEN, ESCORT, kw)
         single = preview_fighters(DIALECT["001"], MARKSMEN, ESCORT, shoot)
         step = exact["steps"]["shooting"]
@@ -136,15 +171,20 @@ def test_turn_sniper_pick_changes_the_charge_that_follows():
     picked turn leaves the attacker fewer wounds than the turn with no pick."""
     _, _, plain = turn("001", MARKSMEN, ESCORT, {})
     _, _, picked = turn("001", MARKSMEN, ESCORT, {"pick": Pick(hero=0)})
-    assert picked["consequences"]["attacker_wounds_taken"]["mean"] < plain["consequences"]["attacker_wounds_taken"]["mean"]
+    assert (
+        picked["consequences"]["attacker_wounds_taken"]["mean"] < plain["consequences"]["attacker_wounds_taken"]["mean"]
+    )
     assert abs(sum(picked["distributions"]["wounds"]["pmf"].values()) - 1) < 1e-12
 
 
-@pytest.mark.parametrize(("kw", "field"), [
-    ({"weapons": ("Knife",)}, "situation.weapons"),  # a melee weapon: the charge uses every melee weapon
-    ({"weapons": ("Lance",)}, "situation.weapons"),  # a weapon the attacker lacks
-    ({"pick": Pick(hero=0, where="situation.pick.hero")}, "situation.pick.hero"),  # no joined hero
-])
+@pytest.mark.parametrize(
+    ("kw", "field"),
+    [
+        ({"weapons": ("Knife",)}, "situation.weapons"),  # a melee weapon: the charge uses every melee weapon
+        ({"weapons": ("Lance",)}, "situation.weapons"),  # a weapon the attacker lacks
+        ({"pick": Pick(hero=0, where="situation.pick.hero")}, "situation.pick.hero"),  # no joined hero
+    ],
+)
 def test_turn_refuses_shooting_options_that_name_nothing(kw, field):
     with pytest.raises(PreviewError) as err:
         turn("001", MARKSMEN, SHAKY, kw)
@@ -159,8 +199,12 @@ def test_turn_target_shot_off_the_table_is_not_charged():
     assert abs(exact["consequences"]["p_defender_removed"] - 1.0) < 1e-9
 
 
-TURN_BODY = {"system": "age-of-fantasy", "attacker": {"book": "aof-ember-marches", "unit": "crossbowmen"},
-             "defender": {"book": "aof-sunken-hollows", "unit": "mire-warriors"}, "situation": {"range": 18, "cover": True}}
+TURN_BODY = {
+    "system": "age-of-fantasy",
+    "attacker": {"book": "aof-ember-marches", "unit": "crossbowmen"},
+    "defender": {"book": "aof-sunken-hollows", "unit": "mire-warriors"},
+    "situation": {"range": 18, "cover": True},
+}
 
 
 def test_turn_endpoint_answers_one_distribution(client):
@@ -170,16 +214,29 @@ def test_turn_endpoint_answers_one_distribution(client):
     pmf = body["distributions"]["wounds"]["pmf"]
     assert abs(sum(pmf.values()) - 1) < 1e-9
     assert body["expected"]["wounds"] > body["steps"]["shooting"]["expected"]["wounds"]
-    assert set(body["consequences"]) >= {"p_charge", "p_defender_removed", "p_attacker_destroyed", "melee_if_charged", "attacker_wounds_taken"}
+    assert set(body["consequences"]) >= {
+        "p_charge",
+        "p_defender_removed",
+        "p_attacker_destroyed",
+        "melee_if_charged",
+        "attacker_wounds_taken",
+    }
     assert any(n.startswith("charge groups:") for n in body["notes"])
 
 
-@pytest.mark.parametrize(("change", "status", "field"), [
-    ({"situation": {"attack": "melee"}}, 422, "situation.attack"),
-    ({"system": "ancients-hex"}, 422, "system"),
-    ({"defender": {"book": "aof-sunken-hollows", "unit": "nobody"}}, 404, "defender.unit"),
-    ({"defender": {"profile": {"name": "Wall", "size": 20, "quality": 4, "defense": 4, "rules": ["Tough(4)"]}}}, 413, "defender"),
-])
+@pytest.mark.parametrize(
+    ("change", "status", "field"),
+    [
+        ({"situation": {"attack": "melee"}}, 422, "situation.attack"),
+        ({"system": "ancients-hex"}, 422, "system"),
+        ({"defender": {"book": "aof-sunken-hollows", "unit": "nobody"}}, 404, "defender.unit"),
+        (
+            {"defender": {"profile": {"name": "Wall", "size": 20, "quality": 4, "defense": 4, "rules": ["Tough(4)"]}}},
+            413,
+            "defender",
+        ),
+    ],
+)
 def test_turn_endpoint_refuses_what_it_cannot_answer(client, change, status, field):
     res = client.post("/api/v1/previews/turn", json={**TURN_BODY, **change})
     assert res.status_code == status, res.get_json()
@@ -193,16 +250,26 @@ def test_turn_endpoint_charge_only_for_a_unit_without_ranged_weapons(client):
     answer = res.get_json()
     assert answer["steps"]["shooting"] is None and answer["consequences"]["p_charge"] == 1.0
     assert answer["notes"][0].startswith("shooting: skipped")
-    single = client.post("/api/v1/previews", json={**body, "situation": {"attack": "melee", "charging": True}}).get_json()
+    single = client.post(
+        "/api/v1/previews", json={**body, "situation": {"attack": "melee", "charging": True}}
+    ).get_json()
     assert abs(answer["expected"]["wounds"] - single["expected"]["wounds"]) < 1e-12
 
 
 def test_turn_endpoint_takes_weapons_and_pick(client):
-    base = {"system": "grimdark-future", "attacker": {"book": "gf-cinder-covenant", "unit": "cc-pathfinders"},
-            "defender": {"book": "gf-cinder-covenant", "unit": "cc-iron-sentinels"}}
-    res = client.post("/api/v1/previews/turn", json={**base, "situation": {"pick": {"model": 2}, "weapons": ["Long Rifle"]}})
+    base = {
+        "system": "grimdark-future",
+        "attacker": {"book": "gf-cinder-covenant", "unit": "cc-pathfinders"},
+        "defender": {"book": "gf-cinder-covenant", "unit": "cc-iron-sentinels"},
+    }
+    res = client.post(
+        "/api/v1/previews/turn", json={**base, "situation": {"pick": {"model": 2}, "weapons": ["Long Rifle"]}}
+    )
     assert res.status_code == 200, res.get_json()
-    single = client.post("/api/v1/previews", json={**base, "situation": {"attack": "shooting", "pick": {"model": 2}, "weapons": ["Long Rifle"]}}).get_json()
+    single = client.post(
+        "/api/v1/previews",
+        json={**base, "situation": {"attack": "shooting", "pick": {"model": 2}, "weapons": ["Long Rifle"]}},
+    ).get_json()
     assert res.get_json()["steps"]["shooting"]["consequences"] == single["consequences"]
     assert single["consequences"]["pick"]["place"] == 2
     bad = client.post("/api/v1/previews/turn", json={**base, "situation": {"pick": {"hero": 0}}})

@@ -21,7 +21,11 @@ FIGHTS = [
 def fight(registry, system_id, book_id, unit_id, situation):
     system = registry.systems[system_id]
     book = registry.books[book_id] if book_id else registry.books_of(system_id)[0]
-    unit = book.unit(unit_id) if unit_id else next(u for u in book.units if not any(s.pick_min for s in map(book.sections.get, u.upgrades) if s))
+    unit = (
+        book.unit(unit_id)
+        if unit_id
+        else next(u for u in book.units if not any(s.pick_min for s in map(book.sections.get, u.upgrades) if s))
+    )
     side = resolve_side(registry, system, {"book": book.id, "unit": unit.id, "upgrades": ()}, "attacker")
     return system, side, situation
 
@@ -44,11 +48,26 @@ def test_book_rules_the_engine_reads_or_may_ignore_are_not_listed(registry):
 
 
 def test_the_api_answer_carries_the_list(client):
-    body = {"system": "age-of-fantasy", "attacker": {"profile": {"name": "Odd", "size": 5, "quality": 4, "defense": 4, "rules": ["Swamp Stench"],
-                                                             "weapons": [{"name": "Club", "attacks": 1, "rules": ["Gloom(1)"]}]}},
-            "defender": {"book": "aof-sunken-hollows", "unit": "mire-warriors"}, "situation": {"attack": "melee"}}
+    body = {
+        "system": "age-of-fantasy",
+        "attacker": {
+            "profile": {
+                "name": "Odd",
+                "size": 5,
+                "quality": 4,
+                "defense": 4,
+                "rules": ["Swamp Stench"],
+                "weapons": [{"name": "Club", "attacks": 1, "rules": ["Gloom(1)"]}],
+            }
+        },
+        "defender": {"book": "aof-sunken-hollows", "unit": "mire-warriors"},
+        "situation": {"attack": "melee"},
+    }
     res = client.post("/api/v1/previews", json=body)
     assert res.status_code == 200, res.get_json()
     assert res.get_json()["unmodelled"] == ["Swamp Stench", "Gloom", "Bog Dweller"]
-    turn = client.post("/api/v1/previews/turn", json={**body, "attacker": {"book": "aof-ember-marches", "unit": "crossbowmen"}, "situation": {}})
+    turn = client.post(
+        "/api/v1/previews/turn",
+        json={**body, "attacker": {"book": "aof-ember-marches", "unit": "crossbowmen"}, "situation": {}},
+    )
     assert turn.get_json()["unmodelled"] == ["Bog Dweller"]

@@ -14,7 +14,13 @@ from werkzeug.routing import BaseConverter
 
 from listbuilder.compat.flask_smorest import LazySpecApi, api_of, copy_documentation
 
-CONFIG = {"API_TITLE": "Things", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3", "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json"}
+CONFIG = {
+    "API_TITLE": "Things",
+    "API_VERSION": "1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/api",
+    "OPENAPI_JSON_PATH": "openapi.json",
+}
 
 
 class ThingKey(BaseConverter):

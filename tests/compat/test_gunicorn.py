@@ -17,7 +17,9 @@ from listbuilder.compat.gunicorn import answer_errors_with
 def test_a_workers_error_answer_goes_through_our_response(monkeypatch):
     monkeypatch.setattr(util, "write_error", util.write_error)  # put gunicorn's back afterwards
     asked = []
-    answer_errors_with(lambda status, reason, message: asked.append((status, reason)) or b"HTTP/1.1 %d X\r\n\r\n{}" % status)
+    answer_errors_with(
+        lambda status, reason, message: asked.append((status, reason)) or b"HTTP/1.1 %d X\r\n\r\n{}" % status
+    )
     config = Config()
     worker = Worker(age=0, ppid=os.getpid(), sockets=[], app=None, timeout=30, cfg=config, log=Logger(config))
     ours, theirs = socket.socketpair()
@@ -26,7 +28,6 @@ def test_a_workers_error_answer_goes_through_our_response(monkeypatch):
         assert theirs.recv(100) == b"HTTP/1.1 414 X\r\n\r\n{}"
     worker.tmp.close()
     assert asked == [(414, "URI Too Long")]
-
 
 
 def test_a_response_gunicorn_writes_names_no_server(monkeypatch):

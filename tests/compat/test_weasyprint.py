@@ -78,8 +78,12 @@ def test_write_pdf_paints_each_spread_and_reads_only_what_it_copies_from_a_page(
 
 def test_counter_style_rules_land_in_our_store_and_number_the_pages():
     counters = compat.new_counter_style()
-    rules = CSS(string='@counter-style twice { system: fixed; symbols: "A" "B"; } @page { @top-left { content: "sheet " counter(page, twice) } }'
-                + SMALL_PAGES + "@page { margin-top: 40px }", counter_style=counters)
+    rules = CSS(
+        string='@counter-style twice { system: fixed; symbols: "A" "B"; } @page { @top-left { content: "sheet " counter(page, twice) } }'
+        + SMALL_PAGES
+        + "@page { margin-top: 40px }",
+        counter_style=counters,
+    )
     assert "twice" in counters
     pdf = HTML(string=PAGE).render(stylesheets=[rules], counter_style=counters).write_pdf()
     assert [re.search(r"sheet (\S+)", text)[1] for text in text_of(pdf)] == ["A", "B"]
@@ -92,8 +96,13 @@ def test_font_subsetting_asks_our_open_arrays_for_sized_glyph_arrays(registry, m
     assert isinstance(fonts.ffi, compat.OpenArrays)
     asked = []
     new = compat.OpenArrays.new
-    monkeypatch.setattr(compat.OpenArrays, "new", lambda self, cdecl, init=None: asked.append(cdecl) or new(self, cdecl, init))
-    roster = build_roster(registry, parse_list(json.loads((GOLDEN / "grimdark-future" / "legal-2000-cinder-covenant.json").read_text())["list"]))
+    monkeypatch.setattr(
+        compat.OpenArrays, "new", lambda self, cdecl, init=None: asked.append(cdecl) or new(self, cdecl, init)
+    )
+    roster = build_roster(
+        registry,
+        parse_list(json.loads((GOLDEN / "grimdark-future" / "legal-2000-cinder-covenant.json").read_text())["list"]),
+    )
     from listbuilder.pdf import render_pdf
 
     render_pdf(roster)
@@ -111,18 +120,45 @@ def test_open_arrays_are_sized_and_filled_as_cffi_would():
 # What WeasyPrint's user-agent stylesheet decides for the elements of a roster (and what our
 # stylesheet does not set everywhere); inherited ones come along through the cascade.
 UA_PROPERTIES = (
-    "display", "margin_top", "margin_bottom", "margin_left", "margin_right", "padding_top", "padding_bottom", "padding_left",
-    "padding_right", "font_weight", "font_size", "font_style", "list_style_type", "border_spacing", "border_collapse",
-    "vertical_align", "direction", "break_after", "break_inside", "white_space", "text_indent", "hyphens", "overflow",
-    "text_decoration_line", "box_sizing", "counter_reset",
+    "display",
+    "margin_top",
+    "margin_bottom",
+    "margin_left",
+    "margin_right",
+    "padding_top",
+    "padding_bottom",
+    "padding_left",
+    "padding_right",
+    "font_weight",
+    "font_size",
+    "font_style",
+    "list_style_type",
+    "border_spacing",
+    "border_collapse",
+    "vertical_align",
+    "direction",
+    "break_after",
+    "break_inside",
+    "white_space",
+    "text_indent",
+    "hyphens",
+    "overflow",
+    "text_decoration_line",
+    "box_sizing",
+    "counter_reset",
 )
 
 
-@pytest.mark.parametrize("case, layout", [
-    ("grimdark-future/legal-2000-cinder-covenant.json", "sheet"), ("grimdark-future/legal-2000-cinder-covenant.json", "cards"),
-    ("age-of-fantasy/illegal-points-over-limit.json", "sheet"), ("ancients-hex/fjordhold-attachment-errors.json", "sheet"),
-    *[(str(path.relative_to(GOLDEN)), "sheet") for path in sorted(GOLDEN.glob("armour-hex/*.json"))[:1]],
-])
+@pytest.mark.parametrize(
+    "case, layout",
+    [
+        ("grimdark-future/legal-2000-cinder-covenant.json", "sheet"),
+        ("grimdark-future/legal-2000-cinder-covenant.json", "cards"),
+        ("age-of-fantasy/illegal-points-over-limit.json", "sheet"),
+        ("ancients-hex/fjordhold-attachment-errors.json", "sheet"),
+        *[(str(path.relative_to(GOLDEN)), "sheet") for path in sorted(GOLDEN.glob("armour-hex/*.json"))[:1]],
+    ],
+)
 def test_our_user_agent_stylesheet_styles_a_roster_as_weasyprints_does(registry, case, layout):
     """static/roster/ua.css replaces WeasyPrint's HTML5 stylesheet (its hundreds of rules cost
     style time on every render): every element of a roster computes the same either way, but
@@ -145,8 +181,13 @@ def test_our_user_agent_stylesheet_styles_a_roster_as_weasyprints_does(registry,
             return [UA_STYLESHEET]
 
     def computed(styled):
-        style_for = get_all_computed_styles(styled, user_stylesheets=stylesheets, font_config=fonts, counter_style=PRINT_STYLE.counters)
-        return [(element.tag, {name: style_for(element)[name] for name in UA_PROPERTIES}) for element in styled.etree_element.iter()]
+        style_for = get_all_computed_styles(
+            styled, user_stylesheets=stylesheets, font_config=fonts, counter_style=PRINT_STYLE.counters
+        )
+        return [
+            (element.tag, {name: style_for(element)[name] for name in UA_PROPERTIES})
+            for element in styled.etree_element.iter()
+        ]
 
     theirs = compat.html_from_tree(WeasyPrints, ElementTree.fromstring(html), document.base_url, document.url_fetcher)
     ours, weasyprints = computed(document), computed(theirs)

@@ -29,7 +29,11 @@ def test_binding_a_rule_asks_our_hook_and_building_a_url_runs_what_it_returned()
 def test_the_builder_is_compiled_on_first_use_only(monkeypatch):
     compiled = []
     werkzeugs = Rule._compile_builder
-    monkeypatch.setattr(Rule, "_compile_builder", lambda self, append_unknown=True: compiled.append(append_unknown) or werkzeugs(self, append_unknown))
+    monkeypatch.setattr(
+        Rule,
+        "_compile_builder",
+        lambda self, append_unknown=True: compiled.append(append_unknown) or werkzeugs(self, append_unknown),
+    )
     urls = Map([LazyBuilderRule("/books/<book>", endpoint="book")]).bind("localhost")
     assert compiled == []
     assert urls.build("book", {"book": "ember"}) == "/books/ember"

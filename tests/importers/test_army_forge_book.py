@@ -38,26 +38,46 @@ def with_rustbound(registry, rustbound):
 
 
 def entry(book, unit_id, *rows):
-    army = parse_list({"system": book.system, "book": book.id, "units": [{"key": "a", "unit": unit_id, "upgrades": [{"section": s, "option": o, "count": c} for s, o, c in rows]}]})
+    army = parse_list(
+        {
+            "system": book.system,
+            "book": book.id,
+            "units": [
+                {"key": "a", "unit": unit_id, "upgrades": [{"section": s, "option": o, "count": c} for s, o, c in rows]}
+            ],
+        }
+    )
     book.resolution_memo.clear()
     return resolve_entry(book, army.units[0], 0)
 
 
 def test_book_keeps_units_stats_gear_and_costs(rustbound):
     book = rustbound.book
-    assert (book.id, book.system, book.version, book.faction) == ("gf-rustbound-salvagers", "grimdark-future", "3.5.2", "Salvage Crews")
+    assert (book.id, book.system, book.version, book.faction) == (
+        "gf-rustbound-salvagers",
+        "grimdark-future",
+        "3.5.2",
+        "Salvage Crews",
+    )
     walker = book.unit("junk-walker")
     assert (walker.size, walker.cost["pts"], walker.stat("quality"), walker.stat("defense")) == (1, 140, 4, 3)
     assert [r.label for r in walker.rules] == ["Tough(6)"]  # the rating came as the text "6"
-    assert [(w.name, w.count, w.attacks, [r.label for r in w.rules]) for w in walker.weapons] == [("Walker Fist", 2, 3, ["AP(1)"]), ("Rivet Gun", 1, 1, ["AP(1)"])]
+    assert [(w.name, w.count, w.attacks, [r.label for r in w.rules]) for w in walker.weapons] == [
+        ("Walker Fist", 2, 3, ["AP(1)"]),
+        ("Rivet Gun", 1, 1, ["AP(1)"]),
+    ]
     riders = book.unit("scrap-riders")
     assert [(i.name, i.count, [r.label for r in i.rules]) for i in riders.items] == [("Crash Cage", 3, ["Shielded"])]
 
 
 def test_same_name_profiles_get_ids_and_units_own_gear_keeps_the_name(rustbound):
     book = rustbound.book
-    assert [(w.name, w.id, w.attacks) for w in book.unit("scrap-boss").weapons if w.name == "Hand Tool"] == [("Hand Tool", "", 2)]
-    assert [(w.name, w.id, w.attacks) for w in book.unit("salvagers").weapons if w.name == "Hand Tool"] == [("Hand Tool", "hand-tool-2", 1)]
+    assert [(w.name, w.id, w.attacks) for w in book.unit("scrap-boss").weapons if w.name == "Hand Tool"] == [
+        ("Hand Tool", "", 2)
+    ]
+    assert [(w.name, w.id, w.attacks) for w in book.unit("salvagers").weapons if w.name == "Hand Tool"] == [
+        ("Hand Tool", "hand-tool-2", 1)
+    ]
     swap = book.sections["replace-all-hand-tools"].options[0].gains.weapons[0]
     assert (swap.name, swap.id, swap.attacks) == ("Hand Tool", "hand-tool-3", 2)
 
@@ -68,19 +88,22 @@ def test_plural_targets_name_the_units_gear(rustbound):
     assert sections["replace-all-hand-tools"].replaces == ("Hand Tool",)
 
 
-@pytest.mark.parametrize("section, variant, affects, count, pick", [
-    ("replace-rivet-gun", "replace", "one", None, (0, 1)),                 # "Replace X"
-    ("replace-any-scrap-rifles", "replace", "any", None, (0, 1)),          # affects any
-    ("replace-up-to-two-scrap-rifles", "replace", "up_to", 2, (0, 1)),     # affects up to 2
-    ("replace-all-hand-tools", "replace", "all", None, (0, 1)),            # affects all
-    ("any-model-may-replace-2x-hand-tool", "replace", "any", None, (0, 1)),  # exactly 1 + select any
-    ("upgrade-with-one", "upgrade", "unit", None, (0, 1)),                 # select exactly 1
-    ("upgrade-with-any", "upgrade", "unit", None, (0, None)),              # select any
-    ("upgrade-one-model-with", "upgrade", "one", None, (0, None)),         # affects exactly 1
-    ("upgrade-any-walker-fist-with-one", "upgrade", "any", None, (0, 1)),  # tied to a weapon
-    ("upgrade-all-scrap-rifles-with", "upgrade", "all", None, (0, None)),
-    ("take-one-scrap-rifle-attachment", "attachment", "unit", None, (0, 1)),
-])
+@pytest.mark.parametrize(
+    "section, variant, affects, count, pick",
+    [
+        ("replace-rivet-gun", "replace", "one", None, (0, 1)),  # "Replace X"
+        ("replace-any-scrap-rifles", "replace", "any", None, (0, 1)),  # affects any
+        ("replace-up-to-two-scrap-rifles", "replace", "up_to", 2, (0, 1)),  # affects up to 2
+        ("replace-all-hand-tools", "replace", "all", None, (0, 1)),  # affects all
+        ("any-model-may-replace-2x-hand-tool", "replace", "any", None, (0, 1)),  # exactly 1 + select any
+        ("upgrade-with-one", "upgrade", "unit", None, (0, 1)),  # select exactly 1
+        ("upgrade-with-any", "upgrade", "unit", None, (0, None)),  # select any
+        ("upgrade-one-model-with", "upgrade", "one", None, (0, None)),  # affects exactly 1
+        ("upgrade-any-walker-fist-with-one", "upgrade", "any", None, (0, 1)),  # tied to a weapon
+        ("upgrade-all-scrap-rifles-with", "upgrade", "all", None, (0, None)),
+        ("take-one-scrap-rifle-attachment", "attachment", "unit", None, (0, 1)),
+    ],
+)
 def test_section_shapes_translate(rustbound, section, variant, affects, count, pick):
     s = rustbound.book.sections[section]
     assert (s.variant, s.affects, s.affects_count, (s.pick_min, s.pick_max)) == (variant, affects, count, pick)
@@ -125,7 +148,9 @@ def test_item_ratings_add_to_the_units(rustbound):
 def test_item_of_weapon_rules_on_a_targeted_upgrade_changes_the_weapon(rustbound):
     book = rustbound.book
     option = book.sections["upgrade-all-scrap-rifles-with"].option("scopes")
-    assert [r.label for r in option.gains.weapon_rules] == ["Rending"] and [i.name for i in option.gains.items] == ["Scopes"]
+    assert [r.label for r in option.gains.weapon_rules] == ["Rending"] and [i.name for i in option.gains.items] == [
+        "Scopes"
+    ]
     resolved, issues = entry(book, "salvagers", ("upgrade-all-scrap-rifles-with", "scopes", 1))
     assert issues == []
     rifles = [w for w in resolved.weapons if w.name == "Scrap Rifle"]
@@ -138,7 +163,12 @@ def test_attachment_and_weapon_upgrade_are_tied_to_copies(rustbound):
     assert issues == []
     _, issues = entry(book, "junk-walker", ("upgrade-any-walker-fist-with-one", "fist-flamer", 3))
     assert [i.code for i in issues] == ["upgrade.count"]
-    _, issues = entry(book, "salvagers", ("replace-any-scrap-rifles", "spark-carbine", 5), ("take-one-scrap-rifle-attachment", "under-slung-net", 1))
+    _, issues = entry(
+        book,
+        "salvagers",
+        ("replace-any-scrap-rifles", "spark-carbine", 5),
+        ("take-one-scrap-rifle-attachment", "under-slung-net", 1),
+    )
     assert [i.code for i in issues] == ["upgrade.target_exceeds"]
 
 
@@ -153,11 +183,24 @@ def test_rules_kept_with_the_exports_definition_or_flagged(rustbound, registry):
 
 
 def test_undefined_rule_warns_on_a_list_that_stays_legal(rustbound, with_rustbound):
-    army = parse_list({"system": "grimdark-future", "book": rustbound.book.id, "units": [
-        {"key": "a", "unit": "salvagers", "upgrades": [{"section": "take-one-scrap-rifle-attachment", "option": "under-slung-net"}]}]})
+    army = parse_list(
+        {
+            "system": "grimdark-future",
+            "book": rustbound.book.id,
+            "units": [
+                {
+                    "key": "a",
+                    "unit": "salvagers",
+                    "upgrades": [{"section": "take-one-scrap-rifle-attachment", "option": "under-slung-net"}],
+                }
+            ],
+        }
+    )
     report = validate_list(with_rustbound, army)
     assert report.valid
-    assert [(i.code, i.severity, i.data) for i in report.issues] == [("rules.undefined", "warning", {"rule": "Limited"})]
+    assert [(i.code, i.severity, i.data) for i in report.issues] == [
+        ("rules.undefined", "warning", {"rule": "Limited"})
+    ]
 
 
 def test_units_disabled_sections_and_missing_packages_are_left_out_with_notes(rustbound):
@@ -170,10 +213,16 @@ def test_units_disabled_sections_and_missing_packages_are_left_out_with_notes(ru
 
 def test_spells_and_source_ids_kept(rustbound):
     book = rustbound.book
-    assert [(s.id, s.name, s.value) for s in book.spells] == [("spark-storm", "Spark Storm", 1), ("welded-shells", "Welded Shells", 2)]
+    assert [(s.id, s.name, s.value) for s in book.spells] == [
+        ("spark-storm", "Spark Storm", 1),
+        ("welded-shells", "Welded Shells", 2),
+    ]
     mapping = book.extra["army_forge"]
     assert mapping["uid"] == "rustbound0000001" and mapping["units"]["uWalk01"] == "junk-walker"
-    assert mapping["upgrades"]["replace-rivet-gun"] == {"uids": ["s-boss-gun", "s-boss-gun-id"], "options": {"o-plasma": "plasma-rivet", "o-lance": "drill-lance"}}
+    assert mapping["upgrades"]["replace-rivet-gun"] == {
+        "uids": ["s-boss-gun", "s-boss-gun-id"],
+        "options": {"o-plasma": "plasma-rivet", "o-lance": "drill-lance"},
+    }
 
 
 def test_age_of_fantasy_book_command_groups_and_rules_used_otherwise(registry):
@@ -182,7 +231,11 @@ def test_age_of_fantasy_book_command_groups_and_rules_used_otherwise(registry):
     assert book.system == "age-of-fantasy"
     section = book.sections["upgrade-up-to-three-models-with-one"]
     # 000 "Command Groups": sergeant and musician are roles here; a banner is not one in AoF 2.16.
-    assert [(o.id, o.command) for o in section.options] == [("sergeant", "sergeant"), ("musician", "musician"), ("banner", None)]
+    assert [(o.id, o.command) for o in section.options] == [
+        ("sergeant", "sergeant"),
+        ("musician", "musician"),
+        ("banner", None),
+    ]
     # AoF 2.16's Fear takes no parameter; the export's Fear(1) is flagged, not forced into it.
     assert book.undefined_rules == ("Banner", "Fear")
     assert book.rules["Caster"].param == "X"  # the glossary has Wizard(X): the export's Caster is kept
@@ -209,13 +262,28 @@ def test_every_unit_and_single_option_validates_over_http(rustbound, with_rustbo
     for unit in book.units:
         picks = [[]] + [[{"section": s.id, "option": o.id}] for s in book.sections_of(unit) for o in s.options]
         for upgrades in picks:
-            response = client.post("/api/v1/lists/validate", json={"system": book.system, "book": book.id, "units": [{"key": "a", "unit": unit.id, "upgrades": upgrades}]})
+            response = client.post(
+                "/api/v1/lists/validate",
+                json={
+                    "system": book.system,
+                    "book": book.id,
+                    "units": [{"key": "a", "unit": unit.id, "upgrades": upgrades}],
+                },
+            )
             assert response.status_code == 200, (unit.id, upgrades, response.get_json())
 
 
 def _validate(registry, converted, unit_id, *rows):
     book = converted.book
-    army = parse_list({"system": book.system, "book": book.id, "units": [{"key": "a", "unit": unit_id, "upgrades": [{"section": s, "option": o, "count": c} for s, o, c in rows]}]})
+    army = parse_list(
+        {
+            "system": book.system,
+            "book": book.id,
+            "units": [
+                {"key": "a", "unit": unit_id, "upgrades": [{"section": s, "option": o, "count": c} for s, o, c in rows]}
+            ],
+        }
+    )
     return validate_list(replace(registry, books={**registry.books, book.id: book}), army)
 
 
@@ -242,8 +310,16 @@ def test_gear_inside_an_option_item_is_reachable_and_replaceable(registry):
     assert not [n for n in converted.notes if "has none of" in n]
     carriage = book.sections["upgrade-with-one"].options[0]
     assert carriage.id == "gun-carriage" and [w.name for w in carriage.gains.weapons] == ["Heavy Machinegun"]
-    assert [(i.name, [r.label for r in i.rules], i.weapons) for i in carriage.gains.items] == [("Gun Carriage", ["Tough(3)"], ())]
-    report = _validate(registry, converted, "road-train", ("upgrade-with-one", "gun-carriage", 1), ("replace-any-heavy-machinegun", "flak-gun", 1))
+    assert [(i.name, [r.label for r in i.rules], i.weapons) for i in carriage.gains.items] == [
+        ("Gun Carriage", ["Tough(3)"], ())
+    ]
+    report = _validate(
+        registry,
+        converted,
+        "road-train",
+        ("upgrade-with-one", "gun-carriage", 1),
+        ("replace-any-heavy-machinegun", "flak-gun", 1),
+    )
     assert report.totals["pts"] == 160 + 25 + 10 and not [i for i in report.issues if i.severity == "error"]
     report = _validate(registry, converted, "road-train", ("replace-any-heavy-machinegun", "flak-gun", 1))
     assert [i for i in report.issues if i.severity == "error"], "no carriage, no machinegun to replace"
@@ -260,6 +336,7 @@ def test_gear_inside_a_units_own_item_is_replaceable(registry):
 
 # -- refused files -------------------------------------------------------------------------
 
+
 def _edit(data, path, value):
     target = data
     for step in path[:-1]:
@@ -274,18 +351,51 @@ def _edit(data, path, value):
 _DELETE = object()
 
 
-@pytest.mark.parametrize("path, value, code, where, words", [
-    (("units", 1, "size"), "five", "malformed", "units[1].size", "expected a whole number, got 'five'"),
-    (("units", 0, "weapons", 0, "attacks"), _DELETE, "malformed", "units[0].weapons[0].attacks", "missing"),
-    (("units", 0, "weapons", 0, "attacks"), 0, "malformed", "units[0].weapons[0].attacks", "at least 1"),
-    (("upgradePackages", 0, "sections", 0, "variant"), "swap", "malformed", "upgradePackages[0].sections[0].variant", "expected one of replace, upgrade, attachment"),
-    (("upgradePackages", 2, "sections", 0, "affects", "type"), "most", "malformed", "upgradePackages[2].sections[0].affects.type", "expected exactly, any, all or up to"),
-    (("upgradePackages", 2, "sections", 1, "affects", "value"), _DELETE, "malformed", "upgradePackages[2].sections[1].affects.value", "'up to' needs a number"),
-    (("upgradePackages", 4, "sections", 1, "options", 0, "gains", 0, "type"), "ArmyBookSpell", "malformed", "upgradePackages[4].sections[1].options[0].gains[0].type", "got 'ArmyBookSpell'"),
-    (("upgradePackages", 0, "sections", 1, "options", 0, "gains", 0, "content", 0, "rating"), [1], "malformed", "upgradePackages[0].sections[1].options[0].gains[0].content[0].rating", "expected a number or text"),
-    (("units",), "none", "malformed", "units", "expected a list"),
-    (("units", 2, "id"), "uBoss01", "malformed", "units[2].id", "unit id 'uBoss01' repeats"),
-])
+@pytest.mark.parametrize(
+    "path, value, code, where, words",
+    [
+        (("units", 1, "size"), "five", "malformed", "units[1].size", "expected a whole number, got 'five'"),
+        (("units", 0, "weapons", 0, "attacks"), _DELETE, "malformed", "units[0].weapons[0].attacks", "missing"),
+        (("units", 0, "weapons", 0, "attacks"), 0, "malformed", "units[0].weapons[0].attacks", "at least 1"),
+        (
+            ("upgradePackages", 0, "sections", 0, "variant"),
+            "swap",
+            "malformed",
+            "upgradePackages[0].sections[0].variant",
+            "expected one of replace, upgrade, attachment",
+        ),
+        (
+            ("upgradePackages", 2, "sections", 0, "affects", "type"),
+            "most",
+            "malformed",
+            "upgradePackages[2].sections[0].affects.type",
+            "expected exactly, any, all or up to",
+        ),
+        (
+            ("upgradePackages", 2, "sections", 1, "affects", "value"),
+            _DELETE,
+            "malformed",
+            "upgradePackages[2].sections[1].affects.value",
+            "'up to' needs a number",
+        ),
+        (
+            ("upgradePackages", 4, "sections", 1, "options", 0, "gains", 0, "type"),
+            "ArmyBookSpell",
+            "malformed",
+            "upgradePackages[4].sections[1].options[0].gains[0].type",
+            "got 'ArmyBookSpell'",
+        ),
+        (
+            ("upgradePackages", 0, "sections", 1, "options", 0, "gains", 0, "content", 0, "rating"),
+            [1],
+            "malformed",
+            "upgradePackages[0].sections[1].options[0].gains[0].content[0].rating",
+            "expected a number or text",
+        ),
+        (("units",), "none", "malformed", "units", "expected a list"),
+        (("units", 2, "id"), "uBoss01", "malformed", "units[2].id", "unit id 'uBoss01' repeats"),
+    ],
+)
 def test_malformed_book_names_the_source_path(registry, path, value, code, where, words):
     data = _edit(copy.deepcopy(fixture("gf-rustbound-book")), path, value)
     with pytest.raises(ImportFailed) as caught:
@@ -294,12 +404,15 @@ def test_malformed_book_names_the_source_path(registry, path, value, code, where
     assert words in caught.value.message
 
 
-@pytest.mark.parametrize("slug, named", [
-    ("grimdark-future-firefight", "Grimdark Future: Firefight"),
-    ("age-of-fantasy-skirmish", "Age of Fantasy: Skirmish"),
-    ("warfleets-ftl", "Warfleets: FTL"),
-    ("some-new-line", "some-new-line"),
-])
+@pytest.mark.parametrize(
+    "slug, named",
+    [
+        ("grimdark-future-firefight", "Grimdark Future: Firefight"),
+        ("age-of-fantasy-skirmish", "Age of Fantasy: Skirmish"),
+        ("warfleets-ftl", "Warfleets: FTL"),
+        ("some-new-line", "some-new-line"),
+    ],
+)
 def test_lines_without_a_rulebook_are_refused_naming_the_supported_ones(registry, slug, named):
     data = fixture("gf-rustbound-book")
     data["gameSystemSlug"] = slug
@@ -320,11 +433,14 @@ def test_line_named_by_number_only(registry):
     assert caught.value.code == "unsupported_system" and caught.value.path == "gameSystemId"
 
 
-@pytest.mark.parametrize("data, words", [
-    ([], "not an Army Forge book export"),
-    ({"name": "x"}, "not an Army Forge book export"),
-    ({"list": {"units": []}}, "this is an Army Forge list, not a book"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ([], "not an Army Forge book export"),
+        ({"name": "x"}, "not an Army Forge book export"),
+        ({"list": {"units": []}}, "this is an Army Forge list, not a book"),
+    ],
+)
 def test_other_files_are_not_books(registry, data, words):
     with pytest.raises(ImportFailed) as caught:
         convert_book(data, registry.systems)
@@ -348,16 +464,51 @@ def test_older_gain_types_multi_profile_weapons_and_defense(registry):
     """Older exports: a weapon with profiles to pick from, and "Defense" as a gain type."""
     data = fixture("gf-rustbound-book")
     options = data["upgradePackages"][4]["sections"][1]["options"]
-    options.append({"uid": "o-launcher", "cost": 15, "label": "Shell Launcher", "gains": [{
-        "name": "Shell Launcher", "type": "ArmyBookMultiWeapon", "count": 1, "profiles": [
-            {"name": "Blast Shell", "type": "ArmyBookWeapon", "range": 24, "attacks": 1, "specialRules": [{"name": "Blast", "rating": 3}]},
-            {"name": "Slug", "type": "ArmyBookWeapon", "range": 24, "attacks": 1, "specialRules": [{"name": "AP", "rating": 2}]}]}]})
-    options.append({"uid": "o-plating", "cost": 10, "label": "Plating", "gains": [{"name": "Defense", "type": "ArmyBookDefense", "rating": 1}]})
+    options.append(
+        {
+            "uid": "o-launcher",
+            "cost": 15,
+            "label": "Shell Launcher",
+            "gains": [
+                {
+                    "name": "Shell Launcher",
+                    "type": "ArmyBookMultiWeapon",
+                    "count": 1,
+                    "profiles": [
+                        {
+                            "name": "Blast Shell",
+                            "type": "ArmyBookWeapon",
+                            "range": 24,
+                            "attacks": 1,
+                            "specialRules": [{"name": "Blast", "rating": 3}],
+                        },
+                        {
+                            "name": "Slug",
+                            "type": "ArmyBookWeapon",
+                            "range": 24,
+                            "attacks": 1,
+                            "specialRules": [{"name": "AP", "rating": 2}],
+                        },
+                    ],
+                }
+            ],
+        }
+    )
+    options.append(
+        {
+            "uid": "o-plating",
+            "cost": 10,
+            "label": "Plating",
+            "gains": [{"name": "Defense", "type": "ArmyBookDefense", "rating": 1}],
+        }
+    )
     converted = convert_book(data, registry.systems)
     section = converted.book.sections["upgrade-with-any"]
     launcher = section.option("shell-launcher").gains.items[0]
     assert (launcher.name, [(w.name, w.range, [r.label for r in w.rules]) for w in launcher.weapons]) == (
-        "Shell Launcher", [("Shell Launcher (Blast Shell)", 24, ["Blast(3)"]), ("Shell Launcher (Slug)", 24, ["AP(2)"])])
+        "Shell Launcher",
+        [("Shell Launcher (Blast Shell)", 24, ["Blast(3)"]), ("Shell Launcher (Slug)", 24, ["AP(2)"])],
+    )
     assert any("Shell Launcher has 2 profiles to pick from" in note for note in converted.notes)
     assert [r.label for r in section.option("plating").gains.rules] == ["Defense(1)"]
     assert "Defense" in converted.book.undefined_rules  # no text for it in the export or our glossary

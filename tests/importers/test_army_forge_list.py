@@ -35,7 +35,13 @@ def books(registry, book):
 def test_list_units_upgrades_pairs_and_heroes(book):
     converted = convert_list(fixture("gf-rustbound-list"), book)
     document = converted.document
-    assert (document["system"], document["book"], document["name"], document["points_limit"], document["force_org"]) == ("grimdark-future", book.id, "Scrapyard Patrol", 1000, True)
+    assert (
+        document["system"],
+        document["book"],
+        document["name"],
+        document["points_limit"],
+        document["force_org"],
+    ) == ("grimdark-future", book.id, "Scrapyard Patrol", 1000, True)
     units = {u["key"]: u for u in document["units"]}
     assert list(units) == ["sel-boss", "sel-salv-a", "sel-salv-b", "sel-walker", "sel-riders"]
     # Two Army Forge selections of one option are one row with count 2.
@@ -55,7 +61,13 @@ def test_imported_list_costs_what_army_forge_says(book, books):
     report = validate_list(books, parse_list(converted.document))
     assert converted.army_forge_points == 600
     assert report.totals["pts"] == 600
-    assert {k: v["cost"]["pts"] for k, v in report.entries.items()} == {"sel-boss": 80, "sel-salv-a": 115, "sel-salv-b": 105, "sel-walker": 190, "sel-riders": 110}
+    assert {k: v["cost"]["pts"] for k, v in report.entries.items()} == {
+        "sel-boss": 80,
+        "sel-salv-a": 115,
+        "sel-salv-b": 105,
+        "sel-walker": 190,
+        "sel-riders": 110,
+    }
     # 001 Force Organisation at 1000 pts, combined pair counted once, hero joined: legal; the
     # only issue is the warning for the rule nothing defines (none used here).
     assert report.valid and report.issues == ()
@@ -86,17 +98,44 @@ def _edit(data, path, value):
     return data
 
 
-@pytest.mark.parametrize("path, value, code, where, words", [
-    (("list", "units", 2, "id"), "uNope", "unknown_reference", "list.units[2].id", "no Army Forge unit 'uNope'"),
-    (("list", "units", 0, "selectedUpgrades", 1, "optionId"), "o-nope", "unknown_reference", "list.units[0].selectedUpgrades[1]", "no Army Forge upgrade 's-boss-up' with option 'o-nope'"),
-    (("list", "units", 3, "selectedUpgrades", 0, "upgradeId"), "s-any-rifles", "unknown_reference", "list.units[3].selectedUpgrades[0]", "offers this unit no"),
-    (("list", "units", 1, "selectionId"), "sel-boss", "malformed", "list.units[1].selectionId", "selection id 'sel-boss' repeats"),
-    (("list", "gameSystem"), "aof", "book_mismatch", "list.gameSystem", "this age-of-fantasy list cannot use"),
-    (("list", "gameSystem"), "gff", "unsupported_system", "list.gameSystem", "Grimdark Future: Firefight"),
-    (("armyIds",), ["rustbound0000001", "otherbook"], "book_mismatch", "armyIds", "uses 2 army books"),
-    (("list", "units"), [], "malformed", "list.units", "the list has no units"),
-    (("list", "units", 0, "selectedUpgrades"), {"a": 1}, "malformed", "list.units[0].selectedUpgrades", "expected a list"),
-])
+@pytest.mark.parametrize(
+    "path, value, code, where, words",
+    [
+        (("list", "units", 2, "id"), "uNope", "unknown_reference", "list.units[2].id", "no Army Forge unit 'uNope'"),
+        (
+            ("list", "units", 0, "selectedUpgrades", 1, "optionId"),
+            "o-nope",
+            "unknown_reference",
+            "list.units[0].selectedUpgrades[1]",
+            "no Army Forge upgrade 's-boss-up' with option 'o-nope'",
+        ),
+        (
+            ("list", "units", 3, "selectedUpgrades", 0, "upgradeId"),
+            "s-any-rifles",
+            "unknown_reference",
+            "list.units[3].selectedUpgrades[0]",
+            "offers this unit no",
+        ),
+        (
+            ("list", "units", 1, "selectionId"),
+            "sel-boss",
+            "malformed",
+            "list.units[1].selectionId",
+            "selection id 'sel-boss' repeats",
+        ),
+        (("list", "gameSystem"), "aof", "book_mismatch", "list.gameSystem", "this age-of-fantasy list cannot use"),
+        (("list", "gameSystem"), "gff", "unsupported_system", "list.gameSystem", "Grimdark Future: Firefight"),
+        (("armyIds",), ["rustbound0000001", "otherbook"], "book_mismatch", "armyIds", "uses 2 army books"),
+        (("list", "units"), [], "malformed", "list.units", "the list has no units"),
+        (
+            ("list", "units", 0, "selectedUpgrades"),
+            {"a": 1},
+            "malformed",
+            "list.units[0].selectedUpgrades",
+            "expected a list",
+        ),
+    ],
+)
 def test_malformed_list_names_the_source_path(book, path, value, code, where, words):
     data = _edit(copy.deepcopy(fixture("gf-rustbound-list")), path, value)
     with pytest.raises(ImportFailed) as caught:

@@ -109,7 +109,14 @@ def test_every_unit_and_single_option_validates_without_a_server_error(imported)
         for unit in book.units:
             picks = [[]] + [[{"section": s.id, "option": o.id}] for s in book.sections_of(unit) for o in s.options]
             for upgrades in picks:
-                response = client.post("/api/v1/lists/validate", json={"system": book.system, "book": book.id, "units": [{"key": "a", "unit": unit.id, "upgrades": upgrades}]})
+                response = client.post(
+                    "/api/v1/lists/validate",
+                    json={
+                        "system": book.system,
+                        "book": book.id,
+                        "units": [{"key": "a", "unit": unit.id, "upgrades": upgrades}],
+                    },
+                )
                 assert response.status_code == 200, (book.id, unit.id, upgrades, response.get_data(as_text=True)[:300])
                 checked += 1
     assert checked > 1000
@@ -125,6 +132,8 @@ def test_sample_lists_import_at_army_forges_total(registry):
         book_file = next(p for p in _book_files() if json.loads(p.read_text()).get("uid") == army)
         book = convert_book(json.loads(book_file.read_text()), registry.systems).book
         converted = convert_list(data, book)
-        report = validate_list(replace(registry, books={**registry.books, book.id: book}), parse_list(converted.document))
+        report = validate_list(
+            replace(registry, books={**registry.books, book.id: book}), parse_list(converted.document)
+        )
         assert report.totals["pts"] == converted.army_forge_points, path.name
         assert not [i for i in report.issues if i.severity == "error"], (path.name, report.issues)

@@ -16,7 +16,24 @@ from listbuilder.importers.army_forge_book import convert_book
 from listbuilder.importers.army_forge_list import convert_list
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge"
-WRONG_VALUES = [None, [], {}, "x", "", -1, 0, 1.5, True, "02", [1], {"a": 1}, 10**30, "(", "Tough(", {"type": "exactly"}]
+WRONG_VALUES = [
+    None,
+    [],
+    {},
+    "x",
+    "",
+    -1,
+    0,
+    1.5,
+    True,
+    "02",
+    [1],
+    {"a": 1},
+    10**30,
+    "(",
+    "Tough(",
+    {"type": "exactly"},
+]
 
 
 def _paths(value, path=()):

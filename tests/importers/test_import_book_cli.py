@@ -26,7 +26,10 @@ def test_import_book_writes_yaml_the_service_loads(tmp_path, capsys, monkeypatch
     assert main(["import-book", BOOK, AOF_BOOK, "--books", str(BOOKS), "--into", str(into)]) == 0
     out = capsys.readouterr().out
     assert f"{into}/grimdark-future/gf-rustbound-salvagers.yaml: Rustbound Salvagers (grimdark-future), 4 units" in out
-    assert "warning: undefined_rules[0]: rule 'Limited'" in out and "note: units[0]: Scrap Boss names upgrade package 'P-gone'" in out
+    assert (
+        "warning: undefined_rules[0]: rule 'Limited'" in out
+        and "note: units[0]: Scrap Boss names upgrade package 'P-gone'" in out
+    )
     assert f"LISTBUILDER_BOOKS={BOOKS}{os.pathsep}{into}" in out
     # The service (and check-books) load the folder once LISTBUILDER_BOOKS names it.
     monkeypatch.setenv("LISTBUILDER_BOOKS", f"{BOOKS}{os.pathsep}{into}")
@@ -63,7 +66,10 @@ def test_import_book_writes_nothing_when_one_file_fails(tmp_path, capsys):
     not_json = tmp_path / "not.json"
     not_json.write_text('{"units": [1, 2,]}')
     into = tmp_path / "imported"
-    for bad, words in ((broken, "units[1].quality: expected a whole number, got 'good'"), (not_json, "not.json: not valid JSON: Expecting value at line 1 column 17")):
+    for bad, words in (
+        (broken, "units[1].quality: expected a whole number, got 'good'"),
+        (not_json, "not.json: not valid JSON: Expecting value at line 1 column 17"),
+    ):
         assert main(["import-book", AOF_BOOK, str(bad), "--books", str(BOOKS), "--into", str(into)]) == 2
         err = capsys.readouterr().err
         assert words in err and "nothing was written" in err
@@ -87,7 +93,9 @@ def test_books_folders_share_systems_defined_once(tmp_path):
     (extra / "no-such-system").mkdir()
     with pytest.raises(BookLoadError) as caught:
         load_registry([BOOKS, extra])
-    assert [p.message for p in caught.value.problems] == ["system file missing (no folder defines system 'no-such-system')"]
+    assert [p.message for p in caught.value.problems] == [
+        "system file missing (no folder defines system 'no-such-system')"
+    ]
     (extra / "no-such-system").rmdir()
     shutil.copy(BOOKS / "grimdark-future" / "_system.yaml", extra / "grimdark-future" / "_system.yaml")
     with pytest.raises(BookLoadError) as caught:
@@ -98,11 +106,15 @@ def test_books_folders_share_systems_defined_once(tmp_path):
     assert caught.value.problems[0].message == "army book folder not found"
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    (lambda book: book.update(name="Rust\u0000bound"), "name"),  # was a traceback: YAML reads no NUL back
-    (lambda book: book["units"][0].update(name="Scr\u0000ap"), "units[0].name"),  # was written into the book
-    (lambda book: book["units"][1].update({"no\u0000te": 1}), "units[1].no\u0000te"),
-], ids=["book name", "unit name", "key"])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda book: book.update(name="Rust\u0000bound"), "name"),  # was a traceback: YAML reads no NUL back
+        (lambda book: book["units"][0].update(name="Scr\u0000ap"), "units[0].name"),  # was written into the book
+        (lambda book: book["units"][1].update({"no\u0000te": 1}), "units[1].no\u0000te"),
+    ],
+    ids=["book name", "unit name", "key"],
+)
 def test_import_book_refuses_a_nul_in_any_text_naming_the_field(tmp_path, capsys, change, field):
     """The file is read as POST /api/v1/books/import reads its body (issue 25: NUL in every stored text)."""
     data = json.loads(Path(BOOK).read_text())
@@ -120,8 +132,23 @@ def test_import_book_from_the_shell_says_what_is_wrong_without_a_traceback(tmp_p
     data = json.loads(Path(BOOK).read_text())
     bad = tmp_path / "nul.json"
     bad.write_text(json.dumps({**data, "name": "Rust\u0000bound"}))
-    run = subprocess.run([sys.executable, "-m", "listbuilder", "import-book", "-", "--books", str(BOOKS), "--into", str(tmp_path / "imported")],
-                         input=bad.read_bytes(), capture_output=True, check=False, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "listbuilder",
+            "import-book",
+            "-",
+            "--books",
+            str(BOOKS),
+            "--into",
+            str(tmp_path / "imported"),
+        ],
+        input=bad.read_bytes(),
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
     err = run.stderr.decode()
     assert run.returncode == 2 and "Traceback" not in err, err
     assert err.startswith("-: name: a NUL character (\\u0000) at character 4 is not allowed in text\n"), err

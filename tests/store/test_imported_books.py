@@ -11,7 +11,9 @@ from listbuilder.store.tokens import new_book_id
 def test_store_book_keeps_row_and_text_together(db):
     book_id = new_book_id()
     text = f'{{"id":"{book_id}","name":"Test"}}'
-    stored = books.store_book(db, book_id, "grimdark-future", "Test", text, ["rule 'Bane' is defined nowhere"], "uid1", "3.5.2")
+    stored = books.store_book(
+        db, book_id, "grimdark-future", "Test", text, ["rule 'Bane' is defined nowhere"], "uid1", "3.5.2"
+    )
     assert stored.digest == text_digest(text)
     assert books.book_key(db, book_id) == ("grimdark-future", stored.digest)
     assert books.read_book(db, book_id) == stored

@@ -12,11 +12,19 @@ from sqlalchemy import func, insert, select, text, update
 
 from listbuilder import saved
 from listbuilder.lists import parse_list
+from listbuilder.store import Database
 from listbuilder.store import lists as store
-from listbuilder.store.errors import ListGone, ListLocked, ListNotFound, StaleVersion, TokenMissing, TokenWrong, TooManyVersions
+from listbuilder.store.errors import (
+    ListGone,
+    ListLocked,
+    ListNotFound,
+    StaleVersion,
+    TokenMissing,
+    TokenWrong,
+    TooManyVersions,
+)
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.texts import book_texts
-from listbuilder.store import Database
 from tests.conftest import GOLDEN, round_trips
 
 
@@ -42,7 +50,9 @@ def fill_versions(db, list_id: str, up_to: int) -> None:
     saves one by one would wait for a thousand disk syncs."""
     versions = store.list_versions
     with db.writing() as conn:
-        first = conn.execute(select(versions).where(versions.c.list_id == list_id, versions.c.number == 1)).mappings().one()
+        first = (
+            conn.execute(select(versions).where(versions.c.list_id == list_id, versions.c.number == 1)).mappings().one()
+        )
         conn.execute(insert(versions), [{**first, "number": n} for n in range(2, up_to + 1)])
         conn.execute(update(store.saved_lists).where(store.saved_lists.c.id == list_id).values(head=up_to))
 
@@ -65,7 +75,7 @@ def test_ids_are_random_url_safe_and_at_least_64_bits_tokens_at_least_128(db, re
     assert len(ids) == 5
     for m in made:
         assert re.fullmatch(r"[A-Za-z0-9_-]{16}", m.saved.id)  # 16 base64 characters = 96 bits
-        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", m.token)     # 43 base64 characters = 256 bits
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", m.token)  # 43 base64 characters = 256 bits
 
 
 def test_the_edit_token_is_stored_only_as_its_sha256(db, registry):
@@ -84,7 +94,11 @@ def test_a_save_adds_a_version_and_leaves_earlier_versions_exactly_as_they_were(
     after = store.save_version(db, new.saved.id, new.token, 1, *save_args(registry, renamed(document, "Second")))
     assert after.version == 2
     with db.reading() as conn:
-        rows = conn.execute(select(store.list_versions).where(store.list_versions.c.list_id == new.saved.id).order_by(store.list_versions.c.number)).all()
+        rows = conn.execute(
+            select(store.list_versions)
+            .where(store.list_versions.c.list_id == new.saved.id)
+            .order_by(store.list_versions.c.number)
+        ).all()
     assert rows[0] == before[0]
     assert [v.number for v in store.list_versions_of(db, new.saved.id)] == [1, 2]
     assert store.read_version(db, new.saved.id, 1).document["name"] == document.get("name", "")
@@ -153,7 +167,9 @@ def test_deleting_removes_every_version_and_the_id_then_answers_gone(db, registr
     with pytest.raises(ListGone):
         store.list_versions_of(db, new.saved.id)
     with db.reading() as conn:
-        assert conn.execute(select(store.list_versions).where(store.list_versions.c.list_id == new.saved.id)).all() == []
+        assert (
+            conn.execute(select(store.list_versions).where(store.list_versions.c.list_id == new.saved.id)).all() == []
+        )
 
 
 def test_a_copy_is_a_new_list_with_its_own_id_token_and_history(db, registry):
@@ -171,14 +187,24 @@ def test_a_copy_is_a_new_list_with_its_own_id_token_and_history(db, registry):
 def test_a_list_keeps_at_most_max_versions_per_list_and_a_refused_save_stores_nothing(db, registry):
     new = new_list(db, registry)
     fill_versions(db, new.saved.id, MAX_VERSIONS_PER_LIST - 1)
-    last = store.save_version(db, new.saved.id, new.token, MAX_VERSIONS_PER_LIST - 1, *save_args(registry, renamed(golden(), "the last")))
+    last = store.save_version(
+        db, new.saved.id, new.token, MAX_VERSIONS_PER_LIST - 1, *save_args(registry, renamed(golden(), "the last"))
+    )
     assert last.version == MAX_VERSIONS_PER_LIST == 1000
     for expected in (MAX_VERSIONS_PER_LIST, None, 3):  # current, "whatever is current", stale: the limit comes first
         with pytest.raises(TooManyVersions) as refused:
-            store.save_version(db, new.saved.id, new.token, expected, *save_args(registry, renamed(golden(), "one too many")))
-        assert refused.value.status == 409 and refused.value.limit == MAX_VERSIONS_PER_LIST and "1000 versions" in refused.value.message
+            store.save_version(
+                db, new.saved.id, new.token, expected, *save_args(registry, renamed(golden(), "one too many"))
+            )
+        assert (
+            refused.value.status == 409
+            and refused.value.limit == MAX_VERSIONS_PER_LIST
+            and "1000 versions" in refused.value.message
+        )
     with db.reading() as conn:
-        kept = conn.scalar(select(func.count()).select_from(store.list_versions).where(store.list_versions.c.list_id == new.saved.id))
+        kept = conn.scalar(
+            select(func.count()).select_from(store.list_versions).where(store.list_versions.c.list_id == new.saved.id)
+        )
     assert kept == MAX_VERSIONS_PER_LIST and store.read_list(db, new.saved.id).current.document["name"] == "the last"
     copy = store.copy_list(db, new.saved.id)  # the way on: a copy starts again at version 1
     assert store.save_version(db, copy.saved.id, copy.token, 1, *save_args(registry, golden())).version == 2
@@ -191,7 +217,9 @@ def test_book_and_system_texts_are_stored_once_by_digest(db, registry):
         new_list(db, registry, document)
     book = registry.books[document["book"]]
     with db.reading() as conn:
-        rows = conn.execute(select(book_texts).where(book_texts.c.digest.in_([book.digest, registry.systems[book.system].digest]))).all()
+        rows = conn.execute(
+            select(book_texts).where(book_texts.c.digest.in_([book.digest, registry.systems[book.system].digest]))
+        ).all()
     assert len(rows) == 2
     assert {hashlib.sha256(r.text.encode()).hexdigest() for r in rows} == {r.digest for r in rows}
 

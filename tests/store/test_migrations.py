@@ -43,7 +43,16 @@ def test_upgrade_creates_the_tables_and_then_has_nothing_left_to_do(empty_databa
 
 def test_several_processes_starting_at_once_migrate_exactly_once(empty_database_url):
     """Gunicorn workers started without --preload each run the migrations at start-up."""
-    starters = [subprocess.Popen([sys.executable, "-c", UPGRADE, empty_database_url], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    starters = [
+        subprocess.Popen(
+            [sys.executable, "-c", UPGRADE, empty_database_url],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     results = [p.communicate(timeout=120) for p in starters]
     assert [p.returncode for p in starters] == [0] * 4, [err for _, err in results]
     applied = [out.strip() for out, _ in results]
@@ -102,7 +111,9 @@ def test_a_new_sqlite_database_is_made_0600_in_a_0700_folder(tmp_path):
         db.upgrade()
         assert path.parent.stat().st_mode & 0o777 == 0o700
         made = list(path.parent.iterdir())
-        assert path in made and all(p.stat().st_mode & 0o777 == 0o600 for p in made), [(p.name, oct(p.stat().st_mode)) for p in made]
+        assert path in made and all(p.stat().st_mode & 0o777 == 0o600 for p in made), [
+            (p.name, oct(p.stat().st_mode)) for p in made
+        ]
     finally:
         db.dispose()
 
@@ -121,13 +132,26 @@ def test_0007_removes_the_rendered_rosters_of_events_deleted_before_it(empty_dat
         upgrade_to(db, "0006_player_keys")
         gone, kept = new_event(db, registry).event.id, new_event(db, registry).event.id
         with db.writing() as conn:
-            conn.execute(event_rosters.insert(), [
-                {"event_id": event_id, "number": 1, "paper": "a4", "renderer": "r", "pdf": b"%PDF", "rendered_at": utcnow()} for event_id in (gone, kept)
-            ])
+            conn.execute(
+                event_rosters.insert(),
+                [
+                    {
+                        "event_id": event_id,
+                        "number": 1,
+                        "paper": "a4",
+                        "renderer": "r",
+                        "pdf": b"%PDF",
+                        "rendered_at": utcnow(),
+                    }
+                    for event_id in (gone, kept)
+                ],
+            )
             conn.execute(update(events).where(events.c.id == gone).values(deleted_at=utcnow()))
         db.upgrade()
         with db.reading() as conn:
-            left = dict(conn.execute(select(event_rosters.c.event_id, func.count()).group_by(event_rosters.c.event_id)).all())
+            left = dict(
+                conn.execute(select(event_rosters.c.event_id, func.count()).group_by(event_rosters.c.event_id)).all()
+            )
         assert left == {kept: 1}
     finally:
         db.dispose()

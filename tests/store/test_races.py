@@ -51,8 +51,14 @@ def pg(request) -> Iterator[Database]:
 def new_event(pg, registry) -> stored_events.NewEvent:
     document_json, rules, texts = save_args(registry, golden())
     return stored_events.create_event(
-        pg, name="Race Open", system_id=rules.system_id, settings={"points_limit": 1000}, books=[rules], texts=texts,
-        deadline=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc), allow_illegal=True,
+        pg,
+        name="Race Open",
+        system_id=rules.system_id,
+        settings={"points_limit": 1000},
+        books=[rules],
+        texts=texts,
+        deadline=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc),
+        allow_illegal=True,
     )
 
 
@@ -76,7 +82,10 @@ def at_once(first: Callable[[], Any], second: Callable[[], Any], delay: float) -
         except StoreError as exc:
             answers[index] = exc
 
-    threads = [threading.Thread(target=run, args=(0, first, 0.0)), threading.Thread(target=run, args=(1, second, delay))]
+    threads = [
+        threading.Thread(target=run, args=(0, first, 0.0)),
+        threading.Thread(target=run, args=(1, second, delay)),
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -92,7 +101,15 @@ def submission(pg, registry, event, made: store.NewList, player: str) -> Callabl
         version = store.read_list(pg, made.saved.id).current
         check = core.check_for_event(pg, registry, event, version)
         checked = stored_events.Checked(version.number, check.report.valid, check.report_json, check.verification_code)
-        return stored_events.submit(pg, event.id, player=player, player_token=None, list_id=made.saved.id, list_token=made.token, checked=checked)
+        return stored_events.submit(
+            pg,
+            event.id,
+            player=player,
+            player_token=None,
+            list_id=made.saved.id,
+            list_token=made.token,
+            checked=checked,
+        )
 
     return go
 
@@ -137,7 +154,9 @@ def test_a_submission_racing_a_save_records_the_version_it_locked(pg, registry, 
         if isinstance(done, stored_events.Submitted):
             # what the organiser sees must be exactly what was locked
             if not final.locked or final.version != done.submission.list_version:
-                inconsistent.append((trial, "recorded", done.submission.list_version, "list at", final.version, final.locked))
+                inconsistent.append(
+                    (trial, "recorded", done.submission.list_version, "list at", final.version, final.locked)
+                )
         elif not isinstance(done, (StaleVersion, ListLocked)):
             inconsistent.append((trial, "submission answered", repr(done)))
         elif final.locked:
@@ -153,7 +172,8 @@ def test_a_submission_racing_a_delete_never_leaves_the_event_without_its_list(pg
     event = new_event.event
     inconsistent, outcomes = [], {"submitted": 0, "deleted": 0}
     writers: Writers = lambda made, trial: (  # noqa: E731
-        submission(pg, registry, event, made, f"Deleter {trial}"), lambda: store.delete_list(pg, made.saved.id, made.token),
+        submission(pg, registry, event, made, f"Deleter {trial}"),
+        lambda: store.delete_list(pg, made.saved.id, made.token),
     )
     for trial, made, done, deleted in raced(pg, registry, writers):
         outcomes["submitted"] += isinstance(done, stored_events.Submitted)

@@ -21,8 +21,14 @@ from tests.store.test_lists import golden, save_args
 def new_event(db, registry) -> stored_events.NewEvent:
     _, rules, texts = save_args(registry, golden())
     return stored_events.create_event(
-        db, name="Gone Open", system_id=rules.system_id, settings={"points_limit": 1000}, books=[rules], texts=texts,
-        deadline=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc), allow_illegal=True,
+        db,
+        name="Gone Open",
+        system_id=rules.system_id,
+        settings={"points_limit": 1000},
+        books=[rules],
+        texts=texts,
+        deadline=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc),
+        allow_illegal=True,
     )
 
 
@@ -36,7 +42,9 @@ def wait_for_a_lock_waiter(db) -> None:
     stop = time.monotonic() + 10
     with db.engine.connect() as conn:
         while time.monotonic() < stop:
-            query = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            query = (
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
             if conn.execute(text(query)).scalar():
                 return
             conn.rollback()

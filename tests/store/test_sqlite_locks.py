@@ -34,8 +34,12 @@ def test_a_second_database_on_the_same_file_keeps_this_process_locks(tmp_path):
     first.upgrade()
     with first.reading() as conn:  # an open connection: its shared lock is held
         Database(url)  # makes the file private when missing; must not touch an existing one
-        other = subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(tmp_path / "lists.sqlite3")],
-                               capture_output=True, text=True, timeout=60)
+        other = subprocess.run(
+            [sys.executable, "-c", OTHER_PROCESS, str(tmp_path / "lists.sqlite3")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert other.stdout.strip() == "held", "another process could take the lock this one holds"
         conn.exec_driver_sql("SELECT 1")
     first.dispose()

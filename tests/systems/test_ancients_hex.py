@@ -48,21 +48,21 @@ UNITS
 
 DRILL_UNITS: dict[str, str] = {
     # keyword troops with Advance, 50 vp
-    "spears": 'class: troops, keyword: true, figures: MMU, size: 3, cost: {vp: 50}, rules: [Advance]',
+    "spears": "class: troops, keyword: true, figures: MMU, size: 3, cost: {vp: 50}, rules: [Advance]",
     # keyword troops with a Mob (an Advance variant), 25 vp
-    "mob": 'class: troops, keyword: true, figures: MMU, size: 3, cost: {vp: 25}, rules: [Mob]',
+    "mob": "class: troops, keyword: true, figures: MMU, size: 3, cost: {vp: 25}, rules: [Mob]",
     # plain troops, 10 vp
-    "archers": 'class: troops, figures: MMU, size: 3, cost: {vp: 10}, missile: 2, missile_range: 4',
+    "archers": "class: troops, figures: MMU, size: 3, cost: {vp: 10}, missile: 2, missile_range: 4",
     # a 1-vp filler hero for exact totals
-    "page": 'class: hero, figures: SMU, size: 1, cost: {vp: 1}',
-    "captain": 'class: hero, figures: SMU, size: 1, cost: {vp: 20}, rules: [Advance]',
+    "page": "class: hero, figures: SMU, size: 1, cost: {vp: 1}",
+    "captain": "class: hero, figures: SMU, size: 1, cost: {vp: 20}, rules: [Advance]",
     "mage": 'class: hero, figures: SMU, size: 1, cost: {vp: 20}, rules: ["Magician(2)"], upgrades: [drill-magic]',
     "necromancer": 'class: hero, figures: SMU, size: 1, cost: {vp: 20}, rules: ["Magician(3)"], spell_roles: [necromancer]',
     "wight": 'class: hero, figures: SMU, size: 1, cost: {vp: 20}, rules: ["Compel(3)"], upgrades: [drill-magic]',
-    "tagalong": 'class: troops, figures: MMU, size: 2, cost: {vp: 10}, rules: [Attachment]',
-    "leech": 'class: troops, figures: MMU, size: 2, cost: {vp: 10}, rules: [Attachment, Advance]',
-    "spy": 'class: troops, figures: MMU, size: 2, cost: {vp: 5}, rules: [Spy]',
-    "ogre": 'class: beast, figures: MMU, size: 1, cost: {vp: 30}, rules: [Massive]',
+    "tagalong": "class: troops, figures: MMU, size: 2, cost: {vp: 10}, rules: [Attachment]",
+    "leech": "class: troops, figures: MMU, size: 2, cost: {vp: 10}, rules: [Attachment, Advance]",
+    "spy": "class: troops, figures: MMU, size: 2, cost: {vp: 5}, rules: [Spy]",
+    "ogre": "class: beast, figures: MMU, size: 1, cost: {vp: 30}, rules: [Massive]",
 }
 
 
@@ -166,8 +166,13 @@ def test_1_0_keyword_troops_minimum_150_of_400(drill):
     short = [entry(f"mob-{i}", "mob") for i in range(5)]
     report = check(drill, short)
     assert codes(report) == Counter({"keyword.minimum": 1})
-    assert issue(report, "keyword.minimum").data == {"required": 150, "keyword": 125, "limit": 400,
-                                                      "entries": [f"units[{i}]" for i in range(5)], "book_units": ["spears", "mob"]}
+    assert issue(report, "keyword.minimum").data == {
+        "required": 150,
+        "keyword": 125,
+        "limit": 400,
+        "entries": [f"units[{i}]" for i in range(5)],
+        "book_units": ["spears", "mob"],
+    }
     assert check(drill, short + [entry("mob-5", "mob")]).valid
 
 
@@ -197,7 +202,9 @@ def test_1_0_empty_list_lacks_keyword_troops(drill):
 
 
 def test_1_0_units_never_combine(drill):
-    report = check(drill, spears(2) + spears(8)[2:3] + [entry("x", "spears", combined_with="spears-0")] + spears(8)[3:6])
+    report = check(
+        drill, spears(2) + spears(8)[2:3] + [entry("x", "spears", combined_with="spears-0")] + spears(8)[3:6]
+    )
     assert codes(report) == Counter({"combined.unsupported": 1})
 
 
@@ -207,49 +214,65 @@ def test_1_0_units_never_combine(drill):
 def test_1_1_activation_number_is_derived_from_class(drill):
     book = drill.books["ahx-drill"]
     assert {u.id: u.stats["activation"] for u in book.units if u.id in ("page", "spears", "ogre")} == {
-        "page": 3, "spears": 5, "ogre": 7,
+        "page": 3,
+        "spears": 5,
+        "ogre": 7,
     }
 
 
 def test_1_1_activation_number_must_match_class(registry, tmp_path):
-    problems = book_problems(registry, tmp_path, {"bad": 'class: troops, activation: 3, figures: MMU, size: 3, cost: {vp: 5}'})
+    problems = book_problems(
+        registry, tmp_path, {"bad": "class: troops, activation: 3, figures: MMU, size: 3, cost: {vp: 5}"}
+    )
     assert any("activation" in p and "activates on 5" in p for p in problems), problems
-    assert book_problems(registry, tmp_path, {"ok": 'class: beast, activation: 7, figures: MMU, size: 2, cost: {vp: 5}'}) == []
+    assert (
+        book_problems(registry, tmp_path, {"ok": "class: beast, activation: 7, figures: MMU, size: 2, cost: {vp: 5}"})
+        == []
+    )
 
 
 def test_1_0_smu_is_one_hero_or_one_non_massive_beast(registry, tmp_path):
     cases = {
-        "troops-smu": 'class: troops, figures: SMU, size: 1, cost: {vp: 5}',
-        "massive-smu": 'class: beast, figures: SMU, size: 1, cost: {vp: 5}, rules: [Massive]',
-        "crowd-smu": 'class: hero, figures: SMU, size: 3, cost: {vp: 5}',
-        "lone-hero-mmu": 'class: hero, figures: MMU, size: 1, cost: {vp: 5}',
+        "troops-smu": "class: troops, figures: SMU, size: 1, cost: {vp: 5}",
+        "massive-smu": "class: beast, figures: SMU, size: 1, cost: {vp: 5}, rules: [Massive]",
+        "crowd-smu": "class: hero, figures: SMU, size: 3, cost: {vp: 5}",
+        "lone-hero-mmu": "class: hero, figures: MMU, size: 1, cost: {vp: 5}",
     }
     for unit_id, body in cases.items():
         problems = book_problems(registry, tmp_path, {unit_id: body})
         assert len(problems) == 1 and ".figures" in problems[0], (unit_id, problems)
     fine = {
-        "beast-smu": 'class: beast, figures: SMU, size: 1, cost: {vp: 5}',
-        "troll": 'class: beast, figures: MMU, size: 1, cost: {vp: 5}, rules: [Massive]',
-        "hero-band": 'class: hero, figures: MMU, size: 3, cost: {vp: 5}',
+        "beast-smu": "class: beast, figures: SMU, size: 1, cost: {vp: 5}",
+        "troll": "class: beast, figures: MMU, size: 1, cost: {vp: 5}, rules: [Massive]",
+        "hero-band": "class: hero, figures: MMU, size: 3, cost: {vp: 5}",
     }
     assert book_problems(registry, tmp_path, fine) == []
 
 
 def test_1_0_two_hex_units_are_always_mmu(registry, tmp_path):
-    problems = book_problems(registry, tmp_path, {"chariot": 'class: hero, figures: SMU, size: 1, hexes: 2, cost: {vp: 5}'})
+    problems = book_problems(
+        registry, tmp_path, {"chariot": "class: hero, figures: SMU, size: 1, hexes: 2, cost: {vp: 5}"}
+    )
     assert len(problems) == 1 and "two-hex" in problems[0]
-    assert book_problems(registry, tmp_path, {"chariot": 'class: hero, figures: MMU, size: 1, hexes: 2, cost: {vp: 5}'}) == []
-    assert book_problems(registry, tmp_path, {"wide": 'class: hero, figures: MMU, size: 1, hexes: 3, cost: {vp: 5}'}) != []
+    assert (
+        book_problems(registry, tmp_path, {"chariot": "class: hero, figures: MMU, size: 1, hexes: 2, cost: {vp: 5}"})
+        == []
+    )
+    assert (
+        book_problems(registry, tmp_path, {"wide": "class: hero, figures: MMU, size: 1, hexes: 3, cost: {vp: 5}"}) != []
+    )
 
 
 def test_1_0_keyword_flag_marks_troops_only(registry, tmp_path):
-    problems = book_problems(registry, tmp_path, {"kw-hero": 'class: hero, keyword: true, figures: SMU, size: 1, cost: {vp: 5}'})
+    problems = book_problems(
+        registry, tmp_path, {"kw-hero": "class: hero, keyword: true, figures: SMU, size: 1, cost: {vp: 5}"}
+    )
     assert len(problems) == 1 and "keyword" in problems[0]
 
 
 @pytest.mark.parametrize("move", ["5/3", "3-5", "3", "a/b", "3/5/7"])
 def test_3_1_move_is_first_action_slash_total(registry, tmp_path, move):
-    body = 'class: troops, figures: MMU, size: 3, cost: {vp: 5}'
+    body = "class: troops, figures: MMU, size: 3, cost: {vp: 5}"
     text_units = {"walker": body}
     problems = book_problems(registry, tmp_path, text_units, **{"move: '3/5'": f"move: '{move}'"})
     assert any(".move" in p for p in problems), problems
@@ -257,18 +280,27 @@ def test_3_1_move_is_first_action_slash_total(registry, tmp_path, move):
 
 def test_3_1_move_is_split_into_first_and_total(drill):
     spears_unit = drill.books["ahx-drill"].unit("spears")
-    assert (spears_unit.stats["move"], spears_unit.stats["move_first"], spears_unit.stats["move_total"]) == ("3/5", 3, 5)
+    assert (spears_unit.stats["move"], spears_unit.stats["move_first"], spears_unit.stats["move_total"]) == (
+        "3/5",
+        3,
+        5,
+    )
 
 
 def test_4_2_missile_dice_and_range_go_together_and_become_weapons(registry, tmp_path, drill):
-    problems = book_problems(registry, tmp_path, {"half": 'class: troops, figures: MMU, size: 3, cost: {vp: 5}, missile: 2'})
+    problems = book_problems(
+        registry, tmp_path, {"half": "class: troops, figures: MMU, size: 3, cost: {vp: 5}, missile: 2"}
+    )
     assert any("missile_range" in p for p in problems), problems
     archers = drill.books["ahx-drill"].unit("archers")
-    assert [(w.name, w.attacks, w.range, w.count) for w in archers.weapons] == [("Close combat", 2, 0, 1), ("Missile", 2, 4, 1)]
+    assert [(w.name, w.attacks, w.range, w.count) for w in archers.weapons] == [
+        ("Close combat", 2, 0, 1),
+        ("Missile", 2, 4, 1),
+    ]
 
 
 def test_costs_are_vp_only(registry, tmp_path):
-    problems = book_problems(registry, tmp_path, {"pricey": 'class: troops, figures: MMU, size: 3, cost: {pts: 5}'})
+    problems = book_problems(registry, tmp_path, {"pricey": "class: troops, figures: MMU, size: 3, cost: {pts: 5}"})
     assert any("vp only" in p for p in problems), problems
 
 
@@ -327,9 +359,31 @@ def test_6_7_unknown_spell_ids(drill):
 def test_6_7_spell_chart_is_complete(registry):
     chart = {s.id for s in registry.systems[SYSTEM].spells}
     assert chart == {
-        "barrier", "blinding-light", "cleanse", "compel", "confuse", "doom", "drain-courage", "exorcise",
-        "fireball", "fog", "fury", "hasten", "heal", "hide", "immobilise", "inspire", "lure", "missile",
-        "raise-dead", "shapeshift", "shield", "slow", "summon", "terrorise", "terraform",
+        "barrier",
+        "blinding-light",
+        "cleanse",
+        "compel",
+        "confuse",
+        "doom",
+        "drain-courage",
+        "exorcise",
+        "fireball",
+        "fog",
+        "fury",
+        "hasten",
+        "heal",
+        "hide",
+        "immobilise",
+        "inspire",
+        "lure",
+        "missile",
+        "raise-dead",
+        "shapeshift",
+        "shield",
+        "slow",
+        "summon",
+        "terrorise",
+        "terraform",
     }
     assert all(s.value == 4 for s in registry.systems[SYSTEM].spells)
 
@@ -337,8 +391,11 @@ def test_6_7_spell_chart_is_complete(registry):
 def test_6_8_limited_spells_name_their_users(registry):
     limited = {s.id: s.limited_to for s in registry.systems[SYSTEM].spells if s.limited_to}
     assert limited == {
-        "raise-dead": ("necromancer",), "shapeshift": ("shapeshifter",), "summon": ("summoner",),
-        "fireball": ("fire-caster",), "terraform": ("druid",),
+        "raise-dead": ("necromancer",),
+        "shapeshift": ("shapeshifter",),
+        "summon": ("summoner",),
+        "fireball": ("fire-caster",),
+        "terraform": ("druid",),
     }
 
 
@@ -350,22 +407,36 @@ def test_6_8_limited_spells_only_for_named_users(drill):
 
 
 def test_6_8_spell_roles_are_known_and_belong_to_magicians(registry, tmp_path):
-    unknown = book_problems(registry, tmp_path, {"x": 'class: hero, figures: SMU, size: 1, cost: {vp: 5}, rules: ["Magician(1)"], spell_roles: [lich]'})
+    unknown = book_problems(
+        registry,
+        tmp_path,
+        {"x": 'class: hero, figures: SMU, size: 1, cost: {vp: 5}, rules: ["Magician(1)"], spell_roles: [lich]'},
+    )
     assert any("spell_roles[0]" in p and "lich" in p for p in unknown), unknown
-    mundane = book_problems(registry, tmp_path, {"x": 'class: hero, figures: SMU, size: 1, cost: {vp: 5}, spell_roles: [necromancer]'})
+    mundane = book_problems(
+        registry, tmp_path, {"x": "class: hero, figures: SMU, size: 1, cost: {vp: 5}, spell_roles: [necromancer]"}
+    )
     assert any("spell_roles" in p and "Magician" in p for p in mundane), mundane
 
 
 def test_6_8_book_spells_may_not_redefine_the_chart(registry, tmp_path):
     problems = book_problems(
-        registry, tmp_path, {"x": 'class: hero, figures: SMU, size: 1, cost: {vp: 5}'},
+        registry,
+        tmp_path,
+        {"x": "class: hero, figures: SMU, size: 1, cost: {vp: 5}"},
         **{"\nupgrades:\n": "\nspells:\n  - {id: heal, name: Heal, value: 4, text: Ours.}\nupgrades:\n"},
     )
     assert any("spells[0].id" in p for p in problems), problems
 
 
 def test_6_8_book_spells_extend_the_chart(drill, registry, tmp_path):
-    path = write_book(tmp_path, DRILL_UNITS, **{"\nupgrades:\n": "\nspells:\n  - {id: gorgon-gaze, name: Gorgon Gaze, value: 3, text: Ours., limited_to: [gorgon]}\nupgrades:\n"})
+    path = write_book(
+        tmp_path,
+        DRILL_UNITS,
+        **{
+            "\nupgrades:\n": "\nspells:\n  - {id: gorgon-gaze, name: Gorgon Gaze, value: 3, text: Ours., limited_to: [gorgon]}\nupgrades:\n"
+        },
+    )
     book = load_book(path, registry.systems[SYSTEM])
     reg = replace(registry, books={**registry.books, book.id: book})
     report = check(reg, spears(7) + [entry("mage", "mage", spells=["gorgon-gaze"])])
@@ -418,8 +489,16 @@ def test_9_spy_at_most_two_per_army(drill):
 
 @pytest.mark.parametrize(
     ("spec", "value", "ok"),
-    [("X", "3", True), ("X", "0", False), ("X", "x", False), ("1-3", "3", True), ("1-3", "4", False),
-     ("1/2", "2", True), ("1/2", "3", False), ("target", "cavalry", True)],
+    [
+        ("X", "3", True),
+        ("X", "0", False),
+        ("X", "x", False),
+        ("1-3", "3", True),
+        ("1-3", "4", False),
+        ("1/2", "2", True),
+        ("1/2", "3", False),
+        ("target", "cavalry", True),
+    ],
 )
 def test_9_parameter_specs(spec, value, ok):
     assert (param_problem(spec, value) is None) is ok
@@ -427,29 +506,121 @@ def test_9_parameter_specs(spec, value, ok):
 
 @pytest.mark.parametrize(
     ("rule", "ok"),
-    [("Skilled(3)", True), ("Skilled(4)", False), ("Brace(2)", True), ("Brace(3)", False), ("Terror(2)", True),
-     ("Terror(0)", False), ("Magician(4)", True), ("Magician(many)", False), ("Critical Hit(cavalry)", True),
-     ("Aura(2)", True), ("Channel(1)", True), ("Command(2)", True), ("Poison(1)", True), ("Burning(2)", True)],
+    [
+        ("Skilled(3)", True),
+        ("Skilled(4)", False),
+        ("Brace(2)", True),
+        ("Brace(3)", False),
+        ("Terror(2)", True),
+        ("Terror(0)", False),
+        ("Magician(4)", True),
+        ("Magician(many)", False),
+        ("Critical Hit(cavalry)", True),
+        ("Aura(2)", True),
+        ("Channel(1)", True),
+        ("Command(2)", True),
+        ("Poison(1)", True),
+        ("Burning(2)", True),
+    ],
 )
 def test_9_attribute_parameters_follow_the_glossary(registry, tmp_path, rule, ok):
-    problems = book_problems(registry, tmp_path, {"x": f'class: hero, figures: SMU, size: 1, cost: {{vp: 5}}, rules: ["{rule}"]'})
+    problems = book_problems(
+        registry, tmp_path, {"x": f'class: hero, figures: SMU, size: 1, cost: {{vp: 5}}, rules: ["{rule}"]'}
+    )
     assert (problems == []) is ok, problems
 
 
 SECTION_9 = [
-    "Advance", "Advance+", "Advance-", "Agile", "Altar", "Ambush", "Amphibious", "Attachment", "Aura", "Banner",
-    "Blast", "Bleed", "Bodyguard", "Brace", "Burning", "Channel", "Charge", "Cleave", "Command", "Copy",
-    "Critical Hit", "Crush", "Deadly", "Deep strike flank", "Deep strike cover", "Deep strike total", "Dubious",
-    "Ethereal", "Evade", "First strike", "Flight", "Focus fire", "Follow me", "Frenzy", "Hack", "Heal",
-    "Hit & run", "Hidden", "Immobilise", "Immortal", "Impact", "Impetuous", "Knock aside", "Light", "Lucky",
-    "Lure", "Magical resistance", "Magician", "Massed", "Massive", "Mob", "No retreat", "Poison", "Ringbearer",
-    "Regenerate", "Fearless", "Scavenger", "Self control", "Self destruct", "Skilled", "Skirmish", "Slow",
-    "Soul stealer", "Specialist", "Split attack", "Spy", "Stagger", "Steadfast", "Stealthy", "Stun", "Support",
-    "Swoop", "Terror", "Unreliable", "Unstoppable", "Veteran",
+    "Advance",
+    "Advance+",
+    "Advance-",
+    "Agile",
+    "Altar",
+    "Ambush",
+    "Amphibious",
+    "Attachment",
+    "Aura",
+    "Banner",
+    "Blast",
+    "Bleed",
+    "Bodyguard",
+    "Brace",
+    "Burning",
+    "Channel",
+    "Charge",
+    "Cleave",
+    "Command",
+    "Copy",
+    "Critical Hit",
+    "Crush",
+    "Deadly",
+    "Deep strike flank",
+    "Deep strike cover",
+    "Deep strike total",
+    "Dubious",
+    "Ethereal",
+    "Evade",
+    "First strike",
+    "Flight",
+    "Focus fire",
+    "Follow me",
+    "Frenzy",
+    "Hack",
+    "Heal",
+    "Hit & run",
+    "Hidden",
+    "Immobilise",
+    "Immortal",
+    "Impact",
+    "Impetuous",
+    "Knock aside",
+    "Light",
+    "Lucky",
+    "Lure",
+    "Magical resistance",
+    "Magician",
+    "Massed",
+    "Massive",
+    "Mob",
+    "No retreat",
+    "Poison",
+    "Ringbearer",
+    "Regenerate",
+    "Fearless",
+    "Scavenger",
+    "Self control",
+    "Self destruct",
+    "Skilled",
+    "Skirmish",
+    "Slow",
+    "Soul stealer",
+    "Specialist",
+    "Split attack",
+    "Spy",
+    "Stagger",
+    "Steadfast",
+    "Stealthy",
+    "Stun",
+    "Support",
+    "Swoop",
+    "Terror",
+    "Unreliable",
+    "Unstoppable",
+    "Veteran",
 ]
 PARAMETERS = {
-    "Skilled": "1-3", "Brace": "1/2", "Terror": "1/2", "Banner": "1/2", "Critical Hit": "target", "Magician": "X",
-    "Aura": "X", "Channel": "X", "Command": "X", "Poison": "X", "Burning": "X", "Magical resistance": "X",
+    "Skilled": "1-3",
+    "Brace": "1/2",
+    "Terror": "1/2",
+    "Banner": "1/2",
+    "Critical Hit": "target",
+    "Magician": "X",
+    "Aura": "X",
+    "Channel": "X",
+    "Command": "X",
+    "Poison": "X",
+    "Burning": "X",
+    "Magical resistance": "X",
 }
 
 
@@ -464,14 +635,29 @@ def test_9_glossary_has_every_attribute_with_its_parameter(registry):
 
 
 def test_7_1_expansion_number_is_1_to_5(registry, tmp_path):
-    problems = book_problems(registry, tmp_path, {"x": 'class: hero, figures: SMU, size: 1, cost: {vp: 5}'}, **{"expansion: 2": "expansion: 6"})
+    problems = book_problems(
+        registry,
+        tmp_path,
+        {"x": "class: hero, figures: SMU, size: 1, cost: {vp: 5}"},
+        **{"expansion: 2": "expansion: 6"},
+    )
     assert any("expansion" in p for p in problems), problems
 
 
 def test_7_1_home_terrain_covers_every_card_value_with_known_terrain(registry, tmp_path):
-    gap = book_problems(registry, tmp_path, {"x": 'class: hero, figures: SMU, size: 1, cost: {vp: 5}'}, **{"[6, 7, 8, 9, 10]": "[6, 7, 8, 9]"})
+    gap = book_problems(
+        registry,
+        tmp_path,
+        {"x": "class: hero, figures: SMU, size: 1, cost: {vp: 5}"},
+        **{"[6, 7, 8, 9, 10]": "[6, 7, 8, 9]"},
+    )
     assert any("home_terrain" in p and "[10]" in p for p in gap), gap
-    odd = book_problems(registry, tmp_path, {"x": 'class: hero, figures: SMU, size: 1, cost: {vp: 5}'}, **{"terrain: woods": "terrain: lava"})
+    odd = book_problems(
+        registry,
+        tmp_path,
+        {"x": "class: hero, figures: SMU, size: 1, cost: {vp: 5}"},
+        **{"terrain: woods": "terrain: lava"},
+    )
     assert any("home_terrain[1].terrain" in p for p in odd), odd
 
 
@@ -504,16 +690,35 @@ def test_published_books_exercise_every_rule(registry, book_id):
 def test_describe_shows_limits_and_keyword_minimum(registry):
     described = registry.rules[SYSTEM].describe()
     assert described["points_default"] == 400
-    assert described["limits"]["400"] == {"points": 400, "keyword_minimum": 150, "legal_up_to": 405, "opponent_vp_at_most": 3}
+    assert described["limits"]["400"] == {
+        "points": 400,
+        "keyword_minimum": 150,
+        "legal_up_to": 405,
+        "opponent_vp_at_most": 3,
+    }
     assert described["limits"]["600"]["keyword_minimum"] == 225
     assert described["activation"] == {"hero": 3, "troops": 5, "beast": 7}
 
 
 def test_every_issue_code_is_described(registry):
     rules = registry.rules[SYSTEM]
-    emitted = {"points.over_limit", "points.overage", "keyword.minimum", "spells.not_magician", "spells.too_many",
-               "spells.duplicate", "spells.unknown", "spells.limited", "join.unknown_key", "join.self",
-               "join.not_attachment", "join.no_advance", "join.chain", "combined.unsupported", "attribute.limit"}
+    emitted = {
+        "points.over_limit",
+        "points.overage",
+        "keyword.minimum",
+        "spells.not_magician",
+        "spells.too_many",
+        "spells.duplicate",
+        "spells.unknown",
+        "spells.limited",
+        "join.unknown_key",
+        "join.self",
+        "join.not_attachment",
+        "join.no_advance",
+        "join.chain",
+        "combined.unsupported",
+        "attribute.limit",
+    }
     assert emitted <= set(rules.issue_codes)
 
 

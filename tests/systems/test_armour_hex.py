@@ -19,8 +19,8 @@ import yaml
 from marshmallow import ValidationError
 
 from listbuilder.book_checks import check_references
-from listbuilder.lists import parse_list, validate_list
 from listbuilder.formats.armour_hex import ArmourHexBookSchema, parse_dice
+from listbuilder.lists import parse_list, validate_list
 from listbuilder.systems.armour_hex import ArmourHexRules
 from listbuilder.validation import ValidationReport
 from tests.conftest import BOOKS, ROOT
@@ -115,7 +115,11 @@ def test_books_two_different_nations(registry):
 
 def test_build_your_army_standard_game_24_of_each(registry):
     report = validate(registry, DWARF, tanks(6), game_mode="standard")
-    assert report.valid and report.totals["ip"] == 24 and report.totals["budget"] == {"ip": 24, "mp": 24, "cp": 24, "xp": 24}
+    assert (
+        report.valid
+        and report.totals["ip"] == 24
+        and report.totals["budget"] == {"ip": 24, "mp": 24, "cp": 24, "xp": 24}
+    )
     over = validate(registry, DWARF, tanks(7), game_mode="standard")
     assert errors(over) == Counter({"budget.ip": 1})
     issue = over.issues[0]
@@ -164,7 +168,13 @@ def test_build_your_army_asymmetric_armour_side_36_ip_plus_12_split(registry):
     # 36 IP; MP 4 + CP 2 + XP 2 = 8 of the 12 free points, division not written: legal.
     report = validate(registry, DWARF, army, game_mode="asymmetric-armour")
     assert report.valid, report.as_dict()
-    assert report.totals["split"] == {"points": 12, "across": ["mp", "cp", "xp"], "declared": None, "spent": 8, "left": 4}
+    assert report.totals["split"] == {
+        "points": 12,
+        "across": ["mp", "cp", "xp"],
+        "declared": None,
+        "spent": 8,
+        "left": 4,
+    }
     # Pooled: the three together may not pass 12.
     more = army + [unit(f"x{i}", "runesmith") for i in range(2)]  # +2 MP +4 XP = 14
     assert errors(validate(registry, DWARF, more, game_mode="asymmetric-armour")) == Counter({"budget.split": 1})
@@ -195,7 +205,9 @@ def test_build_your_army_asymmetric_other_side_48_or_36_plus_12_ip(registry):
 
 
 def test_build_your_army_custom_budget(registry):
-    report = validate(registry, DWARF, [*tanks(2), unit("g", "hold-guard")], budget={"ip": 8, "mp": 2, "cp": 1, "xp": 0})
+    report = validate(
+        registry, DWARF, [*tanks(2), unit("g", "hold-guard")], budget={"ip": 8, "mp": 2, "cp": 1, "xp": 0}
+    )
     assert report.valid and report.totals["game_mode"] == "custom"
     assert report.totals["left"] == {"ip": 0, "mp": 0, "cp": 0, "xp": 0}
     assert errors(validate(registry, DWARF, tanks(3), budget={"ip": 8})) == Counter({"budget.ip": 1})
@@ -207,7 +219,9 @@ def test_build_your_army_unknown_game_mode_is_reported(registry):
     assert report.issues[0].path == "game_mode" and "standard" in report.issues[0].data["known"]
     assert report.totals["budget"] is None
     # with a budget beside it, the budget is still checked
-    assert errors(validate(registry, DWARF, tanks(2), game_mode="skirmish", budget={"ip": 4})) == Counter({"game_mode.unknown": 1, "budget.ip": 1})
+    assert errors(validate(registry, DWARF, tanks(2), game_mode="skirmish", budget={"ip": 4})) == Counter(
+        {"game_mode.unknown": 1, "budget.ip": 1}
+    )
 
 
 def test_build_your_army_game_mode_and_budget_must_agree(registry):
@@ -218,9 +232,18 @@ def test_build_your_army_game_mode_and_budget_must_agree(registry):
 
 
 def test_build_your_army_totals_report_every_currency_spent_and_left(registry):
-    report = validate(registry, DWARF, [unit("t", "anvil-tank"), unit("r", "runesmith", ("runesmith-kit", "forge-bellows", 1))])
+    report = validate(
+        registry, DWARF, [unit("t", "anvil-tank"), unit("r", "runesmith", ("runesmith-kit", "forge-bellows", 1))]
+    )
     totals = report.totals
-    assert {k: totals[k] for k in ("ip", "mp", "cp", "xp", "units", "models")} == {"ip": 4, "mp": 1, "cp": 1, "xp": 2, "units": 2, "models": 2}
+    assert {k: totals[k] for k in ("ip", "mp", "cp", "xp", "units", "models")} == {
+        "ip": 4,
+        "mp": 1,
+        "cp": 1,
+        "xp": 2,
+        "units": 2,
+        "models": 2,
+    }
     assert totals["left"] == {"ip": 20, "mp": 23, "cp": 23, "xp": 22}
 
 
@@ -248,14 +271,21 @@ def test_build_your_army_infantry_weapon_is_two_handed_unless_stated(registry):
     assert musket.extra["hands"] is None
     assert rules_of(registry).loadouts.slot(musket) == "two_handed"
     # the unstated Long Musket plus a war pick is one hand too many
-    assert errors(validate(registry, DWARF, [unit("g", "hold-guard", ("hold-guard-sidearm", "war-pick", 1))])) == Counter({"loadout.hands": 1})
+    assert errors(
+        validate(registry, DWARF, [unit("g", "hold-guard", ("hold-guard-sidearm", "war-pick", 1))])
+    ) == Counter({"loadout.hands": 1})
 
 
 def test_build_your_army_any_number_of_independent_equipment(registry):
     kit = unit(
-        "g", "hold-guard",
-        ("hold-guard-kit", "gas-masks", 1), ("hold-guard-kit", "grenades", 1), ("hold-guard-horn", "horn", 1),
-        ("hold-guard-veterans", "veteran", 1), ("hold-guard-elite-gear", "rune-charm", 1), ("hold-guard-elite-gear", "long-scope", 1),
+        "g",
+        "hold-guard",
+        ("hold-guard-kit", "gas-masks", 1),
+        ("hold-guard-kit", "grenades", 1),
+        ("hold-guard-horn", "horn", 1),
+        ("hold-guard-veterans", "veteran", 1),
+        ("hold-guard-elite-gear", "rune-charm", 1),
+        ("hold-guard-elite-gear", "long-scope", 1),
     )
     report = validate(registry, DWARF, [kit])
     assert report.valid, report.as_dict()
@@ -296,7 +326,11 @@ def test_build_your_army_shared_weapon_does_not_take_hands(registry):
 
 
 def test_build_your_army_elite_replaces_a_regular_model(registry):
-    report = validate(registry, DWARF, [unit("g", "hold-guard", ("hold-guard-veterans", "veteran", 2), ("hold-guard-thane", "thane", 1))])
+    report = validate(
+        registry,
+        DWARF,
+        [unit("g", "hold-guard", ("hold-guard-veterans", "veteran", 2), ("hold-guard-thane", "thane", 1))],
+    )
     assert report.valid and report.totals["elites"] == 3 and report.totals["models"] == 4
 
 
@@ -311,21 +345,45 @@ def test_build_your_army_elites_never_more_than_models(registry):
 
 def test_build_your_army_elite_equipment_at_most_once_per_elite(registry):
     # three elites may each take a rune charm ...
-    three = unit("g", "hold-guard", ("hold-guard-veterans", "veteran", 2), ("hold-guard-thane", "thane", 1), ("hold-guard-elite-gear", "rune-charm", 3))
+    three = unit(
+        "g",
+        "hold-guard",
+        ("hold-guard-veterans", "veteran", 2),
+        ("hold-guard-thane", "thane", 1),
+        ("hold-guard-elite-gear", "rune-charm", 3),
+    )
     assert validate(registry, DWARF, [three]).valid
     # ... a fourth has nobody to carry it
-    four = unit("g", "hold-guard", ("hold-guard-veterans", "veteran", 2), ("hold-guard-thane", "thane", 1), ("hold-guard-elite-gear", "rune-charm", 4))
+    four = unit(
+        "g",
+        "hold-guard",
+        ("hold-guard-veterans", "veteran", 2),
+        ("hold-guard-thane", "thane", 1),
+        ("hold-guard-elite-gear", "rune-charm", 4),
+    )
     report = validate(registry, DWARF, [four])
     assert errors(report) == Counter({"upgrade.elite_only": 1})
     assert report.issues[0].data == {"bought": 4, "elites": 3, "free": 3}
     # buying the same item in two rows counts together
-    split = unit("g", "hold-guard", ("hold-guard-veterans", "veteran", 1), ("hold-guard-elite-gear", "rune-charm", 1), ("hold-guard-elite-gear", "rune-charm", 1))
+    split = unit(
+        "g",
+        "hold-guard",
+        ("hold-guard-veterans", "veteran", 1),
+        ("hold-guard-elite-gear", "rune-charm", 1),
+        ("hold-guard-elite-gear", "rune-charm", 1),
+    )
     assert "upgrade.elite_only" in codes(validate(registry, DWARF, [split]))
 
 
 def test_build_your_army_elite_equipment_only_for_the_named_elite(registry):
     # the long scope is for veterans: a thane does not count
-    thane = unit("g", "hold-guard", ("hold-guard-thane", "thane", 1), ("hold-guard-veterans", "veteran", 1), ("hold-guard-elite-gear", "long-scope", 2))
+    thane = unit(
+        "g",
+        "hold-guard",
+        ("hold-guard-thane", "thane", 1),
+        ("hold-guard-veterans", "veteran", 1),
+        ("hold-guard-elite-gear", "long-scope", 2),
+    )
     assert errors(validate(registry, DWARF, [thane])) == Counter({"upgrade.elite_only": 1})
 
 
@@ -346,14 +404,30 @@ def test_build_your_army_every_upgrade_requirement(registry):
 
 
 def test_build_your_army_elites_listed_before_their_equipment(registry):
-    late = unit("w", "glade-wardens", ("glade-wardens-elite-gear", "moon-arrows", 1), ("glade-wardens-pathfinders", "pathfinder", 1))
+    late = unit(
+        "w",
+        "glade-wardens",
+        ("glade-wardens-elite-gear", "moon-arrows", 1),
+        ("glade-wardens-pathfinders", "pathfinder", 1),
+    )
     report = validate(registry, ELF, [late])
     assert errors(report) == Counter({"upgrade.elite_only": 1})
     assert "before their equipment" in report.issues[0].message
 
 
 def test_build_your_army_upgrades_paid_with_cp_and_xp(registry):
-    report = validate(registry, ELF, [unit("w", "glade-wardens", ("glade-wardens-pathfinders", "pathfinder", 2), ("glade-wardens-cloaks", "mist-cloaks", 1))])
+    report = validate(
+        registry,
+        ELF,
+        [
+            unit(
+                "w",
+                "glade-wardens",
+                ("glade-wardens-pathfinders", "pathfinder", 2),
+                ("glade-wardens-cloaks", "mist-cloaks", 1),
+            )
+        ],
+    )
     assert (report.totals["ip"], report.totals["mp"], report.totals["cp"], report.totals["xp"]) == (0, 2, 3, 4)
 
     def ip_upgrade(data: dict[str, Any]) -> None:
@@ -439,7 +513,12 @@ def test_orders_each_speed_allows_known_orders(registry):
         ]
 
     found = dict(problems(registry, bad_orders))
-    assert set(found) >= {"units[4].speeds[0].speed", "units[4].speeds[0].movement[1]", "units[4].speeds[0].gunnery[0]", "units[4].speeds[0].default"}
+    assert set(found) >= {
+        "units[4].speeds[0].speed",
+        "units[4].speeds[0].movement[1]",
+        "units[4].speeds[0].gunnery[0]",
+        "units[4].speeds[0].default",
+    }
 
 
 def test_orders_compound_and_bracketed_orders(registry):
@@ -492,18 +571,29 @@ def test_damage_table_every_unit_reads_a_regular_table(registry):
 def test_damage_table_effects_and_kinds_are_known(registry):
     def odd(data: dict[str, Any]) -> None:
         unit_data(data, "gyro-scout")["damage_tables"] = {
-            "regular": [{"at": 3, "effects": ["Explode"]}, {"at": 5, "effects": ["Kill"]}, {"at": 7, "effects": ["Future Damage(two)"]}],
+            "regular": [
+                {"at": 3, "effects": ["Explode"]},
+                {"at": 5, "effects": ["Kill"]},
+                {"at": 7, "effects": ["Future Damage(two)"]},
+            ],
             "morale": [{"at": 4, "effects": ["Shaken"]}],
         }
 
     found = dict(problems(registry, odd))
-    assert {"units[4].damage_tables.regular[0].effects[0]", "units[4].damage_tables.regular[1].effects[0]",
-            "units[4].damage_tables.regular[2].effects[0]", "units[4].damage_tables.morale"} <= set(found)
+    assert {
+        "units[4].damage_tables.regular[0].effects[0]",
+        "units[4].damage_tables.regular[1].effects[0]",
+        "units[4].damage_tables.regular[2].effects[0]",
+        "units[4].damage_tables.morale",
+    } <= set(found)
 
 
 def test_damage_table_rows_rise(registry):
     data = copy.deepcopy(book_data())
-    unit_data(data, "gyro-scout")["damage_tables"]["regular"] = [{"at": 5, "effects": ["Shaken"]}, {"at": 3, "effects": ["Destroyed"]}]
+    unit_data(data, "gyro-scout")["damage_tables"]["regular"] = [
+        {"at": 5, "effects": ["Shaken"]},
+        {"at": 3, "effects": ["Destroyed"]},
+    ]
     with pytest.raises(ValidationError):
         ArmourHexBookSchema().load(data)
 
@@ -519,7 +609,12 @@ def test_unit_abilities_parameters_have_their_shape(registry):
     def params(data: dict[str, Any]) -> None:
         unit_data(data, "hold-guard")["rules"] = ["Stubborn", "Take Cover(sprinting, -1)"]
         unit_data(data, "runesmith")["rules"] = ["Repair(3, hex, 3)", "Heal(1, self, 2)", "Acid Resistance(4)"]
-        unit_data(data, "tunnel-sappers")["rules"] = ["Hide(ruins)", "Forward Position(2)", "Cunning Assault(2)", "Camouflage(lava)"]
+        unit_data(data, "tunnel-sappers")["rules"] = [
+            "Hide(ruins)",
+            "Forward Position(2)",
+            "Cunning Assault(2)",
+            "Camouflage(lava)",
+        ]
 
     found = dict(problems(registry, params))
     assert {"units[5].rules[1]", "units[8].rules[0]", "units[8].rules[2]", "units[6].rules[3]"} <= set(found)
@@ -557,7 +652,14 @@ def test_special_damage_types_bio_marker(registry):
 def test_describe_shows_game_modes_and_limits(registry):
     described = rules_of(registry).describe()
     modes = {m["id"]: m for m in described["game_modes"]}
-    assert set(modes) == {"tank", "infantry", "standard", "asymmetric-armour", "asymmetric-infantry", "asymmetric-combined"}
+    assert set(modes) == {
+        "tank",
+        "infantry",
+        "standard",
+        "asymmetric-armour",
+        "asymmetric-infantry",
+        "asymmetric-combined",
+    }
     assert modes["asymmetric-armour"]["split"] == {"points": 12, "across": ["mp", "cp", "xp"]}
     assert modes["asymmetric-combined"]["budget"] == {"ip": 12, "mp": 36, "cp": 36, "xp": 36}
     assert described["default_mode"] == "standard" and "exactly" in described["spend"]
@@ -575,7 +677,8 @@ def test_core_is_pure():
     source = (ROOT / "listbuilder" / "systems" / "armour_hex.py").read_text(encoding="utf-8")
     imported = {
         (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
-        for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Import, ast.ImportFrom))
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.Import, ast.ImportFrom))
         for alias in node.names
     }
     assert not {m for m in imported if m.split(".")[0] in {"flask", "yaml", "marshmallow"}}
@@ -591,4 +694,12 @@ def test_golden_lists_cover_every_code():
         seen |= set(case["codes"])
         modes.add(case["list"].get("game_mode") or ("custom" if "budget" in case["list"] else "standard"))
     assert set(ArmourHexRules.ISSUE_CODES) <= seen
-    assert {"tank", "infantry", "standard", "asymmetric-armour", "asymmetric-infantry", "asymmetric-combined", "custom"} <= modes
+    assert {
+        "tank",
+        "infantry",
+        "standard",
+        "asymmetric-armour",
+        "asymmetric-infantry",
+        "asymmetric-combined",
+        "custom",
+    } <= modes

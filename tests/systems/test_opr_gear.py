@@ -47,21 +47,31 @@ def gear(tmp_path_factory):
 
 def resolved(registry, unit_id, *rows):
     book = registry.books["gear-book"]
-    entry = parse_list({
-        "system": book.system, "book": book.id,
-        "units": [{"key": "a", "unit": unit_id, "upgrades": [{"section": s, "option": o, "count": c} for s, o, c in rows]}],
-    }).units[0]
+    entry = parse_list(
+        {
+            "system": book.system,
+            "book": book.id,
+            "units": [
+                {"key": "a", "unit": unit_id, "upgrades": [{"section": s, "option": o, "count": c} for s, o, c in rows]}
+            ],
+        }
+    ).units[0]
     book.resolution_memo.clear()
     return resolve_entry(book, entry, 0)
 
 
 def report(registry, *entries):
     book = registry.books["gear-book"]
-    return validate_list(registry, parse_list({"system": book.system, "book": book.id, "force_org": False, "units": list(entries)}))
+    return validate_list(
+        registry, parse_list({"system": book.system, "book": book.id, "force_org": False, "units": list(entries)})
+    )
 
 
 def weapons(entry):
-    return {w.name if not w.id else f"{w.name}#{w.id}": (w.count, w.attacks, tuple(r.label for r in w.rules)) for w in entry.weapons}
+    return {
+        w.name if not w.id else f"{w.name}#{w.id}": (w.count, w.attacks, tuple(r.label for r in w.rules))
+        for w in entry.weapons
+    }
 
 
 @pytest.mark.parametrize("system", OPR)
@@ -149,7 +159,12 @@ def test_weapons_inside_an_item_come_and_go_with_it(gear, system):
     entry, issues = resolved(gear[system], "rider", ("mounts", "steed", 1))
     assert issues == []
     hooves = next(w for w in entry.weapons if w.name == "Hooves")
-    assert (hooves.count, hooves.attacks, hooves.carried_by, [r.label for r in hooves.rules]) == (1, 2, "Steed", ["AP(1)"])  # one steed for the unit
+    assert (hooves.count, hooves.attacks, hooves.carried_by, [r.label for r in hooves.rules]) == (
+        1,
+        2,
+        "Steed",
+        ["AP(1)"],
+    )  # one steed for the unit
     assert {r.label for r in entry.all_rules} >= {"Fast", "Impact(2)", "Tough(3)"}
 
 
@@ -165,22 +180,38 @@ def test_rule_nothing_defines_loads_with_a_warning_and_warns_on_lists(gear, syst
     assert any("Clockwork" in w.message and w.severity == "warning" for w in registry.warnings)
     result = report(registry, {"key": "r", "unit": "rider", "upgrades": [{"section": "gizmo", "option": "clockwork"}]})
     assert result.valid
-    assert [(i.code, i.severity, i.path, i.data["rule"]) for i in result.issues] == [("rules.undefined", "warning", "units[0]", "Clockwork")]
+    assert [(i.code, i.severity, i.path, i.data["rule"]) for i in result.issues] == [
+        ("rules.undefined", "warning", "units[0]", "Clockwork")
+    ]
 
 
 def test_roster_lists_weapons_inside_items(gear):
     registry = gear["grimdark-future"]
-    army = parse_list({"system": "grimdark-future", "book": "gear-book", "units": [{"key": "r", "unit": "rider", "upgrades": [{"section": "mounts", "option": "steed"}]}]})
+    army = parse_list(
+        {
+            "system": "grimdark-future",
+            "book": "gear-book",
+            "units": [{"key": "r", "unit": "rider", "upgrades": [{"section": "mounts", "option": "steed"}]}],
+        }
+    )
     assert "Hooves (A2, AP(1))" in roster_text(build_roster(registry, army))
 
 
 BROKEN = [
-    ("    variant: attachment\n    targets: [Pistol]\n", "    variant: attachment\n", "an attachment section names the gear it attaches to"),
+    (
+        "    variant: attachment\n    targets: [Pistol]\n",
+        "    variant: attachment\n",
+        "an attachment section names the gear it attaches to",
+    ),
     ("cost: {pts: 150}", "cost: {pts: -150}", "units[1].cost: pts: not a non-negative integer"),
     ("replaces: [{gear: Club, count: 2}]", "replaces: [{gear: Club, count: 0}]", "not gear to replace"),
     ("    targets: [Cannon]\n", "", "weapon_rules change targeted weapons: give the section targets"),
     ("rules: [{name: Tough, rating: 6}]", "rules: [{name: Tough, rating: six}]", "Tough: rating is not a whole number"),
-    ("targets: [Walker Fist]", "targets: [Walker Claw]", "section 'fist-guns' targets 'Walker Claw', which 'walker' never has"),
+    (
+        "targets: [Walker Fist]",
+        "targets: [Walker Claw]",
+        "section 'fist-guns' targets 'Walker Claw', which 'walker' never has",
+    ),
 ]
 
 

@@ -61,6 +61,7 @@ def unit(key, unit_id, *upgrades, **kw):
 
 # -- points --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("system", OPR)
 def test_preparation_points_limit_exceeded(books, system):
     report = check(books, system, [unit("a", "infantry"), unit("b", "infantry")], limit=199, force_org=False)
@@ -78,6 +79,7 @@ def test_preparation_points_limit_exactly_met_is_legal(books, system):
 
 
 # -- upgrades ------------------------------------------------------------------------------
+
 
 def test_upgrade_must_be_offered_to_the_unit(books):
     report = check(books, "grimdark-future", [unit("a", "squad", ("rep-one", "sword", 1))])
@@ -110,7 +112,9 @@ def test_upgrade_replace_one_picks_one_option(books):
 def test_upgrade_replace_up_to_two_models(books):
     ok = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 1), ("rep-upto", "flamer", 1))])
     assert ok.valid and ok.totals["pts"] == 115
-    too_many = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-upto", "flamer", 1))])
+    too_many = check(
+        books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-upto", "flamer", 1))]
+    )
     assert codes(too_many) == {"upgrade.select": 1}
 
 
@@ -127,7 +131,13 @@ def test_upgrade_replace_counts_earlier_replacements(books):
 def test_upgrade_replace_all_swaps_every_copy(books, registry):
     from listbuilder.resolve import resolve_entry
 
-    army = parse_list({"system": "grimdark-future", "book": "drill-book-grimdark-future", "units": [unit("a", "infantry", ("rep-all", "spears", 1))]})
+    army = parse_list(
+        {
+            "system": "grimdark-future",
+            "book": "drill-book-grimdark-future",
+            "units": [unit("a", "infantry", ("rep-all", "spears", 1))],
+        }
+    )
     resolved, issues = resolve_entry(books.books["drill-book-grimdark-future"], army.units[0], 0)
     assert issues == []
     weapons = {w.name: w.count for w in resolved.weapons}
@@ -154,7 +164,9 @@ def test_upgrade_per_model_cost_multiplies(books):
 
 
 def test_upgrade_all_models_pick_any(books):
-    report = check(books, "grimdark-future", [unit("a", "infantry", ("up-all", "shields", 1), ("up-all", "drilled", 1))])
+    report = check(
+        books, "grimdark-future", [unit("a", "infantry", ("up-all", "shields", 1), ("up-all", "drilled", 1))]
+    )
     assert report.valid and report.totals["pts"] == 125
 
 
@@ -168,14 +180,22 @@ def test_upgrade_unit_pick_up_to_two(books):
 
 
 def test_upgrade_same_option_twice_in_one_application(books):
-    report = check(books, "grimdark-future", [unit("a", "infantry", ("up-unit", "veteran", 1), ("up-unit", "veteran", 1))])
+    report = check(
+        books, "grimdark-future", [unit("a", "infantry", ("up-unit", "veteran", 1), ("up-unit", "veteran", 1))]
+    )
     assert codes(report) == {"upgrade.select": 1}
 
 
 def test_upgrade_one_model_gains_once(books):
     from listbuilder.resolve import resolve_entry
 
-    army = parse_list({"system": "grimdark-future", "book": "drill-book-grimdark-future", "units": [unit("a", "infantry", ("up-one", "medic", 1))]})
+    army = parse_list(
+        {
+            "system": "grimdark-future",
+            "book": "drill-book-grimdark-future",
+            "units": [unit("a", "infantry", ("up-one", "medic", 1))],
+        }
+    )
     resolved, issues = resolve_entry(books.books["drill-book-grimdark-future"], army.units[0], 0)
     assert issues == [] and [(i.name, i.count) for i in resolved.items] == [("Medic Bag", 1)]
     assert "Medic Kit" in [r.name for r in resolved.all_rules]
@@ -192,11 +212,14 @@ def test_upgrade_option_that_needs_another_first(books):
     without = check(books, "grimdark-future", [unit("a", "infantry", ("elite-kit", "field-surgery", 1))])
     assert codes(without) == {"upgrade.requires": 1}
     assert without.issues[0].data == {"requires": "up-one/medic"}
-    with_it = check(books, "grimdark-future", [unit("a", "infantry", ("up-one", "medic", 1), ("elite-kit", "field-surgery", 1))])
+    with_it = check(
+        books, "grimdark-future", [unit("a", "infantry", ("up-one", "medic", 1), ("elite-kit", "field-surgery", 1))]
+    )
     assert with_it.valid
 
 
 # -- command groups ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("system", WITH_COMMAND_GROUPS)
 def test_command_groups_one_of_each_per_unit(books, system):
@@ -221,6 +244,7 @@ def test_command_groups_even_combined_units(books, system):
 
 # -- combined units ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("system", OPR)
 def test_combined_units_same_unit_only(books, system):
     report = check(books, system, [unit("a", "infantry", combined_with="b"), unit("b", "squad")], force_org=False)
@@ -244,7 +268,10 @@ def test_000_combined_units_any_two_copies_even_single_models(books):
 def test_combined_units_all_model_upgrades_bought_for_both(books, system):
     differ = [unit("a", "squad", ("up-all", "shields", 1), combined_with="b"), unit("b", "squad")]
     assert codes(check(books, system, differ, force_org=False)) == {"combined.upgrades_differ": 1}
-    same = [unit("a", "squad", ("up-all", "shields", 1), combined_with="b"), unit("b", "squad", ("up-all", "shields", 1))]
+    same = [
+        unit("a", "squad", ("up-all", "shields", 1), combined_with="b"),
+        unit("b", "squad", ("up-all", "shields", 1)),
+    ]
     assert check(books, system, same, force_org=False).valid
 
 
@@ -261,7 +288,11 @@ def test_combined_units_a_unit_in_one_pair_only(books, system):
 
 
 def test_combined_units_a_pair_both_copies_name_wins(books):
-    crowd = [unit("a", "squad", combined_with="b"), unit("b", "squad", combined_with="a"), unit("c", "squad", combined_with="a")]
+    crowd = [
+        unit("a", "squad", combined_with="b"),
+        unit("b", "squad", combined_with="a"),
+        unit("c", "squad", combined_with="a"),
+    ]
     report = check(books, "grimdark-future", crowd)
     assert codes(report) == {"combined.conflict": 1}
     assert report.issues[0].path == "units[2].combined_with"
@@ -269,13 +300,17 @@ def test_combined_units_a_pair_both_copies_name_wins(books):
 
 
 def test_combined_units_unknown_key_and_self(books):
-    report = check(books, "grimdark-future", [unit("a", "squad", combined_with="zz"), unit("b", "squad", combined_with="b")])
+    report = check(
+        books, "grimdark-future", [unit("a", "squad", combined_with="zz"), unit("b", "squad", combined_with="b")]
+    )
     assert codes(report) == {"combined.unknown_key": 1, "combined.self": 1}
     assert report.issues[0].path == "units[0].combined_with"
 
 
 def test_combined_units_declared_from_both_sides_is_one_pair(books):
-    report = check(books, "grimdark-future", [unit("a", "squad", combined_with="b"), unit("b", "squad", combined_with="a")])
+    report = check(
+        books, "grimdark-future", [unit("a", "squad", combined_with="b"), unit("b", "squad", combined_with="a")]
+    )
     assert report.valid and report.totals["activations"] == 1
 
 
@@ -292,6 +327,7 @@ def test_002_combined_units_size_not_capped_by_regiments_rows(books, sizes):
 
 # -- heroes joining units ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("system", OPR)
 def test_hero_only_heroes_join(books, system):
     report = check(books, system, [unit("a", "infantry"), unit("b", "squad", joined_to="a")], force_org=False)
@@ -301,7 +337,9 @@ def test_hero_only_heroes_join(books, system):
 
 @pytest.mark.parametrize("system", OPR)
 def test_hero_joins_a_unit_that_is_not_a_hero(books, system):
-    report = check(books, system, [unit("h", "hero6"), unit("g", "hero3", ("mount", "on-foot", 1), joined_to="h")], force_org=False)
+    report = check(
+        books, system, [unit("h", "hero6"), unit("g", "hero3", ("mount", "on-foot", 1), joined_to="h")], force_org=False
+    )
     assert codes(report) == {"join.into_hero": 1}
 
 
@@ -327,7 +365,11 @@ def test_hero_up_to_tough_6_may_join(books, system):
 
 @pytest.mark.parametrize("system", WITH_FORCE_ORG)
 def test_hero_unit_without_another_hero(books, system):
-    two = [unit("a", "infantry"), unit("h", "hero6", joined_to="a"), unit("g", "hero3", ("mount", "on-foot", 1), joined_to="a")]
+    two = [
+        unit("a", "infantry"),
+        unit("h", "hero6", joined_to="a"),
+        unit("g", "hero3", ("mount", "on-foot", 1), joined_to="a"),
+    ]
     report = check(books, system, two, force_org=False)
     assert codes(report) == {"join.second_hero": 1}
     assert report.issues[0].path == "units[2].joined_to"
@@ -336,23 +378,35 @@ def test_hero_unit_without_another_hero(books, system):
 @pytest.mark.parametrize("system", WITH_FORCE_ORG)
 def test_hero_combined_pair_is_one_unit_for_joining(books, system):
     pair = [
-        unit("a", "squad", combined_with="b"), unit("b", "squad"),
-        unit("h", "hero6", joined_to="a"), unit("g", "hero3", ("mount", "on-foot", 1), joined_to="b"),
+        unit("a", "squad", combined_with="b"),
+        unit("b", "squad"),
+        unit("h", "hero6", joined_to="a"),
+        unit("g", "hero3", ("mount", "on-foot", 1), joined_to="b"),
     ]
     assert codes(check(books, system, pair, force_org=False)) == {"join.second_hero": 1}
 
 
 def test_aof_hero_text_sets_no_one_hero_limit(books):
-    two = [unit("a", "infantry"), unit("h", "hero6", joined_to="a"), unit("g", "hero3", ("mount", "on-foot", 1), joined_to="a")]
+    two = [
+        unit("a", "infantry"),
+        unit("h", "hero6", joined_to="a"),
+        unit("g", "hero3", ("mount", "on-foot", 1), joined_to="a"),
+    ]
     assert check(books, "age-of-fantasy", two).valid
 
 
 def test_join_unknown_key_and_self(books):
-    report = check(books, "grimdark-future", [unit("h", "hero6", joined_to="zz"), unit("g", "hero6", joined_to="g")], force_org=False)
+    report = check(
+        books,
+        "grimdark-future",
+        [unit("h", "hero6", joined_to="zz"), unit("g", "hero6", joined_to="g")],
+        force_org=False,
+    )
     assert codes(report) == {"join.unknown_key": 1, "join.self": 1}
 
 
 # -- force organisation --------------------------------------------------------------------
+
 
 def heroes(n):
     """*n* heroes, alternating two hero units so copies stay within force organisation."""
@@ -363,7 +417,18 @@ def test_force_organisation_worked_example_at_2000(books, registry):
     """001 Force Organisation: at 2000 pts, max 4 heroes, 3 copies, 700 pts a unit, 10 units."""
     rules = registry.rules["grimdark-future"]
     assert rules.force_org_limits(2000) == {"heroes": 4, "copies": 3, "unit_points": 700, "units": 10}
-    at_limit = heroes(4) + [unit(f"i{i}", "infantry") for i in range(3)] + [unit("s", "squad"), unit("e", "elite", ), unit("b", "beast")]
+    at_limit = (
+        heroes(4)
+        + [unit(f"i{i}", "infantry") for i in range(3)]
+        + [
+            unit("s", "squad"),
+            unit(
+                "e",
+                "elite",
+            ),
+            unit("b", "beast"),
+        ]
+    )
     report = check(books, "grimdark-future", at_limit)
     assert report.valid, report.as_dict()
     assert report.totals["activations"] == 10
@@ -389,21 +454,32 @@ def test_force_organisation_combined_units_count_as_one_copy(books):
 
 def test_force_organisation_copies_message_counts_in_the_totals_words(books):
     """001 Force Organisation: a pair is one copy; the message says so against the list's units."""
-    five = [unit("s0", "squad", combined_with="s1"), unit("s1", "squad")] + [unit(f"s{i}", "squad") for i in range(2, 5)]
+    five = [unit("s0", "squad", combined_with="s1"), unit("s1", "squad")] + [
+        unit(f"s{i}", "squad") for i in range(2, 5)
+    ]
     report = check(books, "grimdark-future", five)
     assert codes(report) == {"force_org.copies": 1}
-    assert report.issues[0].message == "4 copies of Small Squad (5 in the list, each combined pair counted once), at most 3 at 2000 pts"
+    assert (
+        report.issues[0].message
+        == "4 copies of Small Squad (5 in the list, each combined pair counted once), at most 3 at 2000 pts"
+    )
     assert report.totals["units"] == 5
 
 
 def test_force_organisation_units_message_counts_in_the_totals_words(books):
     """001 Force Organisation, 1 unit per 200 pts: the count is the bar's units, a pair once."""
-    army = [unit("a", "infantry", combined_with="b"), unit("b", "infantry")] + [unit(f"u{i}", ("squad", "beast", "elite")[i % 3]) for i in range(5)]
+    army = [unit("a", "infantry", combined_with="b"), unit("b", "infantry")] + [
+        unit(f"u{i}", ("squad", "beast", "elite")[i % 3]) for i in range(5)
+    ]
     report = check(books, "grimdark-future", army, limit=1000)
     found = [i for i in report.issues if i.code == "force_org.units"]
-    assert [i.message for i in found] == ["6 units (7 in the list, each combined pair counted once), at most 5 at 1000 pts"]
+    assert [i.message for i in found] == [
+        "6 units (7 in the list, each combined pair counted once), at most 5 at 1000 pts"
+    ]
     assert report.totals["units"] == 7
-    plain = check(books, "grimdark-future", [unit(f"u{i}", ("squad", "beast", "infantry")[i % 3]) for i in range(6)], limit=1000)
+    plain = check(
+        books, "grimdark-future", [unit(f"u{i}", ("squad", "beast", "infantry")[i % 3]) for i in range(6)], limit=1000
+    )
     assert [i.message for i in plain.issues if i.code == "force_org.units"] == ["6 units, at most 5 at 1000 pts"]
 
 
@@ -426,7 +502,12 @@ def test_force_organisation_joined_hero_cost_not_added_to_its_unit(books):
 
 
 def test_force_organisation_one_unit_per_200(books):
-    eleven = heroes(4) + [unit(f"i{i}", "infantry") for i in range(3)] + [unit(f"s{i}", "squad") for i in range(3)] + [unit("b", "beast")]
+    eleven = (
+        heroes(4)
+        + [unit(f"i{i}", "infantry") for i in range(3)]
+        + [unit(f"s{i}", "squad") for i in range(3)]
+        + [unit("b", "beast")]
+    )
     report = check(books, "grimdark-future", eleven)
     assert codes(report) == {"force_org.units": 1}
     assert report.issues[0].data == {"max": 10, "count": 11}
@@ -454,11 +535,14 @@ def test_force_organisation_is_optional(books, system):
 
 def test_aof_216_has_no_force_organisation(books, registry):
     assert registry.rules["age-of-fantasy"].force_org_limits(2000) is None
-    report = check(books, "age-of-fantasy", heroes(9) + [unit(f"s{i}", "squad") for i in range(6)], limit=3000, force_org=True)
+    report = check(
+        books, "age-of-fantasy", heroes(9) + [unit(f"s{i}", "squad") for i in range(6)], limit=3000, force_org=True
+    )
     assert report.valid
 
 
 # -- every problem at once ---------------------------------------------------------------
+
 
 def test_every_problem_reported_at_once(books):
     army = heroes(5) + [
@@ -467,7 +551,13 @@ def test_every_problem_reported_at_once(books):
         unit("x", "squad", joined_to="a"),
     ]
     report = check(books, "grimdark-future", army, limit=500)
-    assert {"points.over_limit", "force_org.heroes", "upgrade.count", "combined.different_unit", "join.not_hero"} <= set(report.codes)
+    assert {
+        "points.over_limit",
+        "force_org.heroes",
+        "upgrade.count",
+        "combined.different_unit",
+        "join.not_hero",
+    } <= set(report.codes)
     assert all(i.clause for i in report.issues)
 
 
@@ -481,12 +571,17 @@ def test_rules_priority_numbered_rules_stack():
 
 
 def test_report_prices_each_entry(books):
-    report = check(books, "grimdark-future", [unit("a", "infantry", ("rep-any", "long-rifle", 6)), unit("h", "hero3", ("mount", "horse", 1))])
+    report = check(
+        books,
+        "grimdark-future",
+        [unit("a", "infantry", ("rep-any", "long-rifle", 6)), unit("h", "hero3", ("mount", "horse", 1))],
+    )
     assert report.entries == {"a": {"cost": {"pts": 112}, "models": 10}, "h": {"cost": {"pts": 80}, "models": 1}}
     assert report.as_dict()["entries"]["a"]["cost"] == {"pts": 112}
 
 
 # -- spells --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("system", OPR)
 def test_caster_spells_listed_must_exist_and_belong_to_a_caster(books, system):
@@ -534,7 +629,11 @@ def test_upgrade_all_models_counted_twice_keeps_one_price(books):
 
 
 def test_upgrade_replacing_gear_already_gone_keeps_its_points(books):
-    illegal = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-any", "long-rifle", 9))])
-    legal = check(books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-any", "long-rifle", 8))])
+    illegal = check(
+        books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-any", "long-rifle", 9))]
+    )
+    legal = check(
+        books, "grimdark-future", [unit("a", "infantry", ("rep-upto", "plasma", 2), ("rep-any", "long-rifle", 8))]
+    )
     assert codes(illegal) == {"upgrade.replace_exceeds": 1}
     assert illegal.totals["pts"] > legal.totals["pts"]

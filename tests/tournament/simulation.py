@@ -19,11 +19,19 @@ class Played:
 
     def ranked(self) -> list[Entrant]:
         """The players as the next round's pairing sees them, best first."""
-        entrants = (Entrant(k, self.score[k], had_bye=k in self.byes, opponents=frozenset(self.met[k])) for k in self.score)
+        entrants = (
+            Entrant(k, self.score[k], had_bye=k in self.byes, opponents=frozenset(self.met[k])) for k in self.score
+        )
         return sorted(entrants, key=lambda e: (-e.score, e.key))
 
 
-def play_swiss(players: int, rounds: int, rng: random.Random, *, check: Callable[[int, list[Entrant], list[Table]], None] | None = None) -> Played:
+def play_swiss(
+    players: int,
+    rounds: int,
+    rng: random.Random,
+    *,
+    check: Callable[[int, list[Entrant], list[Table]], None] | None = None,
+) -> Played:
     """*rounds* rounds of *players* players (round 1 by a random seed), each game won by a coin toss."""
     played = Played({f"p{i:04d}": 0.0 for i in range(players)}, {f"p{i:04d}": set() for i in range(players)}, set())
     for number in range(1, rounds + 1):

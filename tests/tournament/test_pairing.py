@@ -21,6 +21,7 @@ def pairs_of(tables):
 def test_no_rematch_in_20_random_tournaments_of_64_players_and_6_rounds():
     rng = random.Random(28)
     for _ in range(20):
+
         def check(number, entrants, tables):
             history = {e.key: e.opponents for e in entrants}
             assert sorted(p for t in tables for p in t.players) == sorted(history)
@@ -47,7 +48,7 @@ def all_perfect_matchings(players):
         return
     first, rest = players[0], players[1:]
     for i, other in enumerate(rest):
-        for more in all_perfect_matchings(rest[:i] + rest[i + 1:]):
+        for more in all_perfect_matchings(rest[:i] + rest[i + 1 :]):
             yield [(first, other), *more]
 
 
@@ -70,7 +71,13 @@ def test_close_scores_meet_and_neighbours_in_the_standings_play():
 
 
 def test_an_odd_field_gives_the_bye_to_the_lowest_ranked_player_without_one():
-    ranked = [Entrant("a", 6), Entrant("b", 3), Entrant("c", 3), Entrant("d", 0, had_bye=True), Entrant("e", 0, had_bye=True)]
+    ranked = [
+        Entrant("a", 6),
+        Entrant("b", 3),
+        Entrant("c", 3),
+        Entrant("d", 0, had_bye=True),
+        Entrant("e", 0, had_bye=True),
+    ]
     tables = pair_round(ranked)
     assert tables[-1].players == ("c", None) and tables[-1].number == 3
 
@@ -101,14 +108,24 @@ def test_a_seed_order_must_name_every_player_once():
 
 
 def test_avoid_same_club_pairs_across_clubs_within_a_score_group():
-    ranked = [Entrant("a", 3, club="Leeds"), Entrant("b", 3, club="Leeds"), Entrant("c", 3, club="York"), Entrant("d", 3, club="York")]
+    ranked = [
+        Entrant("a", 3, club="Leeds"),
+        Entrant("b", 3, club="Leeds"),
+        Entrant("c", 3, club="York"),
+        Entrant("d", 3, club="York"),
+    ]
     assert pairs_of(pair_round(ranked)) == [("a", "b"), ("c", "d")]
     apart = pairs_of(pair_round(ranked, options=Options(avoid_same_club=True)))
     assert all(ranked_club(a, ranked) != ranked_club(b, ranked) for a, b in apart)
 
 
 def test_avoid_same_club_never_breaks_a_score_group():
-    ranked = [Entrant("a", 3, club="Leeds"), Entrant("b", 3, club="Leeds"), Entrant("c", 0, club="York"), Entrant("d", 0, club="York")]
+    ranked = [
+        Entrant("a", 3, club="Leeds"),
+        Entrant("b", 3, club="Leeds"),
+        Entrant("c", 0, club="York"),
+        Entrant("d", 0, club="York"),
+    ]
     assert pairs_of(pair_round(ranked, options=Options(avoid_same_club=True))) == [("a", "b"), ("c", "d")]
 
 

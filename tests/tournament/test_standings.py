@@ -38,8 +38,10 @@ def test_head_to_head_among_the_tied_players_when_the_organiser_puts_it_first():
 
 
 def test_secondary_breaks_ties_when_asked():
-    games = [Game(1, ("A", "B"), {"A": GameScore(3, 5, "win"), "B": GameScore(0, 9, "loss")}),
-             Game(1, ("C", "D"), {"C": GameScore(3, 7, "win"), "D": GameScore(0, 1, "loss")})]
+    games = [
+        Game(1, ("A", "B"), {"A": GameScore(3, 5, "win"), "B": GameScore(0, 9, "loss")}),
+        Game(1, ("C", "D"), {"C": GameScore(3, 7, "win"), "D": GameScore(0, 1, "loss")}),
+    ]
     assert [s.player for s in standings("ABCD", games, ["secondary"])] == ["C", "A", "B", "D"]
 
 

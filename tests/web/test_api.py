@@ -61,7 +61,9 @@ def test_book_shows_units_with_stats_costs_and_sections(client, registry):
     assert {"id", "label", "cost", "gains"} <= set(section["options"][0])
 
 
-@pytest.mark.parametrize("url", ["/api/v1/systems/nope", "/api/v1/books/nope", "/api/v1/books?system=nope", "/api/v1/nothing"])
+@pytest.mark.parametrize(
+    "url", ["/api/v1/systems/nope", "/api/v1/books/nope", "/api/v1/books?system=nope", "/api/v1/nothing"]
+)
 def test_unknown_ids_are_404_in_the_error_shape(client, url):
     response = client.get(url)
     assert response.status_code == 404
@@ -95,7 +97,12 @@ def test_malformed_json_is_400_naming_the_position(client):
 
 
 def test_wrong_types_are_422_naming_the_field(client):
-    body = {"system": "grimdark-future", "book": "x", "points_limit": "lots", "units": [{"key": "a", "unit": 3, "upgrades": [{"section": "s", "option": "o", "count": 0}]}]}
+    body = {
+        "system": "grimdark-future",
+        "book": "x",
+        "points_limit": "lots",
+        "units": [{"key": "a", "unit": 3, "upgrades": [{"section": "s", "option": "o", "count": 0}]}],
+    }
     response = client.post("/api/v1/lists/validate", json=body)
     assert response.status_code == 422
     assert set(response.json["errors"]) == {"points_limit", "units[0].unit", "units[0].upgrades[0].count"}
@@ -159,11 +166,23 @@ def test_reports_are_sent_in_their_schema_shape(client, registry):
 
 
 def test_validate_with_profiles_gives_each_entry_its_gear_after_upgrades(client):
-    army = {"system": "grimdark-future", "book": "gf-cinder-covenant", "points_limit": 1000, "units": [
-        {"key": "a", "unit": "cc-ash-wardens", "upgrades": [
-            {"section": "cc-rifle-specials", "option": "flamer", "count": 2},
-            {"section": "cc-squad-leader", "option": "veteran"}, {"section": "cc-squad-leader", "option": "flare-beacon"}]},
-        {"key": "x", "unit": "no-such-unit"}]}
+    army = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "points_limit": 1000,
+        "units": [
+            {
+                "key": "a",
+                "unit": "cc-ash-wardens",
+                "upgrades": [
+                    {"section": "cc-rifle-specials", "option": "flamer", "count": 2},
+                    {"section": "cc-squad-leader", "option": "veteran"},
+                    {"section": "cc-squad-leader", "option": "flare-beacon"},
+                ],
+            },
+            {"key": "x", "unit": "no-such-unit"},
+        ],
+    }
     body = client.post("/api/v1/lists/validate?profiles=true", json=army).json
     profile = body["entries"]["a"]["profile"]
     weapons = {w["name"]: w for w in profile["weapons"]}
@@ -228,6 +247,8 @@ def test_a_well_formed_list_body_is_read_by_the_fast_reader_alone(client, regist
     monkeypatch.setattr(bodies, "load_json_body", lambda data: read_slowly.append(data) or slow_reader(data))
     assert client.post("/api/v1/lists/validate", json=army).status_code == 200
     assert read_slowly == []
-    answer = client.post("/api/v1/lists/validate", json={**army, "units": [{"key": "a", "unit": book.units[0].id, "name": 5}]})
+    answer = client.post(
+        "/api/v1/lists/validate", json={**army, "units": [{"key": "a", "unit": book.units[0].id, "name": 5}]}
+    )
     assert answer.status_code == 422 and answer.get_json()["errors"] == {"units[0].name": ["Not a valid string."]}
     assert len(read_slowly) == 1

@@ -55,7 +55,7 @@ def test_nesting_past_the_limit_is_refused_whatever_the_strings_hold(inner):
 
 def test_brackets_in_strings_never_make_a_deep_body_look_shallow():
     # A string that closes levels early would make the text look shallower than the data.
-    body = b'[[' + b'[' * (MAX_DEPTH - 2) + b'"]]", 1' + b']' * (MAX_DEPTH - 2) + b', "[["]]'
+    body = b"[[" + b"[" * (MAX_DEPTH - 2) + b'"]]", 1' + b"]" * (MAX_DEPTH - 2) + b', "[["]]'
     assert not _shallow(body)
 
 
@@ -71,13 +71,16 @@ class Point:
     x: int
 
 
-@pytest.mark.parametrize("value", [
-    {"p": [1e-05, 2.5e-13, 0.1, 1 / 3, 13.33333333333331], "name": "Königsberg ’24", "order": {"b": 1, "a": 2}},
-    {"when": datetime.datetime(2026, 11, 23, 12, 0), "day": datetime.date(2026, 11, 23)},  # Flask's date format
-    {"point": Point(3)},  # Flask's dataclass handling
-    {"big": 2**70},  # past orjson's 64 bits
-    {"text": "lone \ud800"},  # orjson writes no surrogates
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"p": [1e-05, 2.5e-13, 0.1, 1 / 3, 13.33333333333331], "name": "Königsberg ’24", "order": {"b": 1, "a": 2}},
+        {"when": datetime.datetime(2026, 11, 23, 12, 0), "day": datetime.date(2026, 11, 23)},  # Flask's date format
+        {"point": Point(3)},  # Flask's dataclass handling
+        {"big": 2**70},  # past orjson's 64 bits
+        {"text": "lone \ud800"},  # orjson writes no surrogates
+    ],
+)
 def test_answers_hold_the_values_flask_writes(app, value):
     with app.app_context():
         answer = jsonify(value)

@@ -52,8 +52,13 @@ def test_import_answers_201_with_id_summary_and_flagged_rules(saved_client):
     assert response.headers["Location"] == body["url"] and body["url"].endswith(f"/api/v1/books/{body['id']}")
     assert body["builder_url"].endswith(f"/build/{body['id']}")
     assert body["book"] == {
-        "id": body["id"], "system": "grimdark-future", "name": "Rustbound Salvagers", "faction": "Salvage Crews", "version": "3.5.2",
-        "description": "Test crews who rebuild wrecks into weapons. Written for the importer tests.", "unit_count": 4,
+        "id": body["id"],
+        "system": "grimdark-future",
+        "name": "Rustbound Salvagers",
+        "faction": "Salvage Crews",
+        "version": "3.5.2",
+        "description": "Test crews who rebuild wrecks into weapons. Written for the importer tests.",
+        "unit_count": 4,
     }
     # Limited is a core rule the export uses and defines nowhere: flagged, not refused.
     assert body["undefined_rules"] == ["Limited"]
@@ -62,7 +67,9 @@ def test_import_answers_201_with_id_summary_and_flagged_rules(saved_client):
 
 
 def test_each_import_gets_a_new_random_id(saved_client):
-    ids = {saved_client.post("/api/v1/books/import", json=fixture("gf-rustbound-book")).get_json()["id"] for _ in range(3)}
+    ids = {
+        saved_client.post("/api/v1/books/import", json=fixture("gf-rustbound-book")).get_json()["id"] for _ in range(3)
+    }
     assert len(ids) == 3
 
 
@@ -78,7 +85,10 @@ def test_imported_book_reads_by_id_but_is_not_listed(saved_client, book_id):
     book = response.get_json()
     assert book["id"] == book_id and book["undefined_rules"] == ["Limited"]
     assert [u["id"] for u in book["units"]] == ["scrap-boss", "salvagers", "junk-walker", "scrap-riders"]
-    listed = saved_client.get("/api/v1/books").get_json() + saved_client.get("/api/v1/books?system=grimdark-future").get_json()
+    listed = (
+        saved_client.get("/api/v1/books").get_json()
+        + saved_client.get("/api/v1/books?system=grimdark-future").get_json()
+    )
     assert book_id not in {b["id"] for b in listed}
     assert book_id not in saved_client.get("/api/v1/systems/grimdark-future").get_json()["books"]
     assert book_id not in saved_client.get("/").get_data(as_text=True)
@@ -89,7 +99,9 @@ def test_imported_book_validates_lists(saved_client, book_id):
     report = saved_client.post("/api/v1/lists/validate", json=document).get_json()
     assert report["valid"] and report["totals"]["pts"] == 600
     # Taking the weapon with Limited (defined nowhere) still validates, with a warning naming it.
-    document["units"][1]["upgrades"].append({"section": "take-one-scrap-rifle-attachment", "option": "under-slung-net", "count": 1})
+    document["units"][1]["upgrades"].append(
+        {"section": "take-one-scrap-rifle-attachment", "option": "under-slung-net", "count": 1}
+    )
     report = saved_client.post("/api/v1/lists/validate", json=document).get_json()
     assert report["valid"], report["issues"]
     assert any("Limited" in issue["message"] and issue["severity"] == "warning" for issue in report["issues"])
@@ -129,7 +141,9 @@ def test_previews_of_an_imported_book_name_its_unmodelled_rules(saved_client):
     data = fixture("gf-rustbound-book")
     rifle = data["units"][1]["weapons"][0]
     assert rifle["name"] == "Scrap Rifle"
-    rifle["specialRules"].append({"type": "ArmyBookRule", "id": "r-gremlin", "name": "Gremlin Shot", "label": "Gremlin Shot"})
+    rifle["specialRules"].append(
+        {"type": "ArmyBookRule", "id": "r-gremlin", "name": "Gremlin Shot", "label": "Gremlin Shot"}
+    )
     created = saved_client.post("/api/v1/books/import", json=data).get_json()
     assert created["undefined_rules"] == ["Gremlin Shot", "Limited"]
     book_id = created["id"]
@@ -147,7 +161,15 @@ def test_previews_of_an_imported_book_name_its_unmodelled_rules(saved_client):
     assert unmodelled == {"Gremlin Shot", "Salvage Sense"}, notes
     # A list side of the imported book works too.
     document = imported_list(saved_client, book_id)
-    response = saved_client.post("/api/v1/previews", json={"system": "grimdark-future", "attacker": {"list": document, "key": "sel-walker"}, "defender": {"book": book_id, "unit": "scrap-riders"}, "situation": {"attack": "melee"}})
+    response = saved_client.post(
+        "/api/v1/previews",
+        json={
+            "system": "grimdark-future",
+            "attacker": {"list": document, "key": "sel-walker"},
+            "defender": {"book": book_id, "unit": "scrap-riders"},
+            "situation": {"attack": "melee"},
+        },
+    )
     assert response.status_code == 200, response.get_json()
 
 
@@ -173,12 +195,15 @@ def test_another_process_loads_the_stored_book(saved_app, saved_client, book_id,
         other_app.extensions["listbuilder.database"].dispose()
 
 
-@pytest.mark.parametrize("path, body", [
-    ("/api/v1/books/{id}", None),
-    ("/api/v1/lists/validate", {"system": "grimdark-future", "book": "{id}", "units": []}),
-    ("/api/v1/lists/import", {"book": "{id}", "list": {}}),
-    ("/build/{id}", None),
-])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/api/v1/books/{id}", None),
+        ("/api/v1/lists/validate", {"system": "grimdark-future", "book": "{id}", "units": []}),
+        ("/api/v1/lists/import", {"book": "{id}", "list": {}}),
+        ("/build/{id}", None),
+    ],
+)
 def test_unknown_imported_ids_are_404(saved_client, path, body):
     missing = new_book_id()
     if body is None:
@@ -188,15 +213,21 @@ def test_unknown_imported_ids_are_404(saved_client, path, body):
     assert response.status_code == 404
 
 
-@pytest.mark.parametrize("mangle, field", [
-    (lambda book: book.update(gameSystemSlug="grimdark-future-firefight"), "gameSystemSlug"),
-    (lambda book: book["units"][1].update(cost="lots"), "units[1].cost"),
-    (lambda book: book["units"][2].__setitem__("id", 7), "units[2].id"),
-    (lambda book: book.pop("units"), "units"),
-    (lambda book: book["units"][0].update(quality=9), "units[0].quality"),
-    (lambda book: book["upgradePackages"][0]["sections"][0].update(variant="swap"), "upgradePackages[0].sections[0].variant"),
-    (lambda book: book.clear() or book.update(fixture("gf-rustbound-list")), "list"),
-])
+@pytest.mark.parametrize(
+    "mangle, field",
+    [
+        (lambda book: book.update(gameSystemSlug="grimdark-future-firefight"), "gameSystemSlug"),
+        (lambda book: book["units"][1].update(cost="lots"), "units[1].cost"),
+        (lambda book: book["units"][2].__setitem__("id", 7), "units[2].id"),
+        (lambda book: book.pop("units"), "units"),
+        (lambda book: book["units"][0].update(quality=9), "units[0].quality"),
+        (
+            lambda book: book["upgradePackages"][0]["sections"][0].update(variant="swap"),
+            "upgradePackages[0].sections[0].variant",
+        ),
+        (lambda book: book.clear() or book.update(fixture("gf-rustbound-list")), "list"),
+    ],
+)
 def test_bad_books_are_422_naming_the_path_and_store_nothing(saved_app, saved_client, mangle, field):
     from listbuilder.web.context import database
 
@@ -212,12 +243,15 @@ def test_bad_books_are_422_naming_the_path_and_store_nothing(saved_app, saved_cl
     assert imported_count(db) == before
 
 
-@pytest.mark.parametrize("data, headers, status", [
-    (b"{not json", {"Content-Type": "application/json"}, 400),
-    (b"[1, 2]", {"Content-Type": "application/json"}, 422),
-    (json.dumps(fixture("gf-rustbound-book")).encode(), {"Content-Type": "text/plain"}, 415),
-    (b'{"units": [' + b'{"id": "x"},' * 110_000 + b'{}]}', {"Content-Type": "application/json"}, 413),
-])
+@pytest.mark.parametrize(
+    "data, headers, status",
+    [
+        (b"{not json", {"Content-Type": "application/json"}, 400),
+        (b"[1, 2]", {"Content-Type": "application/json"}, 422),
+        (json.dumps(fixture("gf-rustbound-book")).encode(), {"Content-Type": "text/plain"}, 415),
+        (b'{"units": [' + b'{"id": "x"},' * 110_000 + b"{}]}", {"Content-Type": "application/json"}, 413),
+    ],
+)
 def test_unreadable_bodies_are_4xx(saved_client, data, headers, status):
     response = saved_client.post("/api/v1/books/import", data=data, headers=headers)
     assert response.status_code == status and set(response.get_json()) == ERROR_KEYS

@@ -44,8 +44,14 @@ def test_gf_book_from_army_forge_is_the_same_edition_and_names_the_composition_r
 def test_projects_own_book_has_no_other_edition(registry):
     book = registry.books["aof-ember-marches"]
     note = edition_note(book, registry.systems[book.system])
-    assert note == {"checked_under": "Age of Fantasy 2.16, rulebook 000", "written_for": None, "other_edition": False,
-                    "summary": "Checked under Age of Fantasy 2.16, rulebook 000.", "same": [], "changes": []}
+    assert note == {
+        "checked_under": "Age of Fantasy 2.16, rulebook 000",
+        "written_for": None,
+        "other_edition": False,
+        "summary": "Checked under Age of Fantasy 2.16, rulebook 000.",
+        "same": [],
+        "changes": [],
+    }
 
 
 @pytest.fixture()
@@ -76,7 +82,12 @@ def test_builder_header_and_breadcrumb_name_the_rules(saved_client, aof_import):
 
 def test_printed_roster_says_which_rules_the_list_is_checked_under(saved_client, aof_import):
     book = saved_client.get(f"/api/v1/books/{aof_import['id']}").get_json()
-    army = {"system": "age-of-fantasy", "book": aof_import["id"], "name": "Edition check", "units": [{"key": "a", "unit": book["units"][0]["id"]}]}
+    army = {
+        "system": "age-of-fantasy",
+        "book": aof_import["id"],
+        "name": "Edition check",
+        "units": [{"key": "a", "unit": book["units"][0]["id"]}],
+    }
     html = saved_client.post("/api/v1/rosters/html", json=army)
     assert html.status_code == 200
     page = html.get_data(as_text=True)
@@ -84,4 +95,7 @@ def test_printed_roster_says_which_rules_the_list_is_checked_under(saved_client,
     assert "No force organisation" in page
     text = saved_client.post("/api/v1/rosters/text", json=army)
     assert text.status_code == 200
-    assert "!! Written for Age of Fantasy 3.5.2 (Army Forge), another edition; checked under Age of Fantasy 2.16, rulebook 000." in text.get_data(as_text=True)
+    assert (
+        "!! Written for Age of Fantasy 3.5.2 (Army Forge), another edition; checked under Age of Fantasy 2.16, rulebook 000."
+        in text.get_data(as_text=True)
+    )

@@ -42,9 +42,13 @@ def test_every_sample_book_imports_over_http_and_its_units_validate(client, impo
         book = client.get(f"/api/v1/books/{book_id}").get_json()
         units = [{"key": f"u{i}", "unit": unit["id"]} for i, unit in enumerate(book["units"])]
         for entry in units:
-            response = client.post("/api/v1/lists/validate", json={"system": book["system"], "book": book_id, "units": [entry]})
+            response = client.post(
+                "/api/v1/lists/validate", json={"system": book["system"], "book": book_id, "units": [entry]}
+            )
             assert response.status_code == 200, (book["name"], entry, response.get_data(as_text=True)[:300])
-        everything = client.post("/api/v1/lists/validate", json={"system": book["system"], "book": book_id, "units": units})
+        everything = client.post(
+            "/api/v1/lists/validate", json={"system": book["system"], "book": book_id, "units": units}
+        )
         assert everything.status_code == 200 and everything.get_json()["totals"]["units"] == len(units)
 
 
@@ -59,4 +63,7 @@ def test_sample_lists_import_over_http_at_army_forges_total(client, imported):
         body = response.get_json()
         assert response.status_code == 200, (path.name, body)
         assert body["points_match"] and body["report"]["totals"]["pts"] == body["army_forge_points"], path.name
-        assert not [i for i in body["report"]["issues"] if i["severity"] == "error"], (path.name, body["report"]["issues"])
+        assert not [i for i in body["report"]["issues"] if i["severity"] == "error"], (
+            path.name,
+            body["report"]["issues"],
+        )

@@ -22,12 +22,17 @@ def pack(client, event, paper="a4"):
 
 def kept(db, event, paper):
     with db.reading() as conn:
-        return conn.scalar(select(func.count()).select_from(event_rosters).where(event_rosters.c.event_id == event["id"], event_rosters.c.paper == paper))
+        return conn.scalar(
+            select(func.count())
+            .select_from(event_rosters)
+            .where(event_rosters.c.event_id == event["id"], event_rosters.c.paper == paper)
+        )
 
 
 def refuse_to_render(monkeypatch):
     def no_render(*args, **kwargs):
         raise AssertionError("the pack rendered a roster that was kept at submission")
+
     monkeypatch.setattr(roster_pack, "roster_pdf", no_render)
 
 
@@ -51,17 +56,31 @@ def test_missing_rosters_are_rendered_a_slice_per_request_with_the_progress_in_a
         submit(saved_client, event, create(saved_client), player=player)
     progress_url = f"/api/v1/events/{event['id']}/roster-pack?paper=letter"
     before = saved_client.get(progress_url, headers=organiser(event))
-    assert before.status_code == 200 and before.json["rendered"] == 0 and before.json["players"] == 3 and before.json["ready"] is False
+    assert (
+        before.status_code == 200
+        and before.json["rendered"] == 0
+        and before.json["players"] == 3
+        and before.json["ready"] is False
+    )
     seen = []
     for _ in range(3):
         answer = pack(saved_client, event, "letter")
         seen.append(answer.status_code)
         if answer.status_code == 202:
-            assert answer.headers["Retry-After"] == "1" and answer.json["pdf_url"].endswith(f"/events/{event['id']}/roster-pack.pdf?paper=letter")
+            assert answer.headers["Retry-After"] == "1" and answer.json["pdf_url"].endswith(
+                f"/events/{event['id']}/roster-pack.pdf?paper=letter"
+            )
             assert answer.json["rendered"] == len(seen) and answer.json["ready"] is False
     assert seen == [202, 202, 200]
-    assert saved_client.get(progress_url, headers=organiser(event)).json == {**before.json, "rendered": 3, "ready": True}
-    assert kept(db, event, "letter") == 3 and round(float(PdfReader(io.BytesIO(answer.data)).pages[0].mediabox.width)) == 612
+    assert saved_client.get(progress_url, headers=organiser(event)).json == {
+        **before.json,
+        "rendered": 3,
+        "ready": True,
+    }
+    assert (
+        kept(db, event, "letter") == 3
+        and round(float(PdfReader(io.BytesIO(answer.data)).pages[0].mediabox.width)) == 612
+    )
 
 
 def test_rosters_rendered_by_older_templates_are_rendered_again(saved_client, db, monkeypatch):
@@ -79,6 +98,7 @@ def test_a_roster_too_large_to_render_at_submission_still_submits(saved_client, 
 
     def too_large(*args, **kwargs):
         raise RosterTooLarge("units", "over the budget")
+
     monkeypatch.setattr(roster_pack, "roster_pdf", too_large)
     event = make_event(saved_client)
     assert submit(saved_client, event, create(saved_client), player="Ann").status_code == 201
@@ -90,7 +110,12 @@ def test_the_pack_and_its_progress_need_the_organiser_token(saved_client, path):
     made = create(saved_client)
     submit(saved_client, event, made)
     assert saved_client.get(f"/api/v1/events/{event['id']}/{path}").status_code == 401
-    assert saved_client.get(f"/api/v1/events/{event['id']}/{path}", headers={"Authorization": f"Bearer {made['edit_token']}"}).status_code == 403
+    assert (
+        saved_client.get(
+            f"/api/v1/events/{event['id']}/{path}", headers={"Authorization": f"Bearer {made['edit_token']}"}
+        ).status_code
+        == 403
+    )
 
 
 def test_the_report_reads_its_entries_lists_in_round_trips_that_do_not_grow_with_players(saved_client, saved_app):
@@ -103,7 +128,10 @@ def test_the_report_reads_its_entries_lists_in_round_trips_that_do_not_grow_with
         for n in range(players):
             submit(saved_client, event, create(saved_client), player=f"Player {n}")
         with round_trips(saved_app.extensions["listbuilder.database"]) as sent:
-            assert len(saved_client.get(f"/api/v1/events/{event['id']}/report", headers=organiser(event)).json["entries"]) == players
+            assert (
+                len(saved_client.get(f"/api/v1/events/{event['id']}/report", headers=organiser(event)).json["entries"])
+                == players
+            )
         counts.append(len(sent))
     assert counts[0] == counts[1], counts
 
@@ -115,12 +143,16 @@ def test_reading_versions_together_leaves_out_deleted_and_unknown_ones(db, regis
     kept, gone = new_list(db, registry), new_list(db, registry)
     store.delete_list(db, gone.saved.id, gone.token)
     found = store.read_versions(db, [(kept.saved.id, 1), (gone.saved.id, 1), (kept.saved.id, 2), ("nope", 1)])
-    assert list(found) == [(kept.saved.id, 1)] and found[kept.saved.id, 1].document == store.read_version(db, kept.saved.id, 1).document
+    assert (
+        list(found) == [(kept.saved.id, 1)]
+        and found[kept.saved.id, 1].document == store.read_version(db, kept.saved.id, 1).document
+    )
 
 
 def test_a_renderer_failure_at_submission_still_answers_201_and_the_pack_tries_again(saved_client, monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("renderer broke")
+
     monkeypatch.setattr(roster_pack, "roster_pdf", broken)
     event = make_event(saved_client)
     assert submit(saved_client, event, create(saved_client), player="Ann").status_code == 201
@@ -141,10 +173,14 @@ def test_a_second_download_reads_the_kept_pack_and_answers_its_etag(saved_client
 
     def no_join(*args, **kwargs):
         raise AssertionError("the pack was joined again though no submission arrived")
+
     monkeypatch.setattr(roster_pack.pack_join, "join", no_join)
     second = pack(saved_client, event)
     assert second.status_code == 200 and second.data == first.data and second.headers["ETag"] == first.headers["ETag"]
-    unchanged = saved_client.get(f"/api/v1/events/{event['id']}/roster-pack.pdf", headers={**organiser(event), "If-None-Match": first.headers["ETag"]})
+    unchanged = saved_client.get(
+        f"/api/v1/events/{event['id']}/roster-pack.pdf",
+        headers={**organiser(event), "If-None-Match": first.headers["ETag"]},
+    )
     assert unchanged.status_code == 304 and unchanged.data == b"" and unchanged.headers["ETag"] == first.headers["ETag"]
 
 
@@ -153,7 +189,10 @@ def test_a_new_submission_makes_the_next_download_join_a_pack_with_it(saved_clie
     submit(saved_client, event, create(saved_client), player="Ann")
     before = pack(saved_client, event)
     submit(saved_client, event, create(saved_client), player="Bo")
-    stale = saved_client.get(f"/api/v1/events/{event['id']}/roster-pack.pdf", headers={**organiser(event), "If-None-Match": before.headers["ETag"]})
+    stale = saved_client.get(
+        f"/api/v1/events/{event['id']}/roster-pack.pdf",
+        headers={**organiser(event), "If-None-Match": before.headers["ETag"]},
+    )
     assert stale.status_code == 200 and stale.headers["ETag"] != before.headers["ETag"]
     assert [item.title for item in PdfReader(io.BytesIO(stale.data)).outline] == ["Ann", "Bo"]
 
@@ -173,7 +212,10 @@ def test_deleting_an_event_removes_its_rendered_rosters_and_packs(saved_client, 
     assert saved_client.delete(f"/api/v1/events/{event['id']}", headers=organiser(event)).status_code == 204
     assert count_rows(db, event_rosters, event) == 0
     assert count_rows(db, rendered.event_packs, event) == 0
-    assert (count_rows(db, event_rosters, other), count_rows(db, rendered.event_packs, other)) == (2, 1)  # only that event's
+    assert (count_rows(db, event_rosters, other), count_rows(db, rendered.event_packs, other)) == (
+        2,
+        1,
+    )  # only that event's
     assert pack(saved_client, event).status_code == 410
 
 

@@ -39,8 +39,22 @@ def generate(document, folder: Path, config: str) -> str:
     (folder / "openapi.json").write_text(json.dumps(document))
     (folder / "config.yaml").write_text(config)
     done = subprocess.run(
-        [sys.executable, "-m", "openapi_python_client", "generate", "--path", "openapi.json", "--config", "config.yaml", "--meta", "none"],
-        cwd=folder, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            "openapi.json",
+            "--config",
+            "config.yaml",
+            "--meta",
+            "none",
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout + done.stderr
@@ -68,8 +82,13 @@ def test_the_document_is_valid_openapi_3_1(document):
 def test_without_the_pdf_setting_the_generator_warns_only_of_unsupported_media_types(document, tmp_path):
     output = generate(document, tmp_path, "post_hooks: []\n")
     warnings = output.split("WARNING parsing ")[1:]
-    pdfs = [f"{method.upper()} {path}" for path, item in document["paths"].items() for method, operation in item.items() if method != "parameters"
-            and "application/pdf" in operation.get("responses", {}).get("200", {}).get("content", {})]
+    pdfs = [
+        f"{method.upper()} {path}"
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if method != "parameters"
+        and "application/pdf" in operation.get("responses", {}).get("200", {}).get("content", {})
+    ]
     assert len(pdfs) >= 5  # /rosters/pdf, roster.pdf, roster-pack.pdf, pairings.pdf, standings.pdf
     assert sorted(block.split(" within ")[0] for block in warnings) == sorted(pdfs)
     assert all("Unsupported content_type application/pdf" in block for block in warnings)
@@ -84,13 +103,29 @@ def test_a_generated_client_drives_a_whole_flow(client_package, saved_app):
     AuthenticatedClient, Client = client_package.AuthenticatedClient, client_package.Client
     preview_attack = generated("api.previews.preview_attack")
     get_saved_list, get_saved_roster_pdf, save_list, update_saved_list = (
-        generated(f"api.saved_lists.{name}") for name in ("get_saved_list", "get_saved_roster_pdf", "save_list", "update_saved_list"))
+        generated(f"api.saved_lists.{name}")
+        for name in ("get_saved_list", "get_saved_roster_pdf", "save_list", "update_saved_list")
+    )
     validate_list = generated("api.validation.validate_list")
     m = generated("models")
     ArmyList, CreatedOut, ErrorOut, OprProfile, OprSituation, OprSituationAttack, PreviewOut = (
-        m.ArmyList, m.CreatedOut, m.ErrorOut, m.OprProfile, m.OprSituation, m.OprSituationAttack, m.PreviewOut)
+        m.ArmyList,
+        m.CreatedOut,
+        m.ErrorOut,
+        m.OprProfile,
+        m.OprSituation,
+        m.OprSituationAttack,
+        m.PreviewOut,
+    )
     PreviewRequestOpr, PreviewRequestOprSystem, ReportOut, SavedListOut, SideBook, SideProfile, Weapon = (
-        m.PreviewRequestOpr, m.PreviewRequestOprSystem, m.ReportOut, m.SavedListOut, m.SideBook, m.SideProfile, m.Weapon)
+        m.PreviewRequestOpr,
+        m.PreviewRequestOprSystem,
+        m.ReportOut,
+        m.SavedListOut,
+        m.SideBook,
+        m.SideProfile,
+        m.Weapon,
+    )
     File = generated("types").File
 
     transport = {"transport": httpx.WSGITransport(app=saved_app)}
@@ -106,7 +141,9 @@ def test_a_generated_client_drives_a_whole_flow(client_package, saved_app):
     read = get_saved_list.sync(created.id, client=api)
     assert isinstance(read, SavedListOut) and read.list_.name == "Ember Host" and read.rules.book == LIST["book"]
 
-    owner = AuthenticatedClient(base_url="http://testserver", token=created.edit_token, raise_on_unexpected_status=True, httpx_args=transport)
+    owner = AuthenticatedClient(
+        base_url="http://testserver", token=created.edit_token, raise_on_unexpected_status=True, httpx_args=transport
+    )
     renamed = ArmyList.from_dict({**LIST, "name": "Ember Host II"})
     updated = update_saved_list.sync(created.id, client=owner, body=renamed, if_match='"v1"')
     assert isinstance(updated, SavedListOut) and updated.version == 2 and updated.list_.name == "Ember Host II"
@@ -116,8 +153,11 @@ def test_a_generated_client_drives_a_whole_flow(client_package, saved_app):
     request = PreviewRequestOpr(
         system=PreviewRequestOprSystem.GRIMDARK_FUTURE,
         attacker=SideBook(book=LIST["book"], unit="cc-ash-wardens"),
-        defender=SideProfile(profile=OprProfile(name="Target Drone", quality=5, defense=5, size=5,
-                                                weapons=[Weapon(name="Claws", attacks=1)])),
+        defender=SideProfile(
+            profile=OprProfile(
+                name="Target Drone", quality=5, defense=5, size=5, weapons=[Weapon(name="Claws", attacks=1)]
+            )
+        ),
         situation=OprSituation(attack=OprSituationAttack.SHOOTING, range_=12),
     )
     preview = preview_attack.sync(client=api, body=request)
@@ -132,9 +172,12 @@ def test_a_generated_client_drives_a_whole_flow(client_package, saved_app):
 def test_the_readmes_preview_parses_into_the_generated_request(client_package):
     PreviewRequestOpr, SideBook = generated("models").PreviewRequestOpr, generated("models").SideBook
 
-    body = {"system": "age-of-fantasy", "attacker": {"book": "aof-ember-marches", "unit": "crossbowmen"},
-            "defender": {"book": "aof-sunken-hollows", "unit": "mire-warriors"},
-            "situation": {"attack": "shooting", "range": 18, "cover": True}}
+    body = {
+        "system": "age-of-fantasy",
+        "attacker": {"book": "aof-ember-marches", "unit": "crossbowmen"},
+        "defender": {"book": "aof-sunken-hollows", "unit": "mire-warriors"},
+        "situation": {"attack": "shooting", "range": 18, "cover": True},
+    }
     request = PreviewRequestOpr.from_dict(body)
     assert isinstance(request.attacker, SideBook) and request.situation.cover is True
     assert request.to_dict() == body
@@ -144,14 +187,22 @@ def test_a_validate_answer_parses_each_issues_data_into_its_typed_model(client_p
     validate_list = generated("api.validation.validate_list")
     m = generated("models")
     Unset = generated("types").Unset
-    api = client_package.Client(base_url="http://testserver", raise_on_unexpected_status=True, httpx_args={"transport": httpx.WSGITransport(app=app)})
+    api = client_package.Client(
+        base_url="http://testserver",
+        raise_on_unexpected_status=True,
+        httpx_args={"transport": httpx.WSGITransport(app=app)},
+    )
     army = json.loads((GOLDEN / "grimdark-future" / "illegal-upgrades.json").read_text())["list"]
 
     report = validate_list.sync(client=api, body=m.ArmyList.from_dict(army))
     assert isinstance(report, m.ReportOut) and report.valid is False
     data = {(issue.code, type(issue.data).__name__) for issue in report.issues}
-    assert data >= {("upgrade.replace_exceeds", "IssueDataGearLeft"), ("upgrade.select", "IssueDataAllowedTaken"),
-                    ("upgrade.requires", "IssueDataRequires"), ("upgrade.required", "IssueDataRequiredTaken")}
+    assert data >= {
+        ("upgrade.replace_exceeds", "IssueDataGearLeft"),
+        ("upgrade.select", "IssueDataAllowedTaken"),
+        ("upgrade.requires", "IssueDataRequires"),
+        ("upgrade.required", "IssueDataRequiredTaken"),
+    }
     exceeds = next(issue for issue in report.issues if issue.code == "upgrade.replace_exceeds")
     assert isinstance(exceeds.data.gear, str) and exceeds.data.asked > exceeds.data.left >= 0
     offered = next(issue for issue in report.issues if issue.code == "upgrade.not_offered")

@@ -10,7 +10,13 @@ from listbuilder.web.http.bodies import MAX_DEPTH
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
 LIST = {"system": "grimdark-future", "book": "gf-cinder-covenant", "units": [{"key": "a", "unit": "cc-ash-wardens"}]}
-BODY_PATHS = ["/api/v1/lists/validate", "/api/v1/rosters/text", "/api/v1/rosters/html", "/api/v1/rosters/pdf", "/api/v1/previews"]
+BODY_PATHS = [
+    "/api/v1/lists/validate",
+    "/api/v1/rosters/text",
+    "/api/v1/rosters/html",
+    "/api/v1/rosters/pdf",
+    "/api/v1/previews",
+]
 
 
 def post(client, path: str, data: str | bytes, content_type: str = "application/json"):
@@ -59,7 +65,15 @@ def test_bytes_that_are_not_utf8_are_400_naming_the_byte(client):
     assert response.get_json()["errors"]["(body)"] == ["not UTF-8 text: byte 12 (0xff) starts no UTF-8 character"]
 
 
-@pytest.mark.parametrize("number, where", [("9" * 5000, "line 1 column 18"), ("1e999", "line 1 column 18"), ("NaN", "line 1 column 18"), ("-Infinity", "line 1 column 18")])
+@pytest.mark.parametrize(
+    "number, where",
+    [
+        ("9" * 5000, "line 1 column 18"),
+        ("1e999", "line 1 column 18"),
+        ("NaN", "line 1 column 18"),
+        ("-Infinity", "line 1 column 18"),
+    ],
+)
 def test_numbers_json_cannot_carry_are_400_with_the_position(client, number, where):
     response = post(client, "/api/v1/lists/validate", '{"points_limit": ' + number + ', "system": "x"}')
     assert response.status_code == 400
@@ -110,9 +124,14 @@ def test_a_list_holds_a_bounded_number_of_upgrade_rows(client):
 
     row = {"section": "s", "option": "o"}
     per_entry = 100
-    units = [{"key": f"k{i}", "unit": "cc-ash-wardens", "upgrades": [row] * per_entry} for i in range(MAX_LIST_UPGRADES // per_entry + 1)]
+    units = [
+        {"key": f"k{i}", "unit": "cc-ash-wardens", "upgrades": [row] * per_entry}
+        for i in range(MAX_LIST_UPGRADES // per_entry + 1)
+    ]
     response = post(client, "/api/v1/lists/validate", json.dumps({**LIST, "units": units}))
     assert response.status_code == 422
-    assert response.get_json()["errors"]["units"] == [f"{len(units) * per_entry} upgrade rows in all; a list holds at most {MAX_LIST_UPGRADES}"]
+    assert response.get_json()["errors"]["units"] == [
+        f"{len(units) * per_entry} upgrade rows in all; a list holds at most {MAX_LIST_UPGRADES}"
+    ]
     units.pop()
     assert client.post("/api/v1/lists/validate", json={**LIST, "units": units}).status_code == 200

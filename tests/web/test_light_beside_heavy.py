@@ -26,7 +26,10 @@ def test_health_is_answered_while_one_worker_validates_1000_lists():
         finished: list[str] = []
         sent = threading.Event()
         body = json.dumps(batch).encode()
-        head = b"POST /api/v1/lists/validate-batch HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body)
+        head = (
+            b"POST /api/v1/lists/validate-batch HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n"
+            % len(body)
+        )
 
         def heavy() -> None:
             with socket.create_connection(("127.0.0.1", server.port), timeout=120) as sock:

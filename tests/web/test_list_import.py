@@ -28,7 +28,9 @@ def import_client(registry):
 
 
 def test_import_list_answers_our_document_and_report(import_client):
-    response = import_client.post("/api/v1/lists/import", json={"book": "gf-rustbound-salvagers", "list": fixture("gf-rustbound-list")})
+    response = import_client.post(
+        "/api/v1/lists/import", json={"book": "gf-rustbound-salvagers", "list": fixture("gf-rustbound-list")}
+    )
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
     assert (body["army_forge_points"], body["points_match"], body["notes"]) == (600, True, [])
@@ -51,12 +53,15 @@ def test_import_list_names_the_place_in_the_body(import_client):
     assert body["code"] == 422 and list(body["errors"]) == ["list.list.units[2].id"]
 
 
-@pytest.mark.parametrize("payload, field, status", [
-    ({"book": "gf-nope", "list": {}}, "book", 404),  # an id that names nothing: 404, like every unknown id
-    ({"book": "gf-cinder-covenant", "list": fixture("gf-rustbound-list")}, "book", 422),
-    ({"book": "gf-rustbound-salvagers"}, "list", 422),
-    ({"book": "gf-rustbound-salvagers", "list": []}, "list", 422),
-])
+@pytest.mark.parametrize(
+    "payload, field, status",
+    [
+        ({"book": "gf-nope", "list": {}}, "book", 404),  # an id that names nothing: 404, like every unknown id
+        ({"book": "gf-cinder-covenant", "list": fixture("gf-rustbound-list")}, "book", 422),
+        ({"book": "gf-rustbound-salvagers"}, "list", 422),
+        ({"book": "gf-rustbound-salvagers", "list": []}, "list", 422),
+    ],
+)
 def test_import_list_bad_requests_are_4xx(import_client, payload, field, status):
     response = import_client.post("/api/v1/lists/import", json=payload)
     assert response.status_code == status

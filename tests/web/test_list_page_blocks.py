@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import re
 
-ARMY = {"system": "grimdark-future", "book": "gf-cinder-covenant", "name": "Blocks", "points_limit": 1000, "units": [
-    {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"}, {"key": "b", "unit": "cc-ash-wardens", "combined_with": "a"},
-    {"key": "p", "unit": "cc-ember-priest", "joined_to": "a"}, {"key": "c", "unit": "cc-flame-sisters", "name": "Nuns"}]}
+ARMY = {
+    "system": "grimdark-future",
+    "book": "gf-cinder-covenant",
+    "name": "Blocks",
+    "points_limit": 1000,
+    "units": [
+        {"key": "a", "unit": "cc-ash-wardens", "combined_with": "b"},
+        {"key": "b", "unit": "cc-ash-wardens", "combined_with": "a"},
+        {"key": "p", "unit": "cc-ember-priest", "joined_to": "a"},
+        {"key": "c", "unit": "cc-flame-sisters", "name": "Nuns"},
+    ],
+}
 
 
 def _blocks(html: str) -> list[str]:

@@ -45,10 +45,14 @@ def end_every_session(url: str) -> int:
     engine = create_engine(normalise_url(url), isolation_level="AUTOCOMMIT", poolclass=NullPool)
     try:
         with engine.connect() as conn:
-            return len(conn.execute(
-                text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"),
-                {"name": make_url(url).database},
-            ).all())
+            return len(
+                conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"
+                    ),
+                    {"name": make_url(url).database},
+                ).all()
+            )
     finally:
         engine.dispose()
 
@@ -87,9 +91,14 @@ def test_after_every_postgresql_session_is_ended_no_request_fails(own_postgres):
         path = f"/api/v1/lists/{made['id']}"
         # Every kind of database use: the kept connection (GET), pooled reads (versions, other
         # threads' GETs) and writes (a new list, a save over whatever is current).
-        mix = [("GET", path, None, None)] * 6 + [("GET", f"{path}/versions", None, None)] * 2 + [
-            ("POST", "/api/v1/lists", LIST, None), ("PUT", path, LIST, {**auth, "If-Match": "*"}),
-        ]
+        mix = (
+            [("GET", path, None, None)] * 6
+            + [("GET", f"{path}/versions", None, None)] * 2
+            + [
+                ("POST", "/api/v1/lists", LIST, None),
+                ("PUT", path, LIST, {**auth, "If-Match": "*"}),
+            ]
+        )
         warm = statuses(server.port, mix * 6, threads=8)
         assert set(warm) <= {200, 201}, (warm, server.log()[-3000:])
         ended = end_every_session(own_postgres)

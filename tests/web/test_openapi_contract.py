@@ -29,8 +29,15 @@ def operations(spec):
 
 def test_every_operation_has_a_unique_readable_operation_id(app, spec):
     ids = [operation.get("operationId") for _, operation in operations(spec)]
-    routed = [(rule, method) for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/v1/") and rule.endpoint.count(".") == 1
-              and not rule.rule.startswith("/api/v1/docs") and rule.rule != "/api/v1/openapi.json" for method in rule.methods - {"HEAD", "OPTIONS"}]
+    routed = [
+        (rule, method)
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/v1/")
+        and rule.endpoint.count(".") == 1
+        and not rule.rule.startswith("/api/v1/docs")
+        and rule.rule != "/api/v1/openapi.json"
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+    ]
     assert len(ids) == len(routed) >= 52 and all(ids)
     assert len(set(ids)) == len(ids)
     assert all(re.fullmatch(r"[a-z]+(?:[A-Z][a-z]*)+", name) for name in ids), ids
@@ -83,7 +90,8 @@ def test_the_roster_packs_409_is_declared(spec):
 
 def test_no_component_schema_is_left_unused(spec):
     text = str({key: value for key, value in spec.items() if key != "components"}) + str(
-        {key: value for key, value in spec["components"].items() if key != "schemas"})
+        {key: value for key, value in spec["components"].items() if key != "schemas"}
+    )
     schemas = spec["components"]["schemas"]
     referenced = set(re.findall(r"#/components/schemas/([A-Za-z0-9_]+)", text))
     reached, todo = set(), list(referenced)
@@ -121,7 +129,7 @@ def test_a_204_sends_no_content_type(saved_client):
     assert "Content-Type" not in response.headers
 
 
-@pytest.mark.parametrize("if_match", ["v1", "v1, v2", '"v1", v2', 'W/v1'])
+@pytest.mark.parametrize("if_match", ["v1", "v1, v2", '"v1", v2', "W/v1"])
 def test_an_unquoted_if_match_is_refused_with_400(saved_client, if_match):
     made = create(saved_client)
     url = f"/api/v1/lists/{made['id']}"
@@ -141,7 +149,9 @@ def test_an_unquoted_if_match_is_refused_with_400(saved_client, if_match):
 
 def response_schemas(spec):
     """Names of the component schemas an answer can contain (followed through references)."""
-    text = str({where: operation["responses"] for where, operation in operations(spec)}) + str(spec["components"].get("responses", {}))
+    text = str({where: operation["responses"] for where, operation in operations(spec)}) + str(
+        spec["components"].get("responses", {})
+    )
     schemas, todo, found = spec["components"]["schemas"], re.findall(r"#/components/schemas/(\w+)", text), set()
     while todo:
         name = todo.pop()
@@ -152,11 +162,22 @@ def response_schemas(spec):
 
 
 def test_at_least_four_in_five_answer_objects_state_their_required_keys(spec):
-    objects = {name: s for name, s in response_schemas(spec).items() if s.get("type") == "object" and s.get("properties")}
+    objects = {
+        name: s for name, s in response_schemas(spec).items() if s.get("type") == "object" and s.get("properties")
+    }
     stating = sorted(name for name, s in objects.items() if s.get("required"))
     assert len(objects) >= 40
     assert len(stating) / len(objects) >= 0.8, sorted(set(objects) - set(stating))
-    for name in ("ReportOut", "TotalsOut", "IssueOut", "SavedListOut", "CreatedOut", "PreviewOut", "HealthOut", "SystemSummaryOut"):
+    for name in (
+        "ReportOut",
+        "TotalsOut",
+        "IssueOut",
+        "SavedListOut",
+        "CreatedOut",
+        "PreviewOut",
+        "HealthOut",
+        "SystemSummaryOut",
+    ):
         assert name in stating, name
 
 
@@ -183,19 +204,28 @@ def test_totals_are_typed_and_every_golden_report_keeps_its_promises(spec):
 def test_a_report_missing_a_required_key_does_not_conform(spec):
     from jsonschema import ValidationError
 
-    report = {"valid": True, "totals": {"pts": 5, "units": 1, "activations": 1, "models": 1, "left": {"pts": 1}}, "issues": [], "entries": {}}
+    report = {
+        "valid": True,
+        "totals": {"pts": 5, "units": 1, "activations": 1, "models": 1, "left": {"pts": 1}},
+        "issues": [],
+        "entries": {},
+    }
     conforms(spec, "ReportOut", report)
-    for broken in ({**report, "totals": {"pts": 5, "units": 1, "models": 1, "left": None}},
-                   {**report, "issues": [{"code": "x", "severity": "error", "message": "m", "path": "units[0]"}]},
-                   {**report, "totals": {**report["totals"], "pts": "five"}}):
+    for broken in (
+        {**report, "totals": {"pts": 5, "units": 1, "models": 1, "left": None}},
+        {**report, "issues": [{"code": "x", "severity": "error", "message": "m", "path": "units[0]"}]},
+        {**report, "totals": {**report["totals"], "pts": "five"}},
+    ):
         with pytest.raises(ValidationError):
             conforms(spec, "ReportOut", broken)
 
 
 def test_real_answers_keep_the_documents_promises(saved_client, spec):
     paths = {
-        "/api/v1/health": "HealthOut", "/api/v1/systems/armour-hex": "SystemDetailOut",
-        "/api/v1/books/gf-cinder-covenant": "BookOut", "/api/v1/books/ah-hammerdeep-holds": "BookOut",
+        "/api/v1/health": "HealthOut",
+        "/api/v1/systems/armour-hex": "SystemDetailOut",
+        "/api/v1/books/gf-cinder-covenant": "BookOut",
+        "/api/v1/books/ah-hammerdeep-holds": "BookOut",
     }
     for path, name in paths.items():
         conforms(spec, name, saved_client.get(path).json)
@@ -205,15 +235,32 @@ def test_real_answers_keep_the_documents_promises(saved_client, spec):
     conforms(spec, "CreatedOut", made)
     url = f"/api/v1/lists/{made['id']}"
     saved_client.put(url, json={**LIST, "name": "Two"}, headers=auth(made["edit_token"], '"v1"'))
-    for path, name in ((url, "SavedListOut"), (f"{url}/versions", "VersionsOut"), (f"{url}/versions/1", "VersionOut"), (f"{url}/diff", "DiffOut")):
+    for path, name in (
+        (url, "SavedListOut"),
+        (f"{url}/versions", "VersionsOut"),
+        (f"{url}/versions/1", "VersionOut"),
+        (f"{url}/diff", "DiffOut"),
+    ):
         conforms(spec, name, saved_client.get(path).json)
     event = make_event(saved_client)
-    submitted = saved_client.post(f"/api/v1/events/{event['id']}/submissions", json={"list_id": made["id"], "player": "Ann"}, headers=auth(made["edit_token"]))
+    submitted = saved_client.post(
+        f"/api/v1/events/{event['id']}/submissions",
+        json={"list_id": made["id"], "player": "Ann"},
+        headers=auth(made["edit_token"]),
+    )
     conforms(spec, "SubmissionOut", submitted.json)
     report = saved_client.get(f"/api/v1/events/{event['id']}/report", headers=auth(event["organiser_token"]))
     conforms(spec, "ReportOutEvent", report.json)
     side = {"book": "gf-cinder-covenant", "unit": "cc-ash-wardens"}
-    preview = saved_client.post("/api/v1/previews", json={"system": "grimdark-future", "attacker": side, "defender": side, "situation": {"attack": "shooting", "range": 12}})
+    preview = saved_client.post(
+        "/api/v1/previews",
+        json={
+            "system": "grimdark-future",
+            "attacker": side,
+            "defender": side,
+            "situation": {"attack": "shooting", "range": 12},
+        },
+    )
     conforms(spec, "PreviewOut", preview.json)
 
 
@@ -242,8 +289,12 @@ def test_issue_data_is_one_of_the_shapes_the_core_declares(spec):
     schemas = spec["components"]["schemas"]
     variants = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["IssueOut"]["properties"]["data"]["oneOf"]]
     assert sorted(variants) == sorted(f"IssueData{shape.name}" for shape in issue_data.SHAPES)
-    kinds = {"integer": {"type": "integer"}, "string": {"type": "string"},
-             "strings": {"type": "array", "items": {"type": "string"}}, "cost": {"$ref": "#/components/schemas/CostOut"}}
+    kinds = {
+        "integer": {"type": "integer"},
+        "string": {"type": "string"},
+        "strings": {"type": "array", "items": {"type": "string"}},
+        "cost": {"$ref": "#/components/schemas/CostOut"},
+    }
     for shape in issue_data.SHAPES:
         component = schemas[f"IssueData{shape.name}"]
         assert component["required"] == list(shape.keys) and component["additionalProperties"] is False
@@ -270,7 +321,9 @@ def test_a_status_an_operation_does_not_list_is_caught_even_with_a_default(app, 
     from tests.declared_statuses import declared, openapi_path, undeclared
 
     assert openapi_path("/api/v1/lists/<list_id>/versions/<int:number>") == "/api/v1/lists/{list_id}/versions/{number}"
-    assert declared(spec)[("/api/v1/health", "GET")] == set(spec["paths"]["/api/v1/health"]["get"]["responses"]) - {"default"}
+    assert declared(spec)[("/api/v1/health", "GET")] == set(spec["paths"]["/api/v1/health"]["get"]["responses"]) - {
+        "default"
+    }
     with app.test_request_context("/api/v1/health"):
         assert undeclared(app, flask.Response(status=200)) is None
         assert "GET /api/v1/health answered 418" in undeclared(app, flask.Response(status=418))
@@ -299,7 +352,10 @@ def test_every_operation_on_a_deleted_or_unknown_event_answers_a_status_it_decla
     assert saved_client.delete(f"/api/v1/events/{event['id']}", headers=headers).status_code == 204
     answers, undeclared = drive(saved_client, spec, "/api/v1/events/{event_id}", {"event_id": event["id"]}, headers)
     assert undeclared == []
-    assert {answers[f"GET /api/v1/events/{{event_id}}{tail}"] for tail in ("", "/report", "/report.csv", "/roster-pack.pdf", "/standings")} == {410}
+    assert {
+        answers[f"GET /api/v1/events/{{event_id}}{tail}"]
+        for tail in ("", "/report", "/report.csv", "/roster-pack.pdf", "/standings")
+    } == {410}
     answers, undeclared = drive(saved_client, spec, "/api/v1/events/{event_id}", {"event_id": "no-such-event"}, headers)
     assert undeclared == [] and answers["GET /api/v1/events/{event_id}/report"] == 404
 

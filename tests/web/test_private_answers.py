@@ -35,28 +35,48 @@ def test_the_organisers_views_are_never_stored(saved_client):
     event = make_event(saved_client)
     submit(saved_client, event, create(saved_client))
     base = f"/api/v1/events/{event['id']}"
-    for method, path in (("GET", "/report"), ("GET", "/report.csv"), ("POST", "/revalidate"), ("GET", "/roster-pack"), ("GET", "/roster-pack.pdf")):
+    for method, path in (
+        ("GET", "/report"),
+        ("GET", "/report.csv"),
+        ("POST", "/revalidate"),
+        ("GET", "/roster-pack"),
+        ("GET", "/roster-pack.pdf"),
+    ):
         answer = saved_client.open(base + path, method=method, headers=organiser(event))
         assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store", path
-    assert "no-store" not in saved_client.get(base).headers.get("Cache-Control", "")  # the event's public settings may be cached
-    assert saved_client.get(f"/api/v1/lists/{create(saved_client)['id']}").headers["Cache-Control"] == "no-cache"  # readers revalidate
+    assert "no-store" not in saved_client.get(base).headers.get(
+        "Cache-Control", ""
+    )  # the event's public settings may be cached
+    assert (
+        saved_client.get(f"/api/v1/lists/{create(saved_client)['id']}").headers["Cache-Control"] == "no-cache"
+    )  # readers revalidate
 
 
 def test_hsts_is_sent_over_https_only_and_can_be_turned_off(saved_client, monkeypatch):
     assert "Strict-Transport-Security" not in saved_client.get("/api/v1/health").headers
-    assert saved_client.get("/api/v1/health", base_url="https://secure.example").headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert (
+        saved_client.get("/api/v1/health", base_url="https://secure.example").headers["Strict-Transport-Security"]
+        == "max-age=31536000"
+    )
     monkeypatch.setitem(saved_client.application.config, "HSTS_SECONDS", 0)
-    assert "Strict-Transport-Security" not in saved_client.get("/api/v1/health", base_url="https://secure.example").headers
+    assert (
+        "Strict-Transport-Security" not in saved_client.get("/api/v1/health", base_url="https://secure.example").headers
+    )
 
 
 def test_a_weak_if_match_never_matches_a_strong_etag(saved_client):
     """RFC 9110 13.1.1: If-Match uses the strong comparison; our ETags are strong."""
     made = create(saved_client)
     url = f"/api/v1/lists/{made['id']}"
-    weak = saved_client.put(url, json={**LIST, "name": "Changed"}, headers={**auth(made["edit_token"]), "If-Match": 'W/"v1"'})
+    weak = saved_client.put(
+        url, json={**LIST, "name": "Changed"}, headers={**auth(made["edit_token"]), "If-Match": 'W/"v1"'}
+    )
     assert weak.status_code == 412 and weak.json["errors"].keys() == {"If-Match"}
     assert saved_client.get(url).json["version"] == 1
-    assert saved_client.put(url, json={**LIST, "name": "Changed"}, headers=auth(made["edit_token"], '"v1"')).status_code == 200
+    assert (
+        saved_client.put(url, json={**LIST, "name": "Changed"}, headers=auth(made["edit_token"], '"v1"')).status_code
+        == 200
+    )
 
 
 def test_a_delete_or_lock_with_a_weak_or_stale_if_match_changes_nothing(saved_client):
@@ -67,25 +87,43 @@ def test_a_delete_or_lock_with_a_weak_or_stale_if_match_changes_nothing(saved_cl
     for method, path in (("DELETE", ""), ("POST", "/lock")):
         weak = saved_client.open(url + path, method=method, headers={**auth(made["edit_token"]), "If-Match": 'W/"v1"'})
         assert weak.status_code == 412 and weak.json["errors"].keys() == {"If-Match"}, (method, weak.json)
-    assert saved_client.put(url, json={**LIST, "name": "v2"}, headers=auth(made["edit_token"], '"v1"')).status_code == 200
+    assert (
+        saved_client.put(url, json={**LIST, "name": "v2"}, headers=auth(made["edit_token"], '"v1"')).status_code == 200
+    )
     stale = saved_client.delete(url, headers=auth(made["edit_token"], '"v1"'))
     assert stale.status_code == 412 and stale.headers["Cache-Control"] == "no-store"
-    assert saved_client.delete(url, headers={**auth(made["edit_token"]), "If-Match": "v2"}).status_code == 400  # not an entity tag
+    assert (
+        saved_client.delete(url, headers={**auth(made["edit_token"]), "If-Match": "v2"}).status_code == 400
+    )  # not an entity tag
     assert saved_client.get(url).json["version"] == 2 and saved_client.get(url).json["locked"] is False
     assert saved_client.delete(url, headers=auth(made["edit_token"], '"v2"')).status_code == 204
     other = create(saved_client)
-    assert saved_client.delete(f"/api/v1/lists/{other['id']}", headers={**auth(other["edit_token"]), "If-Match": "*"}).status_code == 204
+    assert (
+        saved_client.delete(
+            f"/api/v1/lists/{other['id']}", headers={**auth(other["edit_token"]), "If-Match": "*"}
+        ).status_code
+        == 204
+    )
     stranger = create(saved_client)
-    assert saved_client.delete(f"/api/v1/lists/{stranger['id']}", headers={**auth("x" * 43), "If-Match": 'W/"v1"'}).status_code == 403  # the token first
+    assert (
+        saved_client.delete(
+            f"/api/v1/lists/{stranger['id']}", headers={**auth("x" * 43), "If-Match": 'W/"v1"'}
+        ).status_code
+        == 403
+    )  # the token first
 
 
 def test_links_come_from_the_public_url_whatever_host_is_sent(public_client):
     made = public_client.post("/api/v1/lists", json=LIST, headers={"Host": "evil.example"}).json
-    assert made["url"] == f"{PUBLIC}/api/v1/lists/{made['id']}" and made["edit_url"].startswith(f"{PUBLIC}/l/{made['id']}#edit=")
+    assert made["url"] == f"{PUBLIC}/api/v1/lists/{made['id']}" and made["edit_url"].startswith(
+        f"{PUBLIC}/l/{made['id']}#edit="
+    )
     read = public_client.get(f"/api/v1/lists/{made['id']}", base_url="http://10.0.0.7:8000").json
     assert read["share_url"] == f"{PUBLIC}/l/{made['id']}"
     event = public_client.post("/api/v1/events", json=EVENT, headers={"Host": "evil.example"}).json
-    assert event["organiser_url"].startswith(f"{PUBLIC}/events/{event['id']}#organiser=") and event["event"]["url"].startswith(PUBLIC)
+    assert event["organiser_url"].startswith(f"{PUBLIC}/events/{event['id']}#organiser=") and event["event"][
+        "url"
+    ].startswith(PUBLIC)
 
 
 def test_a_saved_roster_asked_through_two_host_names_is_rendered_once(public_client, monkeypatch):

@@ -18,7 +18,13 @@ def limited(registry, database_url):
     made = []
 
     def make(**config):
-        settings = {"TESTING": True, "REGISTRY": registry, "DATABASE_URL": database_url, "RATELIMIT_ENABLED": True, **config}
+        settings = {
+            "TESTING": True,
+            "REGISTRY": registry,
+            "DATABASE_URL": database_url,
+            "RATELIMIT_ENABLED": True,
+            **config,
+        }
         made.append(create_app(settings))
         return made[-1].test_client()
 
@@ -110,5 +116,13 @@ def test_with_redis_down_the_limits_count_in_the_worker_and_nothing_fails(limite
 def test_the_openapi_document_names_the_429_of_every_limited_operation(saved_client):
     paths = saved_client.get("/api/v1/openapi.json").json["paths"]
     assert "429" not in paths["/api/v1/health"]["get"]["responses"]
-    limited = [op for path, ops in paths.items() if path != "/api/v1/health" for op in ops.values() if isinstance(op, dict) and "responses" in op]
-    assert limited and all("429" in op["responses"] and "Retry-After" in op["responses"]["429"]["headers"] for op in limited)
+    limited = [
+        op
+        for path, ops in paths.items()
+        if path != "/api/v1/health"
+        for op in ops.values()
+        if isinstance(op, dict) and "responses" in op
+    ]
+    assert limited and all(
+        "429" in op["responses"] and "Retry-After" in op["responses"]["429"]["headers"] for op in limited
+    )

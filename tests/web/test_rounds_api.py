@@ -81,7 +81,11 @@ def test_a_64_player_5_round_event_runs_end_to_end_through_the_api(saved_client)
             points = rng.randrange(0, 15)
             game = win(winner, loser, points, 0)
             if t["table"] % 8 == 0:  # the organiser enters some results themselves
-                entered = saved_client.post(url(event, f"/rounds/{number}/results"), json={"table": t["table"], **game}, headers=organiser(event))
+                entered = saved_client.post(
+                    url(event, f"/rounds/{number}/results"),
+                    json={"table": t["table"], **game},
+                    headers=organiser(event),
+                )
                 assert entered.status_code == 201 and entered.json["recorded"] == "override"
             else:
                 entered = result(saved_client, event, number, tokens[loser], table=t["table"], **game)
@@ -121,7 +125,9 @@ def test_a_round_cannot_start_while_a_table_of_the_last_one_has_no_result(saved_
     a, b = first["pairings"][0]["players"]
     assert result(saved_client, event, 1, tokens[a], table=1, **win(a, b)).status_code == 201
     refused = saved_client.post(url(event, "/rounds"), json={}, headers=organiser(event))
-    assert refused.status_code == 409 and set(refused.json) == ERROR_KEYS and "[1, 2]" in refused.json["message"]  # table 1 waits for confirmation
+    assert (
+        refused.status_code == 409 and set(refused.json) == ERROR_KEYS and "[1, 2]" in refused.json["message"]
+    )  # table 1 waits for confirmation
 
 
 def test_an_odd_field_gives_a_bye_as_null_at_the_last_table(saved_client):
@@ -140,7 +146,12 @@ def test_round_1_by_seed_order_and_by_seed_is_reproducible(saved_client):
     event = make_event(saved_client)
     register(saved_client, event, 8, names=names)
     body = start(saved_client, event, seed_order=list(reversed(names)))
-    assert [t["players"] for t in body["pairings"]] == [["Hal", "Dee"], ["Gus", "Cid"], ["Fay", "Bob"], ["Eve", "Ann"]]  # 1 v 5, 2 v 6 …
+    assert [t["players"] for t in body["pairings"]] == [
+        ["Hal", "Dee"],
+        ["Gus", "Cid"],
+        ["Fay", "Bob"],
+        ["Eve", "Ann"],
+    ]  # 1 v 5, 2 v 6 …
     drawn = []
     for _ in range(2):  # two events, the same players and seed: the same round 1
         other = make_event(saved_client)
@@ -167,18 +178,32 @@ def test_a_player_enters_the_opponent_confirms_and_the_organiser_overrides_with_
     event = make_event(saved_client)
     tokens = register(saved_client, event, 2, names=["Ann", "Bob"])
     start(saved_client, event)
-    entered = result(saved_client, event, 1, tokens["Ann"], table=1, outcome={"ann": "win", "BOB": "loss"}, secondary={"Ann": 12, "Bob": 4})
+    entered = result(
+        saved_client,
+        event,
+        1,
+        tokens["Ann"],
+        table=1,
+        outcome={"ann": "win", "BOB": "loss"},
+        secondary={"Ann": 12, "Bob": 4},
+    )
     assert entered.status_code == 201 and entered.json["status"] == "waiting" and entered.json["entered_by"] == "Ann"
     differs = result(saved_client, event, 1, tokens["Bob"], table=1, **win("Bob", "Ann"))
     assert differs.status_code == 409 and "table" in differs.json["errors"]
     own = confirm(saved_client, event, 1, tokens["Ann"], 1)
     assert own.status_code == 409  # nobody confirms their own result
-    agreed = result(saved_client, event, 1, tokens["Bob"], table=1, **win("Ann", "Bob", 12, 4))  # the same result confirms
+    agreed = result(
+        saved_client, event, 1, tokens["Bob"], table=1, **win("Ann", "Bob", 12, 4)
+    )  # the same result confirms
     assert agreed.json["recorded"] == "confirmation" and agreed.json["status"] == "confirmed"
     assert agreed.json["scores"]["Ann"] == {"points": 3, "secondary": 12, "outcome": "win"}
     late = result(saved_client, event, 1, tokens["Ann"], table=1, **win("Bob", "Ann"))
     assert late.status_code == 409
-    decided = saved_client.post(url(event, "/rounds/1/results"), json={"table": 1, "outcome": {"Ann": "draw", "Bob": "draw"}}, headers=organiser(event))
+    decided = saved_client.post(
+        url(event, "/rounds/1/results"),
+        json={"table": 1, "outcome": {"Ann": "draw", "Bob": "draw"}},
+        headers=organiser(event),
+    )
     assert decided.status_code == 201 and decided.json["status"] == "decided"
     assert [s["score"] for s in saved_client.get(url(event, "/standings")).json["standings"]] == [1, 1]
     record = saved_client.get(url(event, "/log"), headers=organiser(event)).json
@@ -192,16 +217,24 @@ def test_an_override_of_an_earlier_round_moves_the_standings_recomputed_from_eve
     first = start(saved_client, event, seed_order=["Ann", "Bob", "Cid", "Dee"])  # Ann v Cid, Bob v Dee
     for t in first["pairings"]:
         a, b = t["players"]
-        saved_client.post(url(event, "/rounds/1/results"), json={"table": t["table"], **win(a, b)}, headers=organiser(event))
+        saved_client.post(
+            url(event, "/rounds/1/results"), json={"table": t["table"], **win(a, b)}, headers=organiser(event)
+        )
     start(saved_client, event)
     before = {s["player"]: s["score"] for s in saved_client.get(url(event, "/standings")).json["standings"]}
     assert before == {"Ann": 3, "Bob": 3, "Cid": 0, "Dee": 0}
-    fixed = saved_client.post(url(event, "/rounds/1/results"), json={"table": 1, **win("Cid", "Ann")}, headers=organiser(event))
+    fixed = saved_client.post(
+        url(event, "/rounds/1/results"), json={"table": 1, **win("Cid", "Ann")}, headers=organiser(event)
+    )
     assert fixed.status_code == 201 and fixed.json["status"] == "decided"
     after = {s["player"]: s for s in saved_client.get(url(event, "/standings")).json["standings"]}
     assert {p: s["score"] for p, s in after.items()} == {"Ann": 0, "Bob": 3, "Cid": 3, "Dee": 0}
     assert after["Bob"]["tiebreakers"]["buchholz"] == 0  # Dee scored 0; round 2 has no result yet
-    kinds = [r["kind"] for r in saved_client.get(url(event, "/log"), headers=organiser(event)).json["results"] if r["round"] == 1 and r["table"] == 1]
+    kinds = [
+        r["kind"]
+        for r in saved_client.get(url(event, "/log"), headers=organiser(event)).json["results"]
+        if r["round"] == 1 and r["table"] == 1
+    ]
     assert kinds == ["override", "override"]  # both kept
 
 
@@ -238,7 +271,10 @@ def test_the_organiser_swaps_two_players_before_their_games_start_and_the_swap_i
     assert result(saved_client, event, 1, tokens[a], table=1, **win(a, d)).status_code == 201
     late = saved_client.post(url(event, "/rounds/1/swaps"), json={"players": [a, c]}, headers=organiser(event))
     assert late.status_code == 409
-    assert saved_client.post(url(event, "/rounds/1/swaps"), json={"players": [a, c]}, headers=auth(tokens[a])).status_code == 403
+    assert (
+        saved_client.post(url(event, "/rounds/1/swaps"), json={"players": [a, c]}, headers=auth(tokens[a])).status_code
+        == 403
+    )
 
 
 def test_a_withdrawn_player_is_left_out_of_later_rounds_and_can_be_reinstated(saved_client):
@@ -247,16 +283,39 @@ def test_a_withdrawn_player_is_left_out_of_later_rounds_and_can_be_reinstated(sa
     body = start(saved_client, event)
     for t in body["pairings"]:
         a, b = t["players"]
-        assert saved_client.post(url(event, "/rounds/1/results"), json={"table": t["table"], **win(a, b)}, headers=organiser(event)).status_code == 201
-    assert saved_client.post(url(event, "/withdrawals"), json={"player": "ann"}, headers=organiser(event)).status_code == 201
-    assert saved_client.post(url(event, "/withdrawals"), json={"player": "Ann"}, headers=organiser(event)).status_code == 409
-    assert saved_client.post(url(event, "/withdrawals"), json={"player": "Zed"}, headers=organiser(event)).status_code == 422
+        assert (
+            saved_client.post(
+                url(event, "/rounds/1/results"), json={"table": t["table"], **win(a, b)}, headers=organiser(event)
+            ).status_code
+            == 201
+        )
+    assert (
+        saved_client.post(url(event, "/withdrawals"), json={"player": "ann"}, headers=organiser(event)).status_code
+        == 201
+    )
+    assert (
+        saved_client.post(url(event, "/withdrawals"), json={"player": "Ann"}, headers=organiser(event)).status_code
+        == 409
+    )
+    assert (
+        saved_client.post(url(event, "/withdrawals"), json={"player": "Zed"}, headers=organiser(event)).status_code
+        == 422
+    )
     second = start(saved_client, event)
-    assert "Ann" not in [p for t in second["pairings"] for p in t["players"]] and second["pairings"][-1]["players"][1] is None
+    assert (
+        "Ann" not in [p for t in second["pairings"] for p in t["players"]]
+        and second["pairings"][-1]["players"][1] is None
+    )
     ann = next(s for s in saved_client.get(url(event, "/standings")).json["standings"] if s["player"] == "Ann")
     assert ann["withdrawn"] is True and ann["played"] == 1  # her game stays
-    assert saved_client.post(url(event, "/reinstatements"), json={"player": "Ann"}, headers=organiser(event)).status_code == 201
-    assert saved_client.post(url(event, "/withdrawals"), json={"player": "Bob"}, headers=auth(tokens["Bob"])).status_code == 403
+    assert (
+        saved_client.post(url(event, "/reinstatements"), json={"player": "Ann"}, headers=organiser(event)).status_code
+        == 201
+    )
+    assert (
+        saved_client.post(url(event, "/withdrawals"), json={"player": "Bob"}, headers=auth(tokens["Bob"])).status_code
+        == 403
+    )
 
 
 def test_a_deadline_already_past_is_refused_with_422_at_creation_and_on_edit(saved_client, db):
@@ -272,9 +331,22 @@ def test_a_deadline_already_past_is_refused_with_422_at_creation_and_on_edit(sav
 
 def test_the_organiser_edits_the_event_before_round_1_and_not_after(saved_client):
     event = make_event(saved_client)
-    edited = saved_client.patch(url(event), json={"name": "Winter Open", "deadline": "2099-02-01T10:00:00+00:00", "points_limit": 1500, "tiebreakers": ["head_to_head", "secondary"]}, headers=organiser(event))
+    edited = saved_client.patch(
+        url(event),
+        json={
+            "name": "Winter Open",
+            "deadline": "2099-02-01T10:00:00+00:00",
+            "points_limit": 1500,
+            "tiebreakers": ["head_to_head", "secondary"],
+        },
+        headers=organiser(event),
+    )
     assert edited.status_code == 200, edited.json
-    assert edited.json["name"] == "Winter Open" and edited.json["settings"]["points_limit"] == 1500 and edited.json["deadline"].startswith("2099-02-01T10:00")
+    assert (
+        edited.json["name"] == "Winter Open"
+        and edited.json["settings"]["points_limit"] == 1500
+        and edited.json["deadline"].startswith("2099-02-01T10:00")
+    )
     assert saved_client.patch(url(event), json={"name": "X"}, headers=auth("wrong")).status_code == 403
     register(saved_client, event, 2, body={**LIST, "points_limit": 1500})
     locked = saved_client.patch(url(event), json={"points_limit": 500}, headers=organiser(event))
@@ -284,7 +356,11 @@ def test_the_organiser_edits_the_event_before_round_1_and_not_after(saved_client
     late = saved_client.patch(url(event), json={"name": "Too late"}, headers=organiser(event))
     assert late.status_code == 409
     record = saved_client.get(url(event, "/log"), headers=organiser(event)).json["log"]
-    assert record[0]["kind"] == "settings" and record[0]["data"]["before"]["name"] == "Autumn Open" and record[0]["data"]["after"]["name"] == "Winter Open"
+    assert (
+        record[0]["kind"] == "settings"
+        and record[0]["data"]["before"]["name"] == "Autumn Open"
+        and record[0]["data"]["after"]["name"] == "Winter Open"
+    )
 
 
 def test_closing_and_reopening_submissions(saved_client):
@@ -293,7 +369,12 @@ def test_closing_and_reopening_submissions(saved_client):
     assert closed.status_code == 200 and closed.json["open"] is False
     assert saved_client.post(url(event, "/close"), headers=organiser(event)).status_code == 409
     assert submit(saved_client, event, create(saved_client)).status_code == 409
-    assert saved_client.post(url(event, "/reopen"), json={"deadline": "2020-01-01T00:00:00Z"}, headers=organiser(event)).status_code == 422
+    assert (
+        saved_client.post(
+            url(event, "/reopen"), json={"deadline": "2020-01-01T00:00:00Z"}, headers=organiser(event)
+        ).status_code
+        == 422
+    )
     reopened = saved_client.post(url(event, "/reopen"), json={"deadline": FUTURE}, headers=organiser(event))
     assert reopened.status_code == 200 and reopened.json["open"] is True
     assert submit(saved_client, event, create(saved_client)).status_code == 201
@@ -319,7 +400,12 @@ def test_the_pre_check_says_legal_or_not_and_why_and_records_nothing(saved_clien
     before = count_rows(db, event_submissions)
     good = create(saved_client)
     answer = saved_client.post(url(event, "/precheck"), json={"list_id": good["id"]})
-    assert answer.status_code == 200 and answer.json["legal"] is True and answer.json["reasons"] == [] and answer.json["verification_code"]
+    assert (
+        answer.status_code == 200
+        and answer.json["legal"] is True
+        and answer.json["reasons"] == []
+        and answer.json["verification_code"]
+    )
     bad = create(saved_client, ILLEGAL)
     answer = saved_client.post(url(event, "/precheck"), json={"list_id": bad["id"]})
     assert answer.json["legal"] is False and any("upgrade.count" in r for r in answer.json["reasons"])
@@ -352,7 +438,9 @@ def test_004_victory_condition_fixed_time_scores_from_the_locked_lists_costs(sav
     scores = confirmed.json["scores"]
     assert scores["Ann"] == {"points": round(math.sqrt(199), 3), "secondary": 199, "outcome": "win"}
     assert scores["Bob"] == {"points": round(math.sqrt(87), 3), "secondary": 87, "outcome": "loss"}
-    bad = result(saved_client, event, 1, tokens["Ann"], table=1, sides={"Ann": {"destroyed": ["no-such-unit"]}, "Bob": {}})
+    bad = result(
+        saved_client, event, 1, tokens["Ann"], table=1, sides={"Ann": {"destroyed": ["no-such-unit"]}, "Bob": {}}
+    )
     assert bad.status_code in (409, 422)
 
 
@@ -361,5 +449,7 @@ def test_an_armour_hex_result_naming_a_unit_not_in_the_enemy_list_is_422(saved_c
     event = make_event(saved_client, system="armour-hex", books=[{"book": army["book"]}], points_limit=None)
     tokens = register(saved_client, event, 2, body=army, names=["Ann", "Bob"])
     start(saved_client, event)
-    bad = result(saved_client, event, 1, tokens["Ann"], table=1, sides={"Ann": {"destroyed": ["no-such-unit"]}, "Bob": {}})
+    bad = result(
+        saved_client, event, 1, tokens["Ann"], table=1, sides={"Ann": {"destroyed": ["no-such-unit"]}, "Bob": {}}
+    )
     assert bad.status_code == 422 and "sides.Ann.destroyed" in bad.json["errors"]

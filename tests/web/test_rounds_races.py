@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from listbuilder.tournament.results import next_step, settle, Step, ResultRefused
+from listbuilder.tournament.results import ResultRefused, Step, next_step, settle
 from tests.web.test_events_api import make_event, organiser
 from tests.web.test_rounds_api import register, start, url, win
 from tests.web.test_saved_api import auth
@@ -50,7 +50,9 @@ def replayed(client, event):
         organiser_step = row["entered_by"] == "organiser"
         given = None if row["kind"] == "confirmation" and not organiser_step else row["result"]
         try:
-            kind, _ = next_step(state, organiser=organiser_step, player=None if organiser_step else row["entered_by"], result=given)
+            kind, _ = next_step(
+                state, organiser=organiser_step, player=None if organiser_step else row["entered_by"], result=given
+            )
         except ResultRefused:
             pytest.fail(f"a step the rules refuse was stored: {row}")
         assert kind == row["kind"] or (row["kind"] == "confirmation" and kind == "confirmation")
@@ -64,7 +66,12 @@ def test_both_players_entering_at_once_end_in_one_consistent_result(saved_app, s
     for _ in range(TRIALS):
         client, event, tokens = table_of_two(saved_app)
         other = win("Ann", "Bob", 5, 1) if same else win("Bob", "Ann", 5, 1)
-        post = lambda token, body: lambda: saved_app.test_client().post(url(event, "/rounds/1/results"), json={"table": 1, **body}, headers=auth(token))  # noqa: E731
+
+        def post(token, body, event=event):
+            return lambda: saved_app.test_client().post(
+                url(event, "/rounds/1/results"), json={"table": 1, **body}, headers=auth(token)
+            )
+
         answers = at_once(post(tokens["Ann"], win("Ann", "Bob", 5, 1)), post(tokens["Bob"], other))
         state, rows = replayed(client, event)
         statuses = sorted(a[0] for a in answers)
@@ -81,10 +88,19 @@ def test_an_override_racing_a_confirmation_ends_with_the_organisers_result(saved
     orders = set()
     for _ in range(TRIALS):
         client, event, tokens = table_of_two(saved_app)
-        assert client.post(url(event, "/rounds/1/results"), json={"table": 1, **win("Ann", "Bob")}, headers=auth(tokens["Ann"])).status_code == 201
+        assert (
+            client.post(
+                url(event, "/rounds/1/results"), json={"table": 1, **win("Ann", "Bob")}, headers=auth(tokens["Ann"])
+            ).status_code
+            == 201
+        )
         answers = at_once(
-            lambda: saved_app.test_client().post(url(event, "/rounds/1/confirmations"), json={"table": 1}, headers=auth(tokens["Bob"])),
-            lambda: saved_app.test_client().post(url(event, "/rounds/1/results"), json={"table": 1, **decided}, headers=organiser(event)),
+            lambda: saved_app.test_client().post(
+                url(event, "/rounds/1/confirmations"), json={"table": 1}, headers=auth(tokens["Bob"])
+            ),
+            lambda: saved_app.test_client().post(
+                url(event, "/rounds/1/results"), json={"table": 1, **decided}, headers=organiser(event)
+            ),
         )
         assert answers[1][0] == 201 and answers[0][0] in (201, 409)
         state, rows = replayed(client, event)

@@ -23,9 +23,16 @@ from tests.store.test_lists import fill_versions
 ERROR_KEYS = {"code", "status", "message", "errors"}
 BOOK = "gf-cinder-covenant"
 LIST = {
-    "system": "grimdark-future", "book": BOOK, "name": "Ember Host", "points_limit": 1000,
+    "system": "grimdark-future",
+    "book": BOOK,
+    "name": "Ember Host",
+    "points_limit": 1000,
     "units": [
-        {"key": "a", "unit": "cc-ash-wardens", "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 2}]},
+        {
+            "key": "a",
+            "unit": "cc-ash-wardens",
+            "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 2}],
+        },
         {"key": "p", "unit": "cc-ember-priest", "joined_to": "a"},
     ],
 }
@@ -56,7 +63,10 @@ def test_post_saves_version_1_and_shows_the_edit_token_only_then(saved_client):
     assert set(body) == {"id", "edit_token", "version", "url", "share_url", "edit_url", "report"}
     assert body["version"] == 1 and response.headers["ETag"] == '"v1"'
     assert response.headers["Location"] == body["url"] and body["url"].endswith(f"/api/v1/lists/{body['id']}")
-    assert body["share_url"].endswith(f"/l/{body['id']}") and body["edit_url"] == f"{body['share_url']}#edit={body['edit_token']}"
+    assert (
+        body["share_url"].endswith(f"/l/{body['id']}")
+        and body["edit_url"] == f"{body['share_url']}#edit={body['edit_token']}"
+    )
     assert body["report"]["valid"] is True
     read = saved_client.get(f"/api/v1/lists/{body['id']}")
     assert body["edit_token"] not in read.get_data(as_text=True)
@@ -67,15 +77,36 @@ def test_get_gives_the_list_report_version_times_lock_rules_and_verification_cod
     response = saved_client.get(f"/api/v1/lists/{made['id']}")
     assert response.status_code == 200 and response.headers["ETag"] == '"v1"'
     body = response.json
-    assert {"id", "version", "list", "report", "verification_code", "rules", "created_at", "updated_at", "locked", "locked_at", "url", "share_url"} <= set(body)
-    assert body["list"]["units"][1]["joined_to"] == "a" and body["list"]["units"][0]["spells"] == []  # canonical: every field
+    assert {
+        "id",
+        "version",
+        "list",
+        "report",
+        "verification_code",
+        "rules",
+        "created_at",
+        "updated_at",
+        "locked",
+        "locked_at",
+        "url",
+        "share_url",
+    } <= set(body)
+    assert (
+        body["list"]["units"][1]["joined_to"] == "a" and body["list"]["units"][0]["spells"] == []
+    )  # canonical: every field
     assert body["report"]["totals"]["pts"] == 125 + 10 + 65
     assert body["locked"] is False and body["created_at"] == body["updated_at"]
     book = registry.books[BOOK]
     version = rules_version(book, registry.systems[book.system])
     assert body["rules"] == {
-        "system": "grimdark-future", "book": BOOK, "book_name": book.name, "book_version": book.version, "rules_version": version,
-        "current_rules_version": version, "changed": False, "report_when_saved": None,
+        "system": "grimdark-future",
+        "book": BOOK,
+        "book_name": book.name,
+        "book_version": book.version,
+        "rules_version": version,
+        "current_rules_version": version,
+        "changed": False,
+        "report_when_saved": None,
         "verification_code_when_saved": verification_code(parse_list(LIST), version),
     }
     assert body["verification_code"] == verification_code(parse_list(LIST), version)
@@ -131,7 +162,11 @@ def test_versions_are_all_kept_and_each_is_readable(saved_client):
     saved_client.put(url, json={**LIST, "name": "three", "units": LIST["units"][:1]}, headers=auth(token, '"v2"'))
     versions = saved_client.get(f"{url}/versions").json
     assert versions["current"] == 3
-    assert [(v["version"], v["name"], v["units"]) for v in versions["versions"]] == [(1, "Ember Host", 2), (2, "two", 2), (3, "three", 1)]
+    assert [(v["version"], v["name"], v["units"]) for v in versions["versions"]] == [
+        (1, "Ember Host", 2),
+        (2, "two", 2),
+        (3, "three", 1),
+    ]
     first = saved_client.get(f"{url}/versions/1").json
     assert first["version"] == 1 and first["list"]["name"] == "Ember Host" and first["report"]["valid"] is True
     assert saved_client.get(f"{url}/versions/4").status_code == 404
@@ -141,7 +176,11 @@ def test_diff_says_what_changed_in_words_and_data(saved_client):
     made = create(saved_client)
     url, token = f"/api/v1/lists/{made['id']}", made["edit_token"]
     units = [
-        {"key": "a", "unit": "cc-ash-wardens", "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 1}]},
+        {
+            "key": "a",
+            "unit": "cc-ash-wardens",
+            "upgrades": [{"section": "cc-rifle-specials", "option": "flamer", "count": 1}],
+        },
         {"key": "z", "unit": "cc-cinder-zealots"},
     ]
     saved_client.put(url, json={**LIST, "units": units}, headers=auth(token, '"v1"'))
@@ -149,7 +188,9 @@ def test_diff_says_what_changed_in_words_and_data(saved_client):
     assert (diff["from"], diff["to"]) == (1, 2)
     assert [e["key"] for e in diff["added"]] == ["z"] and [e["key"] for e in diff["removed"]] == ["p"]
     (changed,) = diff["changed"]
-    assert changed["upgrades"] == [{"section": "cc-rifle-specials", "option": "flamer", "label": "Flamer", "from": 2, "to": 1}]
+    assert changed["upgrades"] == [
+        {"section": "cc-rifle-specials", "option": "flamer", "label": "Flamer", "from": 2, "to": 1}
+    ]
     assert diff["totals"]["change"] == {"pts": 110 - 65 - 5}
     assert diff["summary"] == [
         "Added Cinder Zealots (110 pts)",
@@ -171,7 +212,9 @@ def test_a_locked_list_keeps_its_id_and_history_and_refuses_changes(saved_client
     locked = saved_client.post(f"{url}/lock", headers=auth(token))
     assert locked.status_code == 200 and locked.json["locked"] is True and locked.json["locked_at"]
     assert saved_client.put(url, json=LIST, headers=auth(token, '"v2"')).status_code == 423
-    assert saved_client.put(url, json=LIST, headers=auth(token)).status_code == 423  # locked before If-Match is asked for
+    assert (
+        saved_client.put(url, json=LIST, headers=auth(token)).status_code == 423
+    )  # locked before If-Match is asked for
     assert saved_client.delete(url, headers=auth(token)).status_code == 423
     body = saved_client.get(url).json
     assert body["locked"] is True and body["version"] == 2 and body["list"]["name"] == "final"
@@ -188,7 +231,9 @@ def test_anyone_who_can_read_a_list_can_copy_it_into_a_new_one(saved_client):
     assert copy.json["id"] != made["id"] and copy.json["edit_token"] != token and copy.json["version"] == 1
     copied = saved_client.get(copy.json["url"]).json
     assert copied["list"]["name"] == "two" and copied["locked"] is False
-    edited = saved_client.put(copy.json["url"], json={**LIST, "name": "mine"}, headers=auth(copy.json["edit_token"], '"v1"'))
+    edited = saved_client.put(
+        copy.json["url"], json={**LIST, "name": "mine"}, headers=auth(copy.json["edit_token"], '"v1"')
+    )
     assert edited.status_code == 200
     assert saved_client.get(url).json["list"]["name"] == "two"
     old = saved_client.post(f"{url}/copy?version=1").json
@@ -210,7 +255,11 @@ def test_delete_needs_the_token_and_then_the_list_is_gone(saved_client):
 
 
 def test_unknown_ids_are_404_in_the_one_error_shape(saved_client):
-    for path in ("/api/v1/lists/AAAAAAAAAAAAAAAA", "/api/v1/lists/AAAAAAAAAAAAAAAA/versions", "/api/v1/lists/x/roster.pdf"):
+    for path in (
+        "/api/v1/lists/AAAAAAAAAAAAAAAA",
+        "/api/v1/lists/AAAAAAAAAAAAAAAA/versions",
+        "/api/v1/lists/x/roster.pdf",
+    ):
         response = saved_client.get(path)
         assert response.status_code == 404 and set(response.json) == ERROR_KEYS
 
@@ -220,7 +269,11 @@ def test_rosters_of_the_current_or_an_earlier_version(saved_client):
     url = f"/api/v1/lists/{made['id']}"
     saved_client.put(url, json={**LIST, "name": "Second Host"}, headers=auth(made["edit_token"], '"v1"'))
     text = saved_client.get(f"{url}/roster.txt")
-    assert text.status_code == 200 and text.mimetype == "text/plain" and text.get_data(as_text=True).startswith("++ Second Host ++")
+    assert (
+        text.status_code == 200
+        and text.mimetype == "text/plain"
+        and text.get_data(as_text=True).startswith("++ Second Host ++")
+    )
     assert saved_client.get(f"{url}/roster.txt?version=1").get_data(as_text=True).startswith("++ Ember Host ++")
     a4 = saved_client.get(f"{url}/roster.pdf")
     assert a4.status_code == 200 and a4.mimetype == "application/pdf" and a4.data.startswith(b"%PDF")
@@ -241,19 +294,24 @@ def test_saved_rosters_name_the_verification_code_the_list_shows(saved_client):
         assert saved_client.get(f"{url}/{path}").headers["X-Verification-Code"] == code, path
 
 
-@pytest.mark.parametrize("body, status", [
-    (b"{nope", 400),
-    (json.dumps({**LIST, "book": "no-such-book"}).encode(), 404),
-    (json.dumps({**LIST, "system": "no-such-system"}).encode(), 404),
-    (json.dumps({**LIST, "units": [{"key": "a"}]}).encode(), 422),
-    (json.dumps({**LIST, "name": "x" * (1024 * 1024 + 10)}).encode(), 413),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        (b"{nope", 400),
+        (json.dumps({**LIST, "book": "no-such-book"}).encode(), 404),
+        (json.dumps({**LIST, "system": "no-such-system"}).encode(), 404),
+        (json.dumps({**LIST, "units": [{"key": "a"}]}).encode(), 422),
+        (json.dumps({**LIST, "name": "x" * (1024 * 1024 + 10)}).encode(), 413),
+    ],
+)
 def test_bad_input_gets_a_4xx_and_stores_nothing(saved_client, db, body, status):
     made = create(saved_client)
     lists, versions = count_rows(db, saved_lists), count_rows(db, list_versions)
     headers = {"Content-Type": "application/json"}
     created = saved_client.post("/api/v1/lists", data=body, headers=headers)
-    edited = saved_client.put(f"/api/v1/lists/{made['id']}", data=body, headers={**headers, **auth(made["edit_token"], '"v1"')})
+    edited = saved_client.put(
+        f"/api/v1/lists/{made['id']}", data=body, headers={**headers, **auth(made["edit_token"], '"v1"')}
+    )
     for response in (created, edited):
         assert response.status_code == status and set(response.json) == ERROR_KEYS
     assert (count_rows(db, saved_lists), count_rows(db, list_versions)) == (lists, versions)
@@ -264,15 +322,21 @@ def test_a_full_list_refuses_one_more_version_with_409_naming_the_limit_and_stor
     fill_versions(db, made["id"], MAX_VERSIONS_PER_LIST)
     url, lists, versions = f"/api/v1/lists/{made['id']}", count_rows(db, saved_lists), count_rows(db, list_versions)
     for if_match in (f'"v{MAX_VERSIONS_PER_LIST}"', "*"):
-        refused = saved_client.put(url, json={**LIST, "name": "one too many"}, headers=auth(made["edit_token"], if_match))
+        refused = saved_client.put(
+            url, json={**LIST, "name": "one too many"}, headers=auth(made["edit_token"], if_match)
+        )
         assert refused.status_code == 409 and set(refused.json) == ERROR_KEYS
         assert "1000 versions" in refused.json["message"] and "copy" in refused.json["message"]
         assert refused.json["errors"] == {"version": [refused.json["message"]]}
     assert (count_rows(db, saved_lists), count_rows(db, list_versions)) == (lists, versions)
     assert saved_client.get(url).json["version"] == MAX_VERSIONS_PER_LIST
     assert saved_client.post(f"{url}/copy").status_code == 201
-    described = saved_client.get("/api/v1/openapi.json").json["paths"]["/api/v1/lists/{list_id}"]["put"]["responses"]["409"]
-    assert "1000 versions" in described["description"] and described["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut")
+    described = saved_client.get("/api/v1/openapi.json").json["paths"]["/api/v1/lists/{list_id}"]["put"]["responses"][
+        "409"
+    ]
+    assert "1000 versions" in described["description"] and described["content"]["application/json"]["schema"][
+        "$ref"
+    ].endswith("/ErrorOut")
 
 
 # --------------------------------------------------------------------------------------------
@@ -307,7 +371,9 @@ def test_when_the_book_changed_get_says_so_and_reports_validity_against_both(sav
     made = create(saved_client, {**LIST, "points_limit": 200, "force_org": False})  # 200 pts of 200: legal when saved
 
     def dearer_wardens(path):
-        path.write_text(path.read_text().replace("    size: 10\n    cost: {pts: 125}\n", "    size: 10\n    cost: {pts: 140}\n", 1))
+        path.write_text(
+            path.read_text().replace("    size: 10\n    cost: {pts: 125}\n", "    size: 10\n    cost: {pts: 140}\n", 1)
+        )
 
     changed = app_with(edited_books(tmp_path, dearer_wardens))
     body = changed.test_client().get(f"/api/v1/lists/{made['id']}").json
@@ -323,7 +389,9 @@ def test_a_book_no_longer_served_is_checked_and_printed_from_the_saved_copy(save
     without = app_with(edited_books(tmp_path, lambda path: path.unlink()))
     client = without.test_client()
     body = client.get(f"/api/v1/lists/{made['id']}").json
-    assert body["report"] is None and body["rules"]["current_rules_version"] is None and body["rules"]["changed"] is True
+    assert (
+        body["report"] is None and body["rules"]["current_rules_version"] is None and body["rules"]["changed"] is True
+    )
     assert body["rules"]["report_when_saved"]["valid"] is True
     assert body["verification_code"] == body["rules"]["verification_code_when_saved"]
     text = client.get(f"/api/v1/lists/{made['id']}/roster.txt")
@@ -340,7 +408,20 @@ def test_openapi_documents_every_saved_list_operation_with_its_real_codes(saved_
     expected = {
         ("/api/v1/lists", "post"): {"201", "400", "404", "413", "415", "422"},
         ("/api/v1/lists/{list_id}", "get"): {"200", "404", "410"},
-        ("/api/v1/lists/{list_id}", "put"): {"200", "400", "401", "403", "404", "409", "410", "412", "413", "422", "423", "428"},
+        ("/api/v1/lists/{list_id}", "put"): {
+            "200",
+            "400",
+            "401",
+            "403",
+            "404",
+            "409",
+            "410",
+            "412",
+            "413",
+            "422",
+            "423",
+            "428",
+        },
         ("/api/v1/lists/{list_id}", "delete"): {"204", "401", "403", "404", "410", "423"},
         ("/api/v1/lists/{list_id}/versions", "get"): {"200", "404", "410"},
         ("/api/v1/lists/{list_id}/versions/{number}", "get"): {"200", "404", "410"},
@@ -358,7 +439,11 @@ def test_openapi_documents_every_saved_list_operation_with_its_real_codes(saved_
 
 def test_the_read_only_page_shows_the_list_its_validation_code_and_print_links(saved_client):
     made = create(saved_client, {**LIST, "name": "<b>Ember</b> Host"})
-    saved_client.put(f"/api/v1/lists/{made['id']}", json={**LIST, "name": "<b>Ember</b> Host", "units": LIST["units"][:1]}, headers=auth(made["edit_token"], '"v1"'))
+    saved_client.put(
+        f"/api/v1/lists/{made['id']}",
+        json={**LIST, "name": "<b>Ember</b> Host", "units": LIST["units"][:1]},
+        headers=auth(made["edit_token"], '"v1"'),
+    )
     page = saved_client.get(f"/l/{made['id']}")
     html = page.get_data(as_text=True)
     assert page.status_code == 200
@@ -386,7 +471,7 @@ def test_saved_list_pages_have_no_inline_script_or_style(saved_client, path):
     html = saved_client.get(path.format(id=made["id"])).get_data(as_text=True)
     assert "style=" not in html and "<style" not in html
     for tag in html.split("<script")[1:]:
-        assert tag.split(">")[0].strip().startswith("type=\"module\" src=")
+        assert tag.split(">")[0].strip().startswith('type="module" src=')
 
 
 def test_golden_lists_of_every_system_save_and_read_back_unchanged(saved_client):
@@ -406,7 +491,11 @@ def test_a_worker_never_serves_a_stale_copy_of_a_list_another_worker_changed(sav
     assert saved_client.get(url).json["version"] == 1
     other.put(url, json={**LIST, "name": "from the other worker"}, headers=auth(token, '"v1"'))
     again = saved_client.get(url)
-    assert again.json["version"] == 2 and again.json["list"]["name"] == "from the other worker" and again.headers["ETag"] == '"v2"'
+    assert (
+        again.json["version"] == 2
+        and again.json["list"]["name"] == "from the other worker"
+        and again.headers["ETag"] == '"v2"'
+    )
     other.post(f"{url}/lock", headers=auth(token))
     assert saved_client.get(url).json["locked"] is True
     copy = create(saved_client)
@@ -434,7 +523,14 @@ def test_a_rendered_body_links_to_the_scheme_host_and_root_it_was_asked_through(
         assert body["url"] == f"{base}{path}" and body["share_url"].startswith(f"{base}/l/"), (base, body["url"])
 
 
-@pytest.mark.parametrize("path", ["/api/v1/lists/a%00b", "/api/v1/lists/" + "x" * 5000, "/api/v1/lists/AAAAAAAAAAAAAAAA/versions/99999999999999999999999"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/lists/a%00b",
+        "/api/v1/lists/" + "x" * 5000,
+        "/api/v1/lists/AAAAAAAAAAAAAAAA/versions/99999999999999999999999",
+    ],
+)
 def test_impossible_ids_and_versions_are_404_not_500(saved_client, path):
     response = saved_client.get(path)
     assert response.status_code == 404 and set(response.json) == ERROR_KEYS
@@ -453,14 +549,18 @@ def test_create_app_leaves_the_store_unopened_until_first_use():
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
-        out = subprocess.run([sys.executable, "-c", code, f"{folder}/lazy.sqlite3"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", code, f"{folder}/lazy.sqlite3"], capture_output=True, text=True, check=True
+        ).stdout
     assert out.split() == ["False", "False"]
 
 
 def test_warm_up_opens_and_migrates_the_database(tmp_path, registry):
     from listbuilder.web import create_app, warm_up
 
-    app = warm_up(create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'warm.sqlite3'}"}))
+    app = warm_up(
+        create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'warm.sqlite3'}"})
+    )
     db = app.extensions["listbuilder.database"]
     try:
         assert db.revision() is not None

@@ -38,7 +38,7 @@ def document(writer: int, step: int) -> dict:
 
 
 def test_every_acknowledged_save_survives_kill_9_of_workers_and_then_of_everything(database_url):
-    acknowledged: list[tuple[str, int, dict]] = []   # (list id, version, what was sent)
+    acknowledged: list[tuple[str, int, dict]] = []  # (list id, version, what was sent)
     failures = [0]
     lock = threading.Lock()
     stop = [0.0]  # set once the server answers: starting it may take seconds on a loaded machine
@@ -54,7 +54,13 @@ def test_every_acknowledged_save_survives_kill_9_of_workers_and_then_of_everythi
                     if status == 201:
                         list_id, token, version = body["id"], body["edit_token"], 1
                 else:
-                    status, body = call(port, "PUT", f"/api/v1/lists/{list_id}", sent, {"Authorization": f"Bearer {token}", "If-Match": f'"v{version}"'})
+                    status, body = call(
+                        port,
+                        "PUT",
+                        f"/api/v1/lists/{list_id}",
+                        sent,
+                        {"Authorization": f"Bearer {token}", "If-Match": f'"v{version}"'},
+                    )
                     if status == 412:  # a save whose answer was lost may have landed: catch up
                         status, body = call(port, "GET", f"/api/v1/lists/{list_id}")
                         version = body["version"]
@@ -76,7 +82,9 @@ def test_every_acknowledged_save_survives_kill_9_of_workers_and_then_of_everythi
         killed: list[int] = []
         for pause in (1.5, 1.5):
             time.sleep(pause)
-            victim = next(pid for pid in server.workers() if pid not in killed)  # a dead worker stays listed until reaped
+            victim = next(
+                pid for pid in server.workers() if pid not in killed
+            )  # a dead worker stays listed until reaped
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
         for t in threads:
@@ -112,7 +120,9 @@ def test_of_two_concurrent_puts_with_the_same_if_match_exactly_one_wins(database
 
             def put(name: str) -> None:
                 barrier.wait()
-                statuses.append(call(server.port, "PUT", f"/api/v1/lists/{made['id']}", {**LIST, "name": name}, headers)[0])
+                statuses.append(
+                    call(server.port, "PUT", f"/api/v1/lists/{made['id']}", {**LIST, "name": name}, headers)[0]
+                )
 
             threads = [threading.Thread(target=put, args=(f"racer {i}",)) for i in range(2)]
             for t in threads:

@@ -47,16 +47,29 @@ REFUSALS = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422"
 # gear and rules, upgrade packages referring to units and gear by name, a regiments book's
 # formation sizes) is more than OpenAPI can state, so a schema-valid file may still be refused
 # by the importer: a 422 naming the path in the file, which is what this operation promises.
-IMPORTS = {"include-path": "/api/v1/books/import", "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "422"]}}}
+IMPORTS = {
+    "include-path": "/api/v1/books/import",
+    "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "422"]}},
+}
 # POST /previews, /previews/turn and /previews/compare: the document states each system's
 # situation and each family's unit shape, but not what makes sense together (a melee needs a
 # melee weapon, a range one that reaches): the engine answers those with a 422 naming the field.
-PREVIEWS = [{"include-path": f"/api/v1/previews{tail}", "checks": {"positive_data_acceptance": {"expected-statuses": ["200", "404", "413", "422"]}}}
-            for tail in ("", "/turn", "/compare")]
+PREVIEWS = [
+    {
+        "include-path": f"/api/v1/previews{tail}",
+        "checks": {"positive_data_acceptance": {"expected-statuses": ["200", "404", "413", "422"]}},
+    }
+    for tail in ("", "/turn", "/compare")
+]
 # POST /events: a deadline must be in the future when the event is made, which a schema cannot
 # say (the present moves); a past one is a 422 naming ``deadline``.
-EVENTS = {"include-path": "/api/v1/events", "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "401", "403", "404", "409", "410", "422"]}}}
-CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}, "operations": [IMPORTS, *PREVIEWS, EVENTS]})
+EVENTS = {
+    "include-path": "/api/v1/events",
+    "checks": {"positive_data_acceptance": {"expected-statuses": ["201", "401", "403", "404", "409", "410", "422"]}},
+}
+CONFIG = SchemathesisConfig.from_dict(
+    {"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}, "operations": [IMPORTS, *PREVIEWS, EVENTS]}
+)
 
 _DATABASE = tempfile.TemporaryDirectory()  # saved lists land in a throw-away SQLite file
 _APP = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{Path(_DATABASE.name) / 'schemathesis.sqlite3'}"})
@@ -79,7 +92,7 @@ def _list_rules(army: Any) -> None:
         if isinstance(key, str):
             seen.add(key)
         if isinstance(entry.get("upgrades"), list):
-            entry["upgrades"] = entry["upgrades"][:max(rows_left, 0)]
+            entry["upgrades"] = entry["upgrades"][: max(rows_left, 0)]
             rows_left -= len(entry["upgrades"])
 
 

@@ -56,7 +56,9 @@ def test_swagger_page_is_ours_under_the_same_policy(client):
     assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline script on the docs page"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "templates").rglob("*.html")), ids=lambda p: str(p.relative_to(ROOT / "templates")))
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "templates").rglob("*.html")), ids=lambda p: str(p.relative_to(ROOT / "templates"))
+)
 def test_templates_have_no_inline_script_or_style(path):
     html = path.read_text(encoding="utf-8")
     assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline <script>"

@@ -13,7 +13,9 @@ from listbuilder.web.http.rest import built_spec
 
 
 def new_app(registry, tmp_path):
-    return create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'startup.sqlite3'}"})
+    return create_app(
+        {"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'startup.sqlite3'}"}
+    )
 
 
 def rest_api(app):
@@ -43,7 +45,18 @@ def test_first_request_for_the_document_builds_it_with_every_operation(registry,
     }
     assert operations and operations <= set(spec["paths"])
     assert set(spec["components"]["securitySchemes"]) == {"editToken", "organiserToken", "playerToken"}
-    assert [tag["name"] for tag in spec["tags"]] == ["service", "systems", "books", "validation", "rosters", "previews", "saved lists", "imports", "events", "tournament day"]
+    assert [tag["name"] for tag in spec["tags"]] == [
+        "service",
+        "systems",
+        "books",
+        "validation",
+        "rosters",
+        "previews",
+        "saved lists",
+        "imports",
+        "events",
+        "tournament day",
+    ]
 
 
 def test_the_document_is_built_once(registry, tmp_path):
@@ -72,16 +85,25 @@ def test_warm_up_freezes_what_the_workers_inherit_out_of_the_collectors_walks(tm
         "import gc, sys; from listbuilder.web import create_app, warm_up; app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
         "print(gc.get_freeze_count()); warm_up(app); print(gc.get_freeze_count() > 100_000, len(gc.get_objects(2)) < 1000)"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")], capture_output=True, text=True, check=True
+    ).stdout
     assert out.split() == ["0", "True", "True"]
 
 
 def test_every_schema_of_ours_is_its_own_deep_copy(app):
     from marshmallow import class_registry
 
-    ours = {cls for classes in class_registry._registry.values() for cls in classes if cls.__module__.startswith("listbuilder")}
+    ours = {
+        cls
+        for classes in class_registry._registry.values()
+        for cls in classes
+        if cls.__module__.startswith("listbuilder")
+    }
     assert len(ours) > 50
-    assert all(issubclass(cls, Schema) for cls in ours), sorted(c.__qualname__ for c in ours if not issubclass(c, Schema))
+    assert all(issubclass(cls, Schema) for cls in ours), sorted(
+        c.__qualname__ for c in ours if not issubclass(c, Schema)
+    )
     error_out = next(cls for cls in ours if cls.__name__ == "ErrorOut")()
     assert copy.deepcopy({"schema": error_out})["schema"] is error_out
 
@@ -94,13 +116,19 @@ def test_urls_built_by_lazily_compiled_builders_equal_werkzeugs(app):
 
     rules = list(app.url_map.iter_rules())
     assert all(isinstance(rule, LazyBuilderRule) for rule in rules if rule.endpoint != "static")
-    plain = Map([Rule(r.rule, endpoint=r.endpoint, methods=r.methods, defaults=r.defaults) for r in rules], converters=app.url_map.converters)
+    plain = Map(
+        [Rule(r.rule, endpoint=r.endpoint, methods=r.methods, defaults=r.defaults) for r in rules],
+        converters=app.url_map.converters,
+    )
     ours, theirs = app.url_map.bind("localhost"), plain.bind("localhost")
     for rule in rules:
         values = {name: 7 if f"<int:{name}>" in rule.rule else "AbCdEfGh12345678" for name in rule.arguments}
         for extra in ({}, {"paper": "a4", "n": 2}):
             for append_unknown in (True, False):
-                built = (adapter.build(rule.endpoint, {**values, **extra}, append_unknown=append_unknown) for adapter in (ours, theirs))
+                built = (
+                    adapter.build(rule.endpoint, {**values, **extra}, append_unknown=append_unknown)
+                    for adapter in (ours, theirs)
+                )
                 assert next(built) == next(built), rule.rule
 
 
@@ -129,11 +157,23 @@ def test_saved_lists_events_importers_the_fast_list_reader_and_the_limiter_load_
     import subprocess
     import sys
 
-    modules = ["listbuilder.saved", "listbuilder.events", "listbuilder.list_diff", "listbuilder.importers.army_forge_book", "listbuilder.importers.army_forge_list", "listbuilder.formats.fast_reader", "msgspec", "flask_limiter", "asyncio"]
+    modules = [
+        "listbuilder.saved",
+        "listbuilder.events",
+        "listbuilder.list_diff",
+        "listbuilder.importers.army_forge_book",
+        "listbuilder.importers.army_forge_list",
+        "listbuilder.formats.fast_reader",
+        "msgspec",
+        "flask_limiter",
+        "asyncio",
+    ]
     code = (
         "import sys, types; from listbuilder.web import create_app, warm_up; app = create_app({'DATABASE_URL': 'sqlite:///' + sys.argv[1]}); "
         f"loaded = lambda: [m for m in {modules!r} if type(sys.modules.get(m)) is types.ModuleType]; "
         "print(len(loaded())); warm_up(app); print(len(loaded()))"  # gunicorn's master warms up before it forks
     )
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "startup.sqlite3")], capture_output=True, text=True, check=True
+    ).stdout
     assert out.split() == ["0", str(len(modules))]

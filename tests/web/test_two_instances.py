@@ -32,7 +32,9 @@ def two(database_url, tmp_path):
     try:
         for home in homes:
             home.mkdir()
-            servers.append(Server(database_url, workers=2, env={**shared, "HOME": str(home), "XDG_RUNTIME_DIR": str(home)}))
+            servers.append(
+                Server(database_url, workers=2, env={**shared, "HOME": str(home), "XDG_RUNTIME_DIR": str(home)})
+            )
         yield servers, homes
     finally:
         for server in servers:
@@ -46,7 +48,13 @@ def test_what_one_instance_acknowledges_the_other_reads_at_once(two):
         assert status == 201
         status, read = call(b.port, "GET", f"/api/v1/lists/{made['id']}")
         assert (status, read["version"], read["list"]["name"]) == (200, 1, f"trial {trial}")
-        status, saved = call(b.port, "PUT", f"/api/v1/lists/{made['id']}", document(1, trial), {"Authorization": f"Bearer {made['edit_token']}", "If-Match": '"v1"'})
+        status, saved = call(
+            b.port,
+            "PUT",
+            f"/api/v1/lists/{made['id']}",
+            document(1, trial),
+            {"Authorization": f"Bearer {made['edit_token']}", "If-Match": '"v1"'},
+        )
         assert status == 200 and saved["version"] == 2
         status, again = call(a.port, "GET", f"/api/v1/lists/{made['id']}")
         assert (status, again["version"], again["list"]["name"]) == (200, 2, f"writer 1 save {trial}")
@@ -99,4 +107,6 @@ def test_a_forged_host_on_one_instance_never_reaches_a_roster_the_other_serves(t
     assert status == 201 and forged.status == honest.status == 200
     text = "".join(pdf_pages(honest.body)).replace("\n", "")  # the printed link wraps
     assert f"http://lists.club.example/l/{made['id']}" in text and "evil.example" not in text
-    assert request(a.port, "GET", url, headers={"Host": "lists.club.example"}).body == honest.body  # one entry per link, shared
+    assert (
+        request(a.port, "GET", url, headers={"Host": "lists.club.example"}).body == honest.body
+    )  # one entry per link, shared

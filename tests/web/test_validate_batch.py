@@ -23,10 +23,17 @@ def test_each_list_gets_the_report_single_validation_gives_in_the_order_sent(cli
 
 def test_a_list_that_cannot_be_checked_gets_its_error_in_its_place(client):
     good = GOLDEN_LISTS[0]
-    body = client.post("/api/v1/lists/validate-batch", json={"lists": [good, {"system": "grimdark-future"}, {**good, "book": "no-such-book"}, {"units": 7}, good]}).json
+    body = client.post(
+        "/api/v1/lists/validate-batch",
+        json={"lists": [good, {"system": "grimdark-future"}, {**good, "book": "no-such-book"}, {"units": 7}, good]},
+    ).json
     reports = body["reports"]
     assert [r["report"] is not None for r in reports] == [True, False, False, False, True]
-    assert reports[1]["error"]["code"] == 422 and "units" in reports[1]["error"]["errors"] and set(reports[1]["error"]) == ERROR_KEYS
+    assert (
+        reports[1]["error"]["code"] == 422
+        and "units" in reports[1]["error"]["errors"]
+        and set(reports[1]["error"]) == ERROR_KEYS
+    )
     assert reports[2]["error"]["code"] == 404 and "book" in reports[2]["error"]["errors"]
     assert reports[3]["error"]["code"] == 422
 
@@ -50,7 +57,13 @@ def test_the_batch_body_limit_holds_and_other_endpoints_keep_1_mib(client):
 
 
 def test_bad_batches_are_4xx_in_the_error_shape(client):
-    for body, status in (({"lists": 5}, 422), ({}, 422), ({"lists": [], "more": 1}, 422), ({"lists": [GOLDEN_LISTS[0], 7]}, 422), ({"lists": [None]}, 422)):
+    for body, status in (
+        ({"lists": 5}, 422),
+        ({}, 422),
+        ({"lists": [], "more": 1}, 422),
+        ({"lists": [GOLDEN_LISTS[0], 7]}, 422),
+        ({"lists": [None]}, 422),
+    ):
         response = client.post("/api/v1/lists/validate-batch", json=body)
         assert response.status_code == status and set(response.json) == ERROR_KEYS
     assert client.post("/api/v1/lists/validate-batch", data="{", content_type="application/json").status_code == 400

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from listbuilder.combat.opr.dialects import AOF, AOFR, DIALECTS, GF, Dialect, dialect_for
 from listbuilder.combat.opr.groups import Group
-from listbuilder.combat.opr.hits import B, SIX, group_2d, per_attack, per_attack_raw, wounds_only
+from listbuilder.combat.opr.hits import SIX, B, group_2d, per_attack, per_attack_raw, wounds_only
 from listbuilder.combat.opr.outcomes import Outcomes
 from listbuilder.combat.opr.preview import Preview, engine, preview_fighters
 from listbuilder.combat.opr.situation import Pick, SideState, Situation
@@ -47,5 +47,24 @@ from listbuilder.combat.opr.wounds import advance, advance_deadly
 _advance, _advance_deadly = advance, advance_deadly
 _per_attack, _per_attack_raw, _group_2d, _wounds_only = per_attack, per_attack_raw, group_2d, wounds_only
 
-__all__ = ["AOF", "AOFR", "B", "DIALECTS", "GF", "SIX", "Dialect", "Group", "Outcomes", "Pick", "Preview", "SideState",
-           "Situation", "dialect_for", "engine", "preview_fighters", "preview_turn", "turn_engine", "turn_situations"]
+__all__ = [
+    "AOF",
+    "AOFR",
+    "B",
+    "DIALECTS",
+    "GF",
+    "SIX",
+    "Dialect",
+    "Group",
+    "Outcomes",
+    "Pick",
+    "Preview",
+    "SideState",
+    "Situation",
+    "dialect_for",
+    "engine",
+    "preview_fighters",
+    "preview_turn",
+    "turn_engine",
+    "turn_situations",
+]

@@ -29,8 +29,16 @@ class Fight:
     notes: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, dialect: Dialect, attacker: Fighter, defender: Fighter, situation: Situation, *,
-           start_d: int | None = None, line_d: WoundLine | None = None) -> Fight:
+    def of(
+        cls,
+        dialect: Dialect,
+        attacker: Fighter,
+        defender: Fighter,
+        situation: Situation,
+        *,
+        start_d: int | None = None,
+        line_d: WoundLine | None = None,
+    ) -> Fight:
         """Lay both sides out; raises PreviewError for a state no unit can be in.
 
         ``start_d`` places the defender directly (a whole-turn preview carries the position
@@ -67,10 +75,16 @@ class Fight:
 
 def _start(line: WoundLine, state: SideState, side: str) -> int:
     if state.models_lost >= line.models:
-        raise PreviewError(f"situation.{side}.models_lost", f"the {side} has {line.models} models; {state.models_lost} lost leaves none")
+        raise PreviewError(
+            f"situation.{side}.models_lost",
+            f"the {side} has {line.models} models; {state.models_lost} lost leaves none",
+        )
     room = line.tough[state.models_lost]
     if state.wounds_taken >= room:
-        raise PreviewError(f"situation.{side}.wounds_taken", f"the next {side} model takes {room} wound(s) to kill; {state.wounds_taken} would have killed it")
+        raise PreviewError(
+            f"situation.{side}.wounds_taken",
+            f"the next {side} model takes {room} wound(s) to kill; {state.wounds_taken} would have killed it",
+        )
     return line.position(state.models_lost, state.wounds_taken)
 
 

@@ -73,7 +73,6 @@ class Group:
         return max(0, copies * self.per_copy + carriers * self.bonus - self.minus)
 
 
-
 def _rating(rules: Iterable[RuleRef], name: str) -> int:
     return rule_rating(rules, name, 0)
 
@@ -89,7 +88,11 @@ class AttackGroups:
         self.f = fight
 
     def reach(self, weapon: Weapon) -> int:
-        if self.f.d.aircraft and all_have(self.f.dfn, "Aircraft") and not (self.f.d.lock_on and _has(weapon.rules, "Lock-On")):
+        if (
+            self.f.d.aircraft
+            and all_have(self.f.dfn, "Aircraft")
+            and not (self.f.d.lock_on and _has(weapon.rules, "Lock-On"))
+        ):
             return weapon.range - 12  # 001 Aircraft: units targeting it get -12" range
         return weapon.range
 
@@ -107,7 +110,9 @@ class AttackGroups:
             quality = 2  # 000/001 Sniper: Quality 2+, one picked model, resolved as a unit of 1
         takedown = d.takedown and _has(rules, "Takedown")  # 002 Takedown: a picked model as a unit of 1
         defender = self.f.att if striking_back else self.f.dfn
-        ignores_cover = _has(rules, "Blast") or (d.lock_on and _has(rules, "Lock-On"))  # 000/001/002 Blast, 001 Lock-On: ignore cover
+        ignores_cover = _has(rules, "Blast") or (
+            d.lock_on and _has(rules, "Lock-On")
+        )  # 000/001/002 Blast, 001 Lock-On: ignore cover
         if not melee:
             mod += self._shooting_mod(fighter, defender, rules, ignores_cover)
         if melee and charged and d.thrust and _has(rules, "Thrust"):
@@ -118,17 +123,35 @@ class AttackGroups:
             mod = 0  # 002 Unstoppable: ignores all negative modifiers to this weapon
         six_hits, six_extra = self._six_hits(fighter, rules, charged)
         ap, six_ap, regen_mod, no_regen, six_no_regen, reroll6 = self._piercing(rules, charged)
-        fatigued = melee and (self.f.sit.defender.fatigued or self.f.sit.defender.shaken if striking_back else self.f.sit.attacker.fatigued)
+        fatigued = melee and (
+            self.f.sit.defender.fatigued or self.f.sit.defender.shaken
+            if striking_back
+            else self.f.sit.attacker.fatigued
+        )
         order = 0 if (sniper or takedown) else (1 if (d.deadly_first and _rating(rules, "Deadly") > 1) else 3)
         return Group(
-            label=f"{fighter.name}: {weapon.name}", owner=owner, per_copy=weapon.attacks,
+            label=f"{fighter.name}: {weapon.name}",
+            owner=owner,
+            per_copy=weapon.attacks,
             volley=self.volley(weapon, sniper or takedown),
-            copies=weapon.count, owner_models=fighter.models, quality=quality, hit_mod=mod,
+            copies=weapon.count,
+            owner_models=fighter.models,
+            quality=quality,
+            hit_mod=mod,
             six_only=fatigued,  # 000/001/002 Fatigue & Wavering/Shaken: only unmodified 6s hit in melee
-            six_hits=six_hits, six_extra=six_extra, blast=max(1, _rating(rules, "Blast")), ap=ap,
-            six_ap=six_ap, reroll_def6=reroll6, regen_mod=regen_mod, no_regen=no_regen,
-            six_no_regen=six_no_regen, deadly=max(1, _rating(rules, "Deadly")),
-            single_model=sniper or takedown, ignores_cover=ignores_cover, order=order,
+            six_hits=six_hits,
+            six_extra=six_extra,
+            blast=max(1, _rating(rules, "Blast")),
+            ap=ap,
+            six_ap=six_ap,
+            reroll_def6=reroll6,
+            regen_mod=regen_mod,
+            no_regen=no_regen,
+            six_no_regen=six_no_regen,
+            deadly=max(1, _rating(rules, "Deadly")),
+            single_model=sniper or takedown,
+            ignores_cover=ignores_cover,
+            order=order,
         )
 
     def _six_hits(self, fighter: Fighter, rules: tuple[RuleRef, ...], charged: bool) -> tuple[int, int]:
@@ -176,7 +199,9 @@ class AttackGroups:
             no_regen = True  # 002 Unstoppable: ignores Regeneration
         return ap, six_ap, regen_mod, no_regen, six_no_regen, reroll6
 
-    def _shooting_mod(self, fighter: Fighter, defender: Fighter, rules: tuple[RuleRef, ...], ignores_cover: bool) -> int:
+    def _shooting_mod(
+        self, fighter: Fighter, defender: Fighter, rules: tuple[RuleRef, ...], ignores_cover: bool
+    ) -> int:
         """The to-hit modifiers only shooting has: cover, Stealth, Artillery, Indirect, Aircraft, Entrenched."""
         d, sit = self.f.d, self.f.sit
         mod = 0
@@ -208,7 +233,12 @@ class AttackGroups:
                     continue
                 if not striking_back and self.f.sit.weapons is not None and weapon.name not in self.f.sit.weapons:
                     continue
-                if not striking_back and not self.f.sit.melee and self.f.sit.range is not None and self.f.sit.range > self.reach(weapon):
+                if (
+                    not striking_back
+                    and not self.f.sit.melee
+                    and self.f.sit.range is not None
+                    and self.f.sit.range > self.reach(weapon)
+                ):
                     continue
                 is_counter = self.f.d.counter and _has(weapon.rules, "Counter")
                 if (counter == "only" and not is_counter) or (counter == "without" and is_counter):
@@ -259,9 +289,13 @@ class AttackGroups:
         # Interpretation: the sergeant carries one copy of the unit's first weapon in this attack.
         first = unit_groups[0]
         if self.f.d.sergeant == "plus1":
-            sergeant = replace(first, label=f"{first.label} (Sergeant)", copies=1, sergeant_only=True, hit_mod=first.hit_mod + 1)  # 000 Sergeant: one model +1 to hit
+            sergeant = replace(
+                first, label=f"{first.label} (Sergeant)", copies=1, sergeant_only=True, hit_mod=first.hit_mod + 1
+            )  # 000 Sergeant: one model +1 to hit
         else:
-            sergeant = replace(first, label=f"{first.label} (Sergeant)", copies=1, sergeant_only=True, six_extra=first.six_extra + 1)  # 002 Sergeant: its 6s to hit deal 1 extra hit
+            sergeant = replace(
+                first, label=f"{first.label} (Sergeant)", copies=1, sergeant_only=True, six_extra=first.six_extra + 1
+            )  # 002 Sergeant: its 6s to hit deal 1 extra hit
         return [replace(g, sergeant_split=True) if g is first else g for g in groups] + [sergeant]
 
     def impact_groups(self, attacker: Fighter) -> list[Group]:
@@ -287,11 +321,26 @@ class AttackGroups:
             # Impact is part of the charge's melee attack, blocked with the weapons' hits
             if self.f.d.impact == "auto":
                 # 000 Impact(X): X automatic melee hits per charging model
-                groups.append(Group(label, owner, x, member.models, member.models, 2, auto=True, order=2, volley="melee"))
+                groups.append(
+                    Group(label, owner, x, member.models, member.models, 2, auto=True, order=2, volley="melee")
+                )
             else:
                 six_only = self.f.d.impact == "q2" and self.f.sit.attacker.fatigued
                 # 001 Impact(X): X attacks hitting on 2+ / 002 Impact(X): X dice, each 2+ is a hit
-                groups.append(Group(label, owner, x, member.models, member.models, 2, six_only=six_only, minus=minus, order=2, volley="melee"))
+                groups.append(
+                    Group(
+                        label,
+                        owner,
+                        x,
+                        member.models,
+                        member.models,
+                        2,
+                        six_only=six_only,
+                        minus=minus,
+                        order=2,
+                        volley="melee",
+                    )
+                )
                 minus = 0  # the Counter reduction comes off the unit's total once
         return groups
 

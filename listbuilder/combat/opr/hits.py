@@ -43,19 +43,25 @@ def hits_n(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, auto
 
 
 @lru_cache(maxsize=4096)
-def wounds_n(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool, n: int) -> Dist:
+def wounds_n(
+    p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool, n: int
+) -> Dist:
     """Effective wounds of n attacks (hits dropped)."""
     return wounds_only(per_attack(p6, pn, six_hits, six_extra, blast, q_six, q_plain, auto)).repeat(n)
 
 
 @lru_cache(maxsize=1024)
-def raw_n(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, w_six: float, w_plain: float, auto: bool, n: int) -> Dist:
+def raw_n(
+    p6: float, pn: float, six_hits: int, six_extra: int, blast: int, w_six: float, w_plain: float, auto: bool, n: int
+) -> Dist:
     """Raw wounds of n attacks, kinds apart (see :func:`per_attack_raw`)."""
     return per_attack_raw(p6, pn, six_hits, six_extra, blast, w_six, w_plain, auto).repeat(n)
 
 
 @lru_cache(maxsize=8192)
-def per_attack(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool) -> Dist:
+def per_attack(
+    p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool
+) -> Dist:
     """One attack die: hits * B + effective wounds.
 
     A natural 6 becomes ``six_hits`` hits that count as 6s plus ``six_extra`` plain hits; every
@@ -73,7 +79,9 @@ def per_attack(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, 
 
 
 @lru_cache(maxsize=4096)
-def group_2d(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool, n: int) -> Dist:
+def group_2d(
+    p6: float, pn: float, six_hits: int, six_extra: int, blast: int, q_six: float, q_plain: float, auto: bool, n: int
+) -> Dist:
     """A whole group's hits * B + wounds. When every hit wounds alike, wounds given hits is a
     binomial, which avoids a two-dimensional convolution."""
     if abs(q_six - q_plain) < 1e-15:
@@ -88,7 +96,9 @@ def wounds_only(per: Dist) -> Dist:
 
 
 @lru_cache(maxsize=4096)
-def per_attack_raw(p6: float, pn: float, six_hits: int, six_extra: int, blast: int, w_six: float, w_plain: float, auto: bool) -> Dist:
+def per_attack_raw(
+    p6: float, pn: float, six_hits: int, six_extra: int, blast: int, w_six: float, w_plain: float, auto: bool
+) -> Dist:
     """One attack die: hits * B*B + six-wounds * B + plain wounds (before Regeneration)."""
     if auto:
         return Dist({B * B + 1: w_plain, B * B: 1.0 - w_plain})

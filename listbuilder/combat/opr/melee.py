@@ -64,7 +64,11 @@ class Melee:
             raise PreviewError("attacker", f"{f.att.name} has no melee weapon to fight with")
         self.picking.use(groups)
         counter_first = f.d.counter and f.sit.charging and f.charged()
-        back_groups = self.groups.attack_groups(f.dfn, striking_back=True, counter="without" if counter_first else "all") if f.sit.strike_back else []
+        back_groups = (
+            self.groups.attack_groups(f.dfn, striking_back=True, counter="without" if counter_first else "all")
+            if f.sit.strike_back
+            else []
+        )
         counter_groups = self.groups.attack_groups(f.dfn, striking_back=True, counter="only") if counter_first else []
         joint, hits, back_hits = self._fight(groups, counter_groups, back_groups)
         by_d: dict[int, float] = {}
@@ -86,11 +90,13 @@ class Melee:
         if f.d.phalanx and f.sit.charging and all_have(f.dfn, "Phalanx"):
             # 000 Phalanx: the charger takes a Dangerous Terrain test (a wound on each 1), rolling
             # no more dice than the target has Phalanx models (Tough models roll X dice each).
-            dice = min(f.dfn.models, sum(f.line_a.tough[f.line_a.model_at(f.start_a):]))
+            dice = min(f.dfn.models, sum(f.line_a.tough[f.line_a.model_at(f.start_a) :]))
             base = Dist.binomial(dice, SIX).map(lambda w: min(f.start_a + w, f.line_a.end))
         return base
 
-    def _fight(self, groups: list[Group], counter_groups: list[Group], back_groups: list[Group]) -> tuple[Joint, Dist, Dist]:
+    def _fight(
+        self, groups: list[Group], counter_groups: list[Group], back_groups: list[Group]
+    ) -> tuple[Joint, Dist, Dist]:
         """The joint outcome (attacker before strike-back, attacker after, defender key) -> weight,
         with the attacker's and the strike-back's hits.
 
@@ -117,7 +123,9 @@ class Melee:
                 continue
             if counter_groups:
                 # 001/002 Counter: those weapons strike first, from the defender's start
-                _, after_counter = self.wounding.strike(counter_groups, f.dfn, f.line_d, f.start_d, f.att, f.line_a, Dist.constant(pa0), False)
+                _, after_counter = self.wounding.strike(
+                    counter_groups, f.dfn, f.line_d, f.start_d, f.att, f.line_a, Dist.constant(pa0), False
+                )
             else:
                 after_counter = Dist.constant(pa0)
             for pa1, w1 in after_counter.items():
@@ -147,7 +155,9 @@ class Melee:
                             found = (first_hits, tuple((min(q + pa1 - first, end_a), w) for q, w in first_ends))
                         else:
                             line_d, p_d = where.locate(pd)
-                            bhits, ends_a = self.wounding.strike(back_groups, f.dfn, line_d, p_d, f.att, f.line_a, Dist.constant(pa1), False)
+                            bhits, ends_a = self.wounding.strike(
+                                back_groups, f.dfn, line_d, p_d, f.att, f.line_a, Dist.constant(pa1), False
+                            )
                             found = (bhits, tuple(ends_a.items()))
                             back_from.setdefault(bkey, pa1)
                         back_cache[(bkey, pa1)] = found
@@ -220,8 +230,10 @@ class Melee:
                 lost_d[key_d] = lost_d.get(key_d, 0.0) + w * p_a
             if p_d > 0:
                 lost_a[pa] = lost_a.get(pa, 0.0) + w * p_d
-        fate = {"attacker": self._fate(lost_a, lambda pa: (f.att, la, pa), f.sit.attacker, "front"),
-                "defender": self._fate(lost_d, lambda k: (f.dfn, *where.locate(k)), f.sit.defender, f.sit.facing)}
+        fate = {
+            "attacker": self._fate(lost_a, lambda pa: (f.att, la, pa), f.sit.attacker, "front"),
+            "defender": self._fate(lost_d, lambda k: (f.dfn, *where.locate(k)), f.sit.defender, f.sit.facing),
+        }
         return {
             "melee": {"p_attacker_wins": a_wins, "p_defender_wins": d_wins, "p_tie": tie},
             "morale": fate,
@@ -244,7 +256,13 @@ class Melee:
                 out[a - b] = out.get(a - b, 0.0) + pa_ * pb
         return tuple(sorted(out.items()))
 
-    def _fate(self, lost: dict[int, float], where: Callable[[int], tuple[Fighter, WoundLine, int]], state: SideState, flank: str) -> dict[str, Any]:
+    def _fate(
+        self,
+        lost: dict[int, float],
+        where: Callable[[int], tuple[Fighter, WoundLine, int]],
+        state: SideState,
+        flank: str,
+    ) -> dict[str, Any]:
         """One side's morale after the melee, from the weight with which it lost at each place."""
         d = self.f.d
         out: dict[str, Any] = {"p_test": 0.0, "p_rout": 0.0, f"p_{d.shaken.lower()}": 0.0}

@@ -89,7 +89,9 @@ class Morale:
         if d.fear == "d3" and any(m.has("Fear") for m in members):
             dist = Dist({1: 1 / 3, 2: 1 / 3, 3: 1 / 3})  # 000 Fear: +D3 wounds when seeing who won
         elif d.fear == "x_unit":
-            bonus += max((max(1, m.rating("Fear")) for m in members if m.has("Fear")), default=0)  # 001 Fear(X): +X wounds
+            bonus += max(
+                (max(1, m.rating("Fear")) for m in members if m.has("Fear")), default=0
+            )  # 001 Fear(X): +X wounds
         elif d.fear == "x_model":
             for m in members:  # 002 Fear(X): each model with it counts +X wounds
                 if m.has("Fear"):

@@ -9,6 +9,7 @@ from typing import Any
 from listbuilder.combat.profiles import WoundLine
 from listbuilder.dice import Dist
 
+
 @dataclass(frozen=True)
 class Outcomes:
     """The states a side can end an attack in, as integer keys.

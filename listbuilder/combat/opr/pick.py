@@ -44,16 +44,25 @@ class Picking:
         first = line.model_at(self.f.start_d)
         if pick.hero is not None:
             index = self._hero_index(pick)
-            standing = [j for j in range(max(first, line.unit_models), line.models) if line.hero_index[j - line.unit_models] == index]
+            standing = [
+                j
+                for j in range(max(first, line.unit_models), line.models)
+                if line.hero_index[j - line.unit_models] == index
+            ]
             if not standing:
-                raise PreviewError(pick.where, f"{self.f.dfn.heroes[index].name} is already lost (situation.defender.models_lost)")
+                raise PreviewError(
+                    pick.where, f"{self.f.dfn.heroes[index].name} is already lost (situation.defender.models_lost)"
+                )
             spot = standing[0]
         else:
             if isinstance(pick.model, bool) or not isinstance(pick.model, int) or pick.model < 0:
                 raise PreviewError(pick.where, "a model's place is a whole number, 0 for the next model to take wounds")
             spot = first + pick.model
             if spot >= line.models:
-                raise PreviewError(pick.where, f"{self.f.dfn.name} has {counted(line.models - first, 'model')} standing: places 0 to {line.models - first - 1} (0 = the next to take wounds)")
+                raise PreviewError(
+                    pick.where,
+                    f"{self.f.dfn.name} has {counted(line.models - first, 'model')} standing: places 0 to {line.models - first - 1} (0 = the next to take wounds)",
+                )
         return spot
 
     def _hero_index(self, pick: Pick) -> int:
@@ -68,7 +77,10 @@ class Picking:
                 raise PreviewError(pick.where, f"{self.f.dfn.name} has no joined hero {pick.hero!r}; it has {names}")
             return found[0]
         if isinstance(pick.hero, bool) or not isinstance(pick.hero, int) or not 0 <= pick.hero < len(heroes):
-            raise PreviewError(pick.where, f"{self.f.dfn.name} has {len(heroes)} joined hero(es): index 0 to {len(heroes) - 1}, or a name")
+            raise PreviewError(
+                pick.where,
+                f"{self.f.dfn.name} has {len(heroes)} joined hero(es): index 0 to {len(heroes) - 1}, or a name",
+            )
         return pick.hero
 
     # -- conditions ----------------------------------------------------------------------
@@ -93,7 +105,9 @@ class Picking:
         built = [self._line_with(m, tough - w) for w in range(tough)] + [self._line_with(m, 0)]
         self.picked = m
         self.ends = tuple(end for _, end in built)
-        self.out = Outcomes.of([line for line, _ in built], list(range(tough)) + [tough], self.f.line_d.alive(self.f.start_d))
+        self.out = Outcomes.of(
+            [line for line, _ in built], list(range(tough)) + [tough], self.f.line_d.alive(self.f.start_d)
+        )
 
     def report(self, ends: Dist) -> dict[str, Any]:
         """Who was picked and the chance this attack left it dead (the reason to pick it)."""
@@ -106,8 +120,14 @@ class Picking:
             if p >= self.ends[where.line_index(k)]:
                 dead += w
         owner = self.saves.owner(self.f.dfn, self.f.line_d, m)
-        return {"pick": {"name": owner.name, "hero": m >= self.f.line_d.unit_models,
-                         "place": m - self.f.line_d.model_at(self.f.start_d), "p_killed": dead}}
+        return {
+            "pick": {
+                "name": owner.name,
+                "hero": m >= self.f.line_d.unit_models,
+                "place": m - self.f.line_d.model_at(self.f.start_d),
+                "p_killed": dead,
+            }
+        }
 
     def _line_with(self, m: int, left_on_m: int) -> tuple[WoundLine, int]:
         """The defender's line at its start, but with model m left with *left_on_m* wounds to
@@ -121,21 +141,33 @@ class Picking:
         """
         line, start = self.f.line_d, self.f.start_d
         current = line.model_at(start)
-        left = [0] * current + [line.model_end(start) - start] + list(line.tough[current + 1:])
+        left = [0] * current + [line.model_end(start) - start] + list(line.tough[current + 1 :])
         left[m] = left_on_m
         taken = [line.tough[i] - left[i] for i in range(line.models)]
         gone = [i for i in range(line.models) if left[i] == 0]
         unit = sorted((i for i in range(line.unit_models) if left[i]), key=lambda i: -taken[i])
         heroes = sorted((i for i in range(line.unit_models, line.models) if left[i]), key=lambda i: -taken[i])
         order = gone + unit + heroes
-        built = WoundLine(tuple(left[i] for i in order), len(gone) + len(unit),
-                          tuple(line.hero_index[i - line.unit_models] for i in heroes))
+        built = WoundLine(
+            tuple(left[i] for i in order),
+            len(gone) + len(unit),
+            tuple(line.hero_index[i - line.unit_models] for i in heroes),
+        )
         return built, built.ends[order.index(m)]
 
     def strike_defender(self, groups: list[Group], pa: int, shooting: bool) -> tuple[Dist, Dist]:
         """The attacker (at pa) strikes the defender from its start: (hits, keys of ``self.out``)."""
         if self.picked is None:
-            return self.wounding.strike(groups, self.f.att, self.f.line_a, pa, self.f.dfn, self.f.line_d, Dist.constant(self.f.start_d), shooting)
+            return self.wounding.strike(
+                groups,
+                self.f.att,
+                self.f.line_a,
+                pa,
+                self.f.dfn,
+                self.f.line_d,
+                Dist.constant(self.f.start_d),
+                shooting,
+            )
         return self._strike_at_pick(groups, pa, shooting)
 
     def _strike_at_pick(self, groups: list[Group], pa: int, shooting: bool) -> tuple[Dist, Dist]:
@@ -159,13 +191,17 @@ class Picking:
         for key, by_hits in first.items():
             weight = sum(by_hits.values())
             line, p = out.locate(key)
-            rest_hits, rest_ends = self.wounding.strike(rest, self.f.att, self.f.line_a, pa, self.f.dfn, line, Dist.constant(p), shooting)
+            rest_hits, rest_ends = self.wounding.strike(
+                rest, self.f.att, self.f.line_a, pa, self.f.dfn, line, Dist.constant(p), shooting
+            )
             hits_mix.append((weight, Dist({h: w / weight for h, w in by_hits.items()}) + rest_hits))
             for q, wq in rest_ends.items():
                 ends[key - p + q] = ends.get(key - p + q, 0.0) + weight * wq
         return Dist.mixture(hits_mix), Dist(ends)
 
-    def _pick_groups(self, singles: list[Group], unit_alive: int, heroes_alive: tuple[int, ...], shooting: bool) -> dict[tuple[int, int], float]:
+    def _pick_groups(
+        self, singles: list[Group], unit_alive: int, heroes_alive: tuple[int, ...], shooting: bool
+    ) -> dict[tuple[int, int], float]:
         """(hits, outcome key) after the Sniper/Takedown groups.
 
         000/001 Sniper, 002 Takedown: the picked model as a unit of 1 - its own one-model line,
@@ -199,7 +235,9 @@ class Picking:
             on_model = still
         result: dict[tuple[int, int], float] = {}
         sides: tuple[tuple[dict[int, float], int, Callable[[int], int]], ...] = (
-            (on_model, s_own, lambda p: out.key(p, 0)), (gone, s_without, lambda p: out.key(gone_i, p)))
+            (on_model, s_own, lambda p: out.key(p, 0)),
+            (gone, s_without, lambda p: out.key(gone_i, p)),
+        )
         for states, s, line_of in sides:
             for k, w in states.items():
                 h, p = divmod(k, s)

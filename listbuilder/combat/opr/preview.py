@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.opr.dialects import Dialect, dialect_for
 from listbuilder.combat.opr.fight import Fight
 from listbuilder.combat.opr.groups import AttackGroups
@@ -17,13 +18,14 @@ from listbuilder.combat.opr.saves import Saves
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.opr.wounds import Wounding
 from listbuilder.combat.profiles import Fighter, WoundLine, fighter_from
-from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.service import PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem, Weapon
 
 
-def engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
+def engine(
+    system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]
+) -> dict[str, Any]:
     """The OPR family's preview: see :mod:`listbuilder.combat.service` for the shape."""
     dialect = dialect_for(system)
     sit = Situation.of(situation)
@@ -40,8 +42,16 @@ def preview_fighters(dialect: Dialect, attacker: Fighter, defender: Fighter, sit
 class Preview:
     """One preview: lays the fight out, checks it, and runs shooting or melee through the phases."""
 
-    def __init__(self, dialect: Dialect, attacker: Fighter, defender: Fighter, situation: Situation, *,
-                 start_d: int | None = None, line_d: WoundLine | None = None):
+    def __init__(
+        self,
+        dialect: Dialect,
+        attacker: Fighter,
+        defender: Fighter,
+        situation: Situation,
+        *,
+        start_d: int | None = None,
+        line_d: WoundLine | None = None,
+    ):
         self.fight = Fight.of(dialect, attacker, defender, situation, start_d=start_d, line_d=line_d)
         check(self.fight)
         self.groups = AttackGroups(self.fight)
@@ -70,7 +80,9 @@ class Preview:
             if not ranged:
                 raise PreviewError("attacker", f"{f.att.name} has no ranged weapon to shoot with")
             reach = max(self.groups.reach(w) for w in ranged)
-            raise PreviewError("situation.range", f'{f.sit.range}" is beyond every weapon of {f.att.name} (longest {reach}")')
+            raise PreviewError(
+                "situation.range", f'{f.sit.range}" is beyond every weapon of {f.att.name} (longest {reach}")'
+            )
         self.picking.use(groups)
         hits, ends = self.picking.strike_defender(groups, f.start_a, True)
         where = self.picking.out
@@ -84,8 +96,10 @@ class Preview:
                 failed[k] = self.morale.fail(f.dfn, line, p, f.sit.defender)
                 test += w
                 fail += w * failed[k]
-        out["consequences"] = {"morale": {"p_test": test, f"p_{f.d.shaken.lower()}": fail, "p_rout": 0.0, "state_on_fail": f.d.shaken},
-                               **self.picking.report(ends)}
+        out["consequences"] = {
+            "morale": {"p_test": test, f"p_{f.d.shaken.lower()}": fail, "p_rout": 0.0, "state_on_fail": f.d.shaken},
+            **self.picking.report(ends),
+        }
         out["notes"] = f.notes + [f"groups: {', '.join(g.label for g in groups)}"]
         return Shot(out, ends, where, failed)
 
@@ -117,7 +131,9 @@ def check(fight: Fight) -> None:
     sit, d = fight.sit, fight.d
     if sit.attacker.shaken:
         # 000 Wavering / 001 / 002 Shaken: the unit spends its activation idle.
-        raise PreviewError("situation.attacker.shaken", f"a {d.shaken} unit stays idle: it can neither shoot nor charge")
+        raise PreviewError(
+            "situation.attacker.shaken", f"a {d.shaken} unit stays idle: it can neither shoot nor charge"
+        )
     if not sit.melee and sit.charging:
         raise PreviewError("situation.charging", "charging is a melee situation; use attack: melee")
     if sit.melee and sit.range is not None:

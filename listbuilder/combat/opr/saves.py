@@ -54,7 +54,9 @@ class Saves:
         """One model of this profile as a unit of 1 of its own (how Sniper/Takedown see it)."""
         alone = self._alone_cache.get(id(owner))
         if alone is None:
-            alone = self._alone_cache[id(owner)] = owner if owner.models == 1 and not owner.heroes else replace(owner, models=1, heroes=())
+            alone = self._alone_cache[id(owner)] = (
+                owner if owner.models == 1 and not owner.heroes else replace(owner, models=1, heroes=())
+            )
         return alone
 
     def regen_has(self, defender: Fighter, line: WoundLine, pos: int) -> bool:
@@ -62,7 +64,9 @@ class Saves:
             # 002 Regeneration: only when all models (of those left) have it
             members = members_at(defender, line, pos)
             return bool(members) and all(m.has("Regeneration") for m in members)
-        return self.owner(defender, line, line.model_at(pos)).has("Regeneration")  # 000/001 Regeneration: the model taking the wound rolls
+        return self.owner(defender, line, line.model_at(pos)).has(
+            "Regeneration"
+        )  # 000/001 Regeneration: the model taking the wound rolls
 
     def regen_at(self, defender: Fighter, line: WoundLine, pos: int, g: Group, kind: str) -> float:
         return self.regen_roll(self.regen_has(defender, line, pos), g, kind)

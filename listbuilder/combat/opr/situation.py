@@ -8,6 +8,7 @@ from typing import Any
 
 from listbuilder.combat.service import PreviewError
 
+
 @dataclass(frozen=True)
 class SideState:
     shaken: bool = False
@@ -68,7 +69,9 @@ class Situation:
     def of(cls, data: Mapping[str, Any]) -> Situation:
         def side(raw: Any) -> SideState:
             raw = raw or {}
-            return SideState(**{k: raw[k] for k in ("shaken", "fatigued", "models_lost", "wounds_taken", "moved") if k in raw})
+            return SideState(
+                **{k: raw[k] for k in ("shaken", "fatigued", "models_lost", "wounds_taken", "moved") if k in raw}
+            )
 
         weapons = data.get("weapons")
         return cls(
@@ -88,4 +91,3 @@ class Situation:
     @property
     def melee(self) -> bool:
         return self.attack == "melee"
-

@@ -22,15 +22,14 @@ from functools import partial
 from operator import add
 from typing import Any
 
+from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.opr.dialects import Dialect, dialect_for
 from listbuilder.combat.opr.preview import Preview, ranged_weapons
 from listbuilder.combat.opr.situation import Situation
 from listbuilder.combat.profiles import Fighter, fighter_from
-from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.service import PreviewError, unmodelled_rules
 from listbuilder.dice import Dist
 from listbuilder.model import GameSystem
-
 
 # what a melee answer says that mixes over the charge's starting states
 MIXED = ("melee", "morale", "p_defender_removed", "p_attacker_destroyed")
@@ -42,14 +41,25 @@ def turn_situations(data: Mapping[str, Any]) -> tuple[Situation, Situation]:
     ``weapons`` and ``pick`` steer the shooting, as in a single shooting preview; the charge
     fights with every melee weapon, its Takedown blows (002) going at the next model.
     """
-    shoot = Situation.of({**{k: data[k] for k in ("range", "hold", "cover", "weapons", "pick", "attacker", "defender") if k in data},
-                          "attack": "shooting"})
-    charge = Situation.of({**{k: data[k] for k in ("facing", "strike_back", "attacker", "defender") if k in data},
-                           "attack": "melee", "charging": True})
+    shoot = Situation.of(
+        {
+            **{k: data[k] for k in ("range", "hold", "cover", "weapons", "pick", "attacker", "defender") if k in data},
+            "attack": "shooting",
+        }
+    )
+    charge = Situation.of(
+        {
+            **{k: data[k] for k in ("facing", "strike_back", "attacker", "defender") if k in data},
+            "attack": "melee",
+            "charging": True,
+        }
+    )
     return shoot, charge
 
 
-def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: Situation, charge: Situation) -> dict[str, Any]:
+def preview_turn(
+    dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: Situation, charge: Situation
+) -> dict[str, Any]:
     """Shooting, then the charge from every state it leaves, as one answer (see the module).
 
     A unit with no ranged weapon holds its fire: the turn is its charge alone, and the answer
@@ -83,7 +93,9 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
             if ws <= 0.0:
                 continue
             state = replace(charge.defender, shaken=charge.defender.shaken or shaken)
-            clash = Preview(dialect, attacker, defender, replace(charge, defender=state), start_d=p, line_d=line).clash()
+            clash = Preview(
+                dialect, attacker, defender, replace(charge, defender=state), start_d=p, line_d=line
+            ).clash()
             weight = w * ws
             for k, q in clash.ends_d.items():
                 total_w = shot_wounds + clash.where.wounds(k)
@@ -111,14 +123,18 @@ def preview_turn(dialect: Dialect, attacker: Fighter, defender: Fighter, shoot: 
             "attacker_wounds_taken": Dist.mixture(back_wounds).as_dict() if back_wounds else Dist.constant(0).as_dict(),
         },
         "steps": {
-            "shooting": {k: shot.answer[k] for k in ("expected", "distributions", "p_destroyed", "consequences")} if shot.answer else None,
+            "shooting": {k: shot.answer[k] for k in ("expected", "distributions", "p_destroyed", "consequences")}
+            if shot.answer
+            else None,
             "charge": {"expected_hits": Dist.mixture(hits_mix).mean / p_charge if p_charge > 0 else 0.0},
         },
         "notes": notes,
     }
 
 
-def _turn_notes(shot_answer: dict[str, Any] | None, held_notes: list[str], attacker: str, charge_notes: list[str]) -> list[str]:
+def _turn_notes(
+    shot_answer: dict[str, Any] | None, held_notes: list[str], attacker: str, charge_notes: list[str]
+) -> list[str]:
     """The turn's notes: the shooting's (or why there was none), then the charge's groups."""
     if shot_answer:
         notes = [f"shooting {n}" if n.startswith("groups:") else n for n in shot_answer["notes"]]
@@ -133,7 +149,10 @@ def _check_weapons(attacker: Fighter, shoot: Situation) -> None:
     ranged = {w.name for w in ranged_weapons(attacker)}
     for name in shoot.weapons or ():
         if name not in ranged:
-            raise PreviewError("situation.weapons", f"{name!r} is a melee weapon: a turn's weapons are the ones that shoot, and the charge fights with every melee weapon")
+            raise PreviewError(
+                "situation.weapons",
+                f"{name!r} is a melee weapon: a turn's weapons are the ones that shoot, and the charge fights with every melee weapon",
+            )
 
 
 def _mix(weighted: list[tuple[float, Any]]) -> Any:
@@ -146,7 +165,9 @@ def _mix(weighted: list[tuple[float, Any]]) -> Any:
     return sum(w * v for w, v in weighted)
 
 
-def turn_engine(system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]) -> dict[str, Any]:
+def turn_engine(
+    system: GameSystem, attacker: Combatant, defender: Combatant, situation: Mapping[str, Any]
+) -> dict[str, Any]:
     """The OPR family's whole-turn preview (``listbuilder.combat.service.preview_turn``)."""
     shoot, charge = turn_situations(situation)
     dialect = dialect_for(system)

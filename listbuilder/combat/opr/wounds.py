@@ -29,8 +29,17 @@ class Wounding:
         self.f = fight
         self.saves = saves
 
-    def strike(self, groups: list[Group], attacker: Fighter, line_a: WoundLine, pa: int, defender: Fighter,
-               line_d: WoundLine, start: Dist, shooting: bool) -> tuple[Dist, Dist]:
+    def strike(
+        self,
+        groups: list[Group],
+        attacker: Fighter,
+        line_a: WoundLine,
+        pa: int,
+        defender: Fighter,
+        line_d: WoundLine,
+        start: Dist,
+        shooting: bool,
+    ) -> tuple[Dist, Dist]:
         """Resolve *groups* in order; returns (hits, defender positions) distributions.
 
         The state is a position on the defender's line. When a later group has Blast, its cap
@@ -58,8 +67,15 @@ class Wounding:
             return ends.map(lambda k: k // S), ends.map(lambda k: k % S)
         return hits if hits is not None else Dist.constant(0), ends
 
-    def apply_volley(self, attacks: list[tuple[Group, int]], defender: Fighter, line: WoundLine, state: dict[int, float],
-                     S: int, shooting: bool) -> dict[int, float]:
+    def apply_volley(
+        self,
+        attacks: list[tuple[Group, int]],
+        defender: Fighter,
+        line: WoundLine,
+        state: dict[int, float],
+        S: int,
+        shooting: bool,
+    ) -> dict[int, float]:
         """The groups of one volley (with their attack counts) from every state.
 
         000/001/002 Hero: blocks use the unit's Defense until all non-hero models are killed,
@@ -85,8 +101,17 @@ class Wounding:
                 out[k] = out.get(k, 0.0) + w
         return out
 
-    def apply_group(self, g: Group, n: int, defender: Fighter, line: WoundLine, state: dict[int, float], S: int, shooting: bool,
-                    view: int | None = None) -> dict[int, float]:
+    def apply_group(
+        self,
+        g: Group,
+        n: int,
+        defender: Fighter,
+        line: WoundLine,
+        state: dict[int, float],
+        S: int,
+        shooting: bool,
+        view: int | None = None,
+    ) -> dict[int, float]:
         """One group from every state; keys are positions, or hits*S + position when S > 0.
 
         ``view``: the position whose Defense blocks and whose models cap Blast (the start of the
@@ -113,8 +138,10 @@ class Wounding:
                 # 000/001 Sniper, 002 Takedown: resolved as a unit of 1, so the model blocks with
                 # its own Defense and rolls its own Regeneration (interpretation 8)
                 target = self.saves.alone(self.saves.owner(defender, line, line.model_at(p)))
-                regen: tuple[float, float] | None = (self.saves.regen_roll(target.has("Regeneration"), g, "plain"),
-                                                     self.saves.regen_roll(target.has("Regeneration"), g, "six"))
+                regen: tuple[float, float] | None = (
+                    self.saves.regen_roll(target.has("Regeneration"), g, "plain"),
+                    self.saves.regen_roll(target.has("Regeneration"), g, "six"),
+                )
             else:
                 target = self.saves.target(defender, line, seen, g)
                 regen = self.saves.regen_profile(defender, line, p, g)
@@ -141,12 +168,27 @@ class Wounding:
                     key = advance(line, p, e, g.deadly, cap)
                     out[key] = out.get(key, 0.0) + w * pe
         for (blast, _, block_plain, block_six, cap), sub in batches.items():
-            for key, w in self.wound_by_wound(g, n, defender, line, sub, S, p6, pn, blast, block_plain, block_six, cap).items():
+            for key, w in self.wound_by_wound(
+                g, n, defender, line, sub, S, p6, pn, blast, block_plain, block_six, cap
+            ).items():
                 out[key] = out.get(key, 0.0) + w
         return out
 
-    def wound_by_wound(self, g: Group, n: int, defender: Fighter, line: WoundLine, sub: dict[int, float], S: int,
-                        p6: float, pn: float, blast: int, block_plain: float, block_six: float, cap: int) -> dict[int, float]:
+    def wound_by_wound(
+        self,
+        g: Group,
+        n: int,
+        defender: Fighter,
+        line: WoundLine,
+        sub: dict[int, float],
+        S: int,
+        p6: float,
+        pn: float,
+        blast: int,
+        block_plain: float,
+        block_six: float,
+        cap: int,
+    ) -> dict[int, float]:
         """Raw wounds applied one at a time to a batch of states, Regeneration model by model.
 
         With R raw wounds, the result is sum_k P(R = k) * (state after k single-wound steps), so
@@ -183,7 +225,9 @@ class Wounding:
                     cur = self.step(defender, line, g, cur, S, cap, "plain")
         return out
 
-    def step(self, defender: Fighter, line: WoundLine, g: Group, cur: dict[int, float], S: int, cap: int, kind: str) -> dict[int, float]:
+    def step(
+        self, defender: Fighter, line: WoundLine, g: Group, cur: dict[int, float], S: int, cap: int, kind: str
+    ) -> dict[int, float]:
         """Every state takes one more raw wound (Regeneration rolled by the model it reaches)."""
         nxt: dict[int, float] = {}
         for key, w in cur.items():
@@ -220,4 +264,3 @@ def advance_deadly(line: WoundLine, p: int, wounds: int, deadly: int, cap: int) 
             break
         p = min(p + deadly, line.model_end(p), cap)  # 000/001/002 Deadly(X): x X, no carry-over
     return p
-

@@ -22,9 +22,9 @@ from typing import Any
 import flask
 import orjson
 from marshmallow import Schema
-from werkzeug.exceptions import RequestEntityTooLarge
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 # No legal request nests deeper than 8 (a preview side holding a list: side, list, units,
 # entry, upgrades, row); 20 leaves room and stays far from the interpreter's recursion limit.
@@ -72,7 +72,11 @@ def _syntax(message: str) -> BodyError:
 
 
 def _too_deep(path: str) -> BodyError:
-    return BodyError(422, f"the request body nests deeper than {MAX_DEPTH} levels", {path or "(body)": [f"nested deeper than {MAX_DEPTH} levels"]})
+    return BodyError(
+        422,
+        f"the request body nests deeper than {MAX_DEPTH} levels",
+        {path or "(body)": [f"nested deeper than {MAX_DEPTH} levels"]},
+    )
 
 
 def _finite_float(literal: str) -> float:
@@ -150,7 +154,9 @@ def _load_with_json(data: bytes) -> Any:
         raise _syntax(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except _NotFinite as exc:
         where = text.find(exc.literal)
-        raise _syntax(f"the number {exc.literal[:20]} at {_position(text, where)} is not a finite JSON number") from None
+        raise _syntax(
+            f"the number {exc.literal[:20]} at {_position(text, where)} is not a finite JSON number"
+        ) from None
     except RecursionError:
         raise _too_deep("") from None
     except ValueError:
@@ -212,12 +218,20 @@ def _check_text(text: str, path: str) -> None:
     (a name with one was a 500 there, and SQLite stored it), and no name, note or list ever
     needs one; refused here once, for every field of every body, naming the field."""
     if "\0" in text:
-        raise BodyError(422, "the request body has a NUL character in a text", {path or "(body)": [f"a NUL character (\\u0000) at character {text.index(chr(0))} is not allowed in text"]})
+        raise BodyError(
+            422,
+            "the request body has a NUL character in a text",
+            {path or "(body)": [f"a NUL character (\\u0000) at character {text.index(chr(0))} is not allowed in text"]},
+        )
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         code = ord(text[exc.start])
-        raise BodyError(422, "the request body has text that is not Unicode", {path or "(body)": [f"a lone surrogate \\u{code:04x} at character {exc.start} is not text"]}) from None
+        raise BodyError(
+            422,
+            "the request body has text that is not Unicode",
+            {path or "(body)": [f"a lone surrogate \\u{code:04x} at character {exc.start} is not text"]},
+        ) from None
 
 
 class JsonBodyParser(FlaskParser):
@@ -226,7 +240,11 @@ class JsonBodyParser(FlaskParser):
     def load_json(self, req: flask.Request, schema: Schema) -> Any:
         if not is_json_request(req):
             if req.content_length or req.headers.get("Transfer-Encoding"):
-                raise BodyError(415, "send the body as JSON with Content-Type: application/json", {"(body)": [f"content type {req.mimetype or 'none'} is not application/json"]})
+                raise BodyError(
+                    415,
+                    "send the body as JSON with Content-Type: application/json",
+                    {"(body)": [f"content type {req.mimetype or 'none'} is not application/json"]},
+                )
             return core.missing
         data = req.get_data(cache=True)
         if not data:

@@ -11,12 +11,16 @@ from flask import Response
 
 from listbuilder.model import ArmyList
 
-
 # The OpenAPI content of file answers: a PDF's bytes, a text's characters.
 BINARY = {"type": "string", "format": "binary"}
 TEXT = {"type": "string"}
 
-CODE_HEADER = {"X-Verification-Code": {"description": "the list's verification code (K7QM-2XWD), as printed on every page", "schema": {"type": "string"}}}
+CODE_HEADER = {
+    "X-Verification-Code": {
+        "description": "the list's verification code (K7QM-2XWD), as printed on every page",
+        "schema": {"type": "string"},
+    }
+}
 
 
 def download_name(army: ArmyList, suffix: str) -> str:

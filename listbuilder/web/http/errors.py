@@ -32,7 +32,15 @@ from listbuilder.web.http.bodies import BodyError, load_json_body
 
 log = logging.getLogger(__name__)
 
-_NAMES = {400: "Bad Request", 404: "Not Found", 413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 422: "Unprocessable Entity", 431: "Request Header Fields Too Large"}
+_NAMES = {
+    400: "Bad Request",
+    404: "Not Found",
+    413: "Content Too Large",
+    414: "URI Too Long",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Entity",
+    431: "Request Header Fields Too Large",
+}
 
 
 def error_body(status: int, name: str, message: str, errors: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -72,7 +80,9 @@ def _json_problem() -> str:
 
 
 def _body_error(error: BodyError) -> Any:
-    return jsonify(error_body(error.status, _NAMES.get(error.status, "Bad Request"), error.message, error.errors)), error.status
+    return jsonify(
+        error_body(error.status, _NAMES.get(error.status, "Bad Request"), error.message, error.errors)
+    ), error.status
 
 
 def _roster_too_large(error: RosterTooLarge) -> Any:
@@ -92,7 +102,9 @@ def _unexpected(error: Exception) -> Any:
 
 def gunicorn_error_response(status: int, reason: str, message: str) -> bytes:
     """A whole HTTP/1.1 error response in our shape, for errors gunicorn answers itself."""
-    body = json.dumps(error_body(status, reason, message or reason, {"(request)": [message]} if message else {})).encode()
+    body = json.dumps(
+        error_body(status, reason, message or reason, {"(request)": [message]} if message else {})
+    ).encode()
     head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
     head += "X-Content-Type-Options: nosniff\r\n\r\n"
     return head.encode("latin-1") + body
@@ -109,8 +121,12 @@ def init_app(app: Flask) -> None:
 def store_error_response(error: StoreError) -> Any:
     """A store error in the API's one error shape, naming the header or field at fault
     (saved lists and events answer the same way)."""
-    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(type(error), error.field)
-    body = error_body(error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]})
+    field = {TokenMissing: "Authorization", TokenWrong: "Authorization", StaleVersion: "If-Match"}.get(
+        type(error), error.field
+    )
+    body = error_body(
+        error.status, HTTP_STATUS_CODES.get(error.status, "Error"), error.message, {field: [error.message]}
+    )
     response = jsonify(body)
     response.status_code = error.status
     if isinstance(error, TokenMissing):

@@ -53,7 +53,9 @@ class OrjsonProvider(DefaultJSONProvider):
         if self.compact is False or (self.compact is None and self.app.debug):
             return super().response(obj)
         try:
-            body = orjson.dumps(obj, default=_not_here, option=_OPTIONS | (orjson.OPT_SORT_KEYS if self.sort_keys else 0))
+            body = orjson.dumps(
+                obj, default=_not_here, option=_OPTIONS | (orjson.OPT_SORT_KEYS if self.sort_keys else 0)
+            )
         except TypeError:  # orjson.JSONEncodeError is one
             return super().response(obj)
         return self.app.response_class(body + b"\n", mimetype=self.mimetype)

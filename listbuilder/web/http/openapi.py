@@ -41,7 +41,9 @@ class ContractPlugin(BasePlugin):
         super().__init__()
         self.seen: dict[str, str] = {}
 
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         for method, operation in (operations or {}).items():
             name = operation.get("operationId")
             where = f"{method.upper()} {path}"
@@ -57,15 +59,22 @@ class RateLimitPlugin(BasePlugin):
 
     UNLIMITED = frozenset({"/api/v1/health"})
 
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         if path in self.UNLIMITED:
             return
         for operation in (operations or {}).values():
-            operation.setdefault("responses", {}).setdefault("429", {
-                "description": "too many requests from this client (LISTBUILDER_RATE_LIMIT and the other quotas): try again after Retry-After seconds",
-                "headers": {"Retry-After": {"description": "seconds until the limit resets", "schema": {"type": "integer"}}},
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
-            })
+            operation.setdefault("responses", {}).setdefault(
+                "429",
+                {
+                    "description": "too many requests from this client (LISTBUILDER_RATE_LIMIT and the other quotas): try again after Retry-After seconds",
+                    "headers": {
+                        "Retry-After": {"description": "seconds until the limit resets", "schema": {"type": "integer"}}
+                    },
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+                },
+            )
 
 
 def _title(family: str) -> str:
@@ -107,18 +116,25 @@ class UnionPlugin(BasePlugin):
 
     def profile_ref(self) -> dict[str, str]:
         if "Profile" not in self.spec.components.schemas:
-            shapes = [self.converter.resolve_nested_schema(profile_schema(family)) for family in self.systems_by_family()]
-            self.spec.components.schema("Profile", {
-                "description": "An inline unit in the shape the system's army books use (id, size and cost optional): one shape per rules family.",
-                "anyOf": shapes,
-            })
+            shapes = [
+                self.converter.resolve_nested_schema(profile_schema(family)) for family in self.systems_by_family()
+            ]
+            self.spec.components.schema(
+                "Profile",
+                {
+                    "description": "An inline unit in the shape the system's army books use (id, size and cost optional): one shape per rules family.",
+                    "anyOf": shapes,
+                },
+            )
         return {"$ref": "#/components/schemas/Profile"}
 
     def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
         """An answer's required keys; a request with ``SITUATION_PART``: one shape per family."""
         schema_cls = resolve_schema_cls(kwargs.get("schema")) if kwargs.get("schema") is not None else None
         if isinstance(schema_cls, type) and issubclass(schema_cls, OutSchema):
-            definition["required"] = [key for key in definition.get("properties", {}) if key not in schema_cls.SOMETIMES]
+            definition["required"] = [
+                key for key in definition.get("properties", {}) if key not in schema_cls.SOMETIMES
+            ]
             if schema_cls.EXTRA is not None:
                 definition["additionalProperties"] = schema_cls.EXTRA
             if schema_cls.DESCRIPTION:
@@ -147,12 +163,16 @@ class UnionPlugin(BasePlugin):
 
 def _family_shape(schema_cls: type[Schema], name: str, family: str, systems: list[str], situation: Any) -> type[Schema]:
     """*schema_cls* for one family: ``system`` one of its systems, ``situation`` its schema, required."""
-    return type(f"{name}{_title(family)}Schema", (schema_cls,), {
-        "__doc__": f"{schema_cls.__doc__ or name} For the {family} systems.",
-        "SITUATION_PART": None,
-        "system": fields.String(required=True, validate=validate.OneOf(systems)),
-        "situation": fields.Nested(situation, required=True),
-    })
+    return type(
+        f"{name}{_title(family)}Schema",
+        (schema_cls,),
+        {
+            "__doc__": f"{schema_cls.__doc__ or name} For the {family} systems.",
+            "SITUATION_PART": None,
+            "system": fields.String(required=True, validate=validate.OneOf(systems)),
+            "situation": fields.Nested(situation, required=True),
+        },
+    )
 
 
 def systems_by_family(systems: Mapping[str, Any]) -> dict[str, list[str]]:

@@ -47,13 +47,27 @@ if TYPE_CHECKING:
     from flask_limiter import Limiter
 
 DEFAULTS = {
-    "RATE_LIMIT": "600/minute", "HEAVY_RATE_LIMIT": "60/minute", "IMPORTS_PER_HOUR": 20,
-    "LISTS_PER_HOUR": 300, "EVENTS_PER_HOUR": 30, "MAX_PLAYERS": 1000, "PROXY_HOPS": 0,
+    "RATE_LIMIT": "600/minute",
+    "HEAVY_RATE_LIMIT": "60/minute",
+    "IMPORTS_PER_HOUR": 20,
+    "LISTS_PER_HOUR": 300,
+    "EVENTS_PER_HOUR": 30,
+    "MAX_PLAYERS": 1000,
+    "PROXY_HOPS": 0,
 }
 HEAVY = (
-    "api.ValidateBatch", "imports.ImportBook", "imports.ImportList", "rosters.RosterPdf", "saved_lists.SavedRosterPdf",
-    "previews.Previews", "previews.TurnPreviews", "previews.ComparePreviews", "events.RosterPack", "events.Revalidate",
-    "rounds.PairingsPdf", "rounds.StandingsPdf",
+    "api.ValidateBatch",
+    "imports.ImportBook",
+    "imports.ImportList",
+    "rosters.RosterPdf",
+    "saved_lists.SavedRosterPdf",
+    "previews.Previews",
+    "previews.TurnPreviews",
+    "previews.ComparePreviews",
+    "events.RosterPack",
+    "events.Revalidate",
+    "rounds.PairingsPdf",
+    "rounds.StandingsPdf",
 )
 UNLIMITED = frozenset({"api.Health", "static"})
 LIMITER_KEY = "listbuilder.limiter"
@@ -102,25 +116,39 @@ def start(app: Flask) -> Limiter:
 
     config = app.config
     limiter = Limiter(
-        get_remote_address, app=app, default_limits=[config["RATE_LIMIT"]], headers_enabled=True, key_prefix="listbuilder",
-        in_memory_fallback_enabled=True, **app.extensions[STORAGE_KEY],
+        get_remote_address,
+        app=app,
+        default_limits=[config["RATE_LIMIT"]],
+        headers_enabled=True,
+        key_prefix="listbuilder",
+        in_memory_fallback_enabled=True,
+        **app.extensions[STORAGE_KEY],
     )
     app.extensions[LIMITER_KEY] = limiter  # the wrapped views hold it only weakly
     limiter.request_filter(lambda: request.endpoint in UNLIMITED)
     views = app.view_functions
-    heavy = limiter.shared_limit(config["HEAVY_RATE_LIMIT"], scope="heavy", error_message=_message("HEAVY_RATE_LIMIT", "heavy requests"))
+    heavy = limiter.shared_limit(
+        config["HEAVY_RATE_LIMIT"], scope="heavy", error_message=_message("HEAVY_RATE_LIMIT", "heavy requests")
+    )
     for endpoint in HEAVY:
         views[endpoint] = heavy(views[endpoint])
     _per_hour(limiter, views, "imports.ImportBook", config["IMPORTS_PER_HOUR"], "IMPORTS_PER_HOUR", "books imported")
     _per_hour(limiter, views, "events.Events", config["EVENTS_PER_HOUR"], "EVENTS_PER_HOUR", "events created")
-    lists = limiter.shared_limit(f"{int(config['LISTS_PER_HOUR'])}/hour", scope="new-lists", methods=["POST"], error_message=_message("LISTS_PER_HOUR", "lists saved new or copied"))
+    lists = limiter.shared_limit(
+        f"{int(config['LISTS_PER_HOUR'])}/hour",
+        scope="new-lists",
+        methods=["POST"],
+        error_message=_message("LISTS_PER_HOUR", "lists saved new or copied"),
+    )
     for endpoint in ("saved_lists.SavedLists", "saved_lists.Copy"):
         views[endpoint] = lists(views[endpoint])
     return limiter
 
 
 def _per_hour(limiter: Limiter, views: dict[str, Any], endpoint: str, count: int, setting: str, what: str) -> None:
-    views[endpoint] = limiter.limit(f"{int(count)}/hour", methods=["POST"], error_message=_message(setting, what))(views[endpoint])
+    views[endpoint] = limiter.limit(f"{int(count)}/hour", methods=["POST"], error_message=_message(setting, what))(
+        views[endpoint]
+    )
 
 
 def _message(setting: str, what: str) -> str:
@@ -140,4 +168,9 @@ def check_players(count: int, known: bool, cap: int) -> None:
     from listbuilder.lists import ListError
 
     if not known and count >= cap:
-        raise ListError("event_full", f"this event has its {cap} players, the most one event takes (LISTBUILDER_MAX_PLAYERS)", {"player": [f"the event is full ({cap} players)"]}, status=413)
+        raise ListError(
+            "event_full",
+            f"this event has its {cap} players, the most one event takes (LISTBUILDER_MAX_PLAYERS)",
+            {"player": [f"the event is full ({cap} players)"]},
+            status=413,
+        )

@@ -110,7 +110,9 @@ class Blueprint(flask_smorest.Blueprint):
         super().__init__(name, import_name, **options)
         self.tags = dict(tags)
 
-    def route(self, rule: str, *, parameters: Any = None, tags: list[str] | None = None, **options: Any) -> Callable[[View], View]:
+    def route(
+        self, rule: str, *, parameters: Any = None, tags: list[str] | None = None, **options: Any
+    ) -> Callable[[View], View]:
         unknown = set(tags or ()) - set(self.tags)
         if unknown:
             raise ValueError(f"{rule}: tags {sorted(unknown)} are not among {self.name}'s {sorted(self.tags)}")
@@ -119,7 +121,9 @@ class Blueprint(flask_smorest.Blueprint):
     # Options of flask-smorest's ``arguments`` that only document; webargs' own are not taken.
     _DOCUMENTING = frozenset({"content_type", "required", "description", "example", "examples", "error_status_code"})
 
-    def arguments(self, schema: type[Schema] | Schema, *, location: str = "json", **options: Any) -> Callable[[View], View]:
+    def arguments(
+        self, schema: type[Schema] | Schema, *, location: str = "json", **options: Any
+    ) -> Callable[[View], View]:
         """flask-smorest's ``arguments`` for the documentation, with the request read here.
 
         webargs wraps a view in three layers per argument and builds a schema class anew for

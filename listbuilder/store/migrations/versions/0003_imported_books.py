@@ -26,7 +26,9 @@ def upgrade() -> None:
         sa.Column("source_uid", sa.String(100), nullable=False),
         sa.Column("source_version", sa.String(100), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["book_digest"], ["book_texts.digest"], name="fk_imported_books_book_digest_book_texts"),
+        sa.ForeignKeyConstraint(
+            ["book_digest"], ["book_texts.digest"], name="fk_imported_books_book_digest_book_texts"
+        ),
         sa.PrimaryKeyConstraint("id", name="pk_imported_books"),
     )
 

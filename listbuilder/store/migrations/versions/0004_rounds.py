@@ -33,7 +33,11 @@ def upgrade() -> None:
         sa.Column("number", sa.Integer(), nullable=False),
         sa.Column("player_a", sa.String(100), nullable=False),
         sa.Column("player_b", sa.String(100), nullable=True),
-        sa.ForeignKeyConstraint(["event_id", "round"], ["event_rounds.event_id", "event_rounds.number"], name="fk_event_tables_event_id_event_rounds"),
+        sa.ForeignKeyConstraint(
+            ["event_id", "round"],
+            ["event_rounds.event_id", "event_rounds.number"],
+            name="fk_event_tables_event_id_event_rounds",
+        ),
         sa.PrimaryKeyConstraint("event_id", "round", "number", name="pk_event_tables"),
     )
     op.create_table(
@@ -46,7 +50,11 @@ def upgrade() -> None:
         sa.Column("entered_by", sa.String(100), nullable=False),
         sa.Column("result", sa.Text(), nullable=False),
         sa.Column("entered_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["event_id", "round"], ["event_rounds.event_id", "event_rounds.number"], name="fk_event_results_event_id_event_rounds"),
+        sa.ForeignKeyConstraint(
+            ["event_id", "round"],
+            ["event_rounds.event_id", "event_rounds.number"],
+            name="fk_event_results_event_id_event_rounds",
+        ),
         sa.PrimaryKeyConstraint("event_id", "round", "seq", name="pk_event_results"),
     )
     op.create_table(

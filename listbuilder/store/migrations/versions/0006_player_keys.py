@@ -25,7 +25,9 @@ depends_on = None
 def upgrade() -> None:
     op.drop_index("ix_event_submissions_event_id_player_key", table_name="event_submissions")
     if op.get_bind().dialect.name == "postgresql":  # SQLite never enforced the length
-        op.alter_column("event_submissions", "player_key", type_=sa.Text(), existing_type=sa.String(100), existing_nullable=False)
+        op.alter_column(
+            "event_submissions", "player_key", type_=sa.Text(), existing_type=sa.String(100), existing_nullable=False
+        )
     op.create_index("ix_event_submissions_player_key", "event_submissions", ["player_key"], postgresql_using="hash")
 
 
