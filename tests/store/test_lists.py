@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -13,6 +14,7 @@ from sqlalchemy import func, insert, select, text, update
 from listbuilder import saved
 from listbuilder.lists import parse_list
 from listbuilder.store import Database
+from listbuilder.store import events as stored_events
 from listbuilder.store import lists as store
 from listbuilder.store.errors import (
     ListGone,
@@ -39,6 +41,21 @@ def save_args(registry, document: dict):
 
 def new_list(db, registry, document: dict | None = None) -> store.NewList:
     return store.create_list(db, *save_args(registry, document or golden()))
+
+
+def new_event(db, registry, name: str = "Store Open") -> stored_events.NewEvent:
+    """An open event (deadline far ahead, illegal lists allowed) on the golden list's book."""
+    _, rules, texts = save_args(registry, golden())
+    return stored_events.create_event(
+        db,
+        name=name,
+        system_id=rules.system_id,
+        settings={"points_limit": 1000},
+        books=[rules],
+        texts=texts,
+        deadline=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc),
+        allow_illegal=True,
+    )
 
 
 def renamed(document: dict, name: str) -> dict:

@@ -125,7 +125,7 @@ def test_0007_removes_the_rendered_rosters_of_events_deleted_before_it(empty_dat
     from listbuilder.store.database import utcnow
     from listbuilder.store.events import events
     from listbuilder.store.rendered import event_rosters
-    from tests.store.test_rendered import new_event
+    from tests.store.test_lists import new_event
 
     db = Database(empty_database_url)
     try:

@@ -9,7 +9,6 @@ organiser and the list's owner would see.
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import threading
 import time
@@ -24,6 +23,7 @@ from listbuilder.store import events as stored_events
 from listbuilder.store import lists as store
 from listbuilder.store.errors import ListGone, ListLocked, StaleVersion, StoreError
 from tests.store.test_lists import golden, new_list, save_args
+from tests.store.test_lists import new_event as make_event
 
 TRIALS = 150  # per race: the issue saw 59 bad outcomes in 300 HTTP trials of the PUT race
 
@@ -49,17 +49,7 @@ def pg(request) -> Iterator[Database]:
 
 @pytest.fixture()
 def new_event(pg, registry) -> stored_events.NewEvent:
-    document_json, rules, texts = save_args(registry, golden())
-    return stored_events.create_event(
-        pg,
-        name="Race Open",
-        system_id=rules.system_id,
-        settings={"points_limit": 1000},
-        books=[rules],
-        texts=texts,
-        deadline=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc),
-        allow_illegal=True,
-    )
+    return make_event(pg, registry, "Race Open")
 
 
 @pytest.fixture()

@@ -12,24 +12,9 @@ import pytest
 from sqlalchemy import func, select, text
 
 from listbuilder.event_admin import plan_delete
-from listbuilder.store import events as stored_events
 from listbuilder.store import rendered
 from listbuilder.store.rounds import change_day
-from tests.store.test_lists import golden, save_args
-
-
-def new_event(db, registry) -> stored_events.NewEvent:
-    _, rules, texts = save_args(registry, golden())
-    return stored_events.create_event(
-        db,
-        name="Gone Open",
-        system_id=rules.system_id,
-        settings={"points_limit": 1000},
-        books=[rules],
-        texts=texts,
-        deadline=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc),
-        allow_illegal=True,
-    )
+from tests.store.test_lists import new_event
 
 
 def rows(db, table, event_id: str) -> int:
