@@ -51,6 +51,15 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
+def insert_or_merge(conn: Connection, table: Any) -> Any:
+    """An INSERT of *table* that can say what to do on a conflict (``on_conflict_do_nothing``,
+    ``on_conflict_do_update``): both backends spell it alike, each from its own dialect, so a
+    write racing another of the same row is one atomic statement rather than a check then a write."""
+    from sqlalchemy.dialects import postgresql, sqlite  # only when a conflicting write is possible
+
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
+
+
 def as_utc(value: dt.datetime) -> dt.datetime:
     """SQLite hands timestamps back without a zone; they were written in UTC."""
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.timezone.utc)

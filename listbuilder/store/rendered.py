@@ -47,7 +47,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 
-from listbuilder.store.database import Database, metadata, utcnow
+from listbuilder.store.database import Database, insert_or_merge, metadata, utcnow
 from listbuilder.store.events import events
 
 event_rosters = Table(
@@ -102,8 +102,6 @@ def keep(db: Database, ref: RosterRef, pdf: bytes) -> None:
     """Keep the roster *ref* names, replacing one rendered by other templates; when another
     worker kept the same roster meanwhile, theirs stays (both are the same document). Not
     kept when the event was deleted meanwhile."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
     with db.writing() as conn:
         if not _event_live(conn, ref.event_id):
             return
@@ -115,9 +113,8 @@ def keep(db: Database, ref: RosterRef, pdf: bytes) -> None:
                 event_rosters.c.renderer != ref.renderer,
             )
         )
-        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         conn.execute(
-            dialect.insert(event_rosters)
+            insert_or_merge(conn, event_rosters)
             .values(
                 event_id=ref.event_id,
                 number=ref.number,
@@ -188,8 +185,6 @@ def keep_pack(db: Database, key: PackKey, pdf: bytes) -> KeptPack:
     """Keep *pdf* as the event's pack on that paper, replacing the one kept before (of other
     numbers or templates; the last writer wins, and a reader checks the numbers). Not kept when
     the event was deleted meanwhile; returned either way."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
     kept = KeptPack(hashlib.sha256(pdf).hexdigest(), pdf)
     values = {
         "renderer": key.renderer,
@@ -200,9 +195,8 @@ def keep_pack(db: Database, key: PackKey, pdf: bytes) -> KeptPack:
     }
     with db.writing() as conn:
         if _event_live(conn, key.event_id):
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             conn.execute(
-                dialect.insert(event_packs)
+                insert_or_merge(conn, event_packs)
                 .values(event_id=key.event_id, paper=key.paper, **values)
                 .on_conflict_do_update(index_elements=["event_id", "paper"], set_=values)
             )

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy import Column, Connection, DateTime, Engine, String, Table, Text, select
 
 from listbuilder.books import text_digest
-from listbuilder.store.database import Database, metadata, utcnow
+from listbuilder.store.database import Database, insert_or_merge, metadata, utcnow
 
 book_texts = Table(
     "book_texts",
@@ -45,10 +45,7 @@ def keep_texts(conn: Connection, texts: Mapping[str, str]) -> None:
     rows = [{"digest": d, "text": t, "stored_at": utcnow()} for d, t in wanted.items() if d not in present]
     if rows:
         # Two first saves against a new book may race to store it: the second does nothing.
-        from sqlalchemy.dialects import postgresql, sqlite  # only when a new book is first saved
-
-        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        conn.execute(dialect.insert(book_texts).on_conflict_do_nothing(index_elements=["digest"]), rows)
+        conn.execute(insert_or_merge(conn, book_texts).on_conflict_do_nothing(index_elements=["digest"]), rows)
 
 
 def read_texts(db: Database, digests: Iterable[str]) -> dict[str, str]:
