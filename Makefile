@@ -3,7 +3,7 @@ VENV   ?= .venv
 # The interpreter the venv is made from. Debian's own CPython (/usr/bin/python3) is built with
 # profile-guided and link-time optimisation and links libpython statically; pyenv's default
 # build (what `python3` is on our machines) has neither and runs this service's code about 20-25 %
-# slower (README, Speed). So Debian's comes first when it is 3.11 or newer and can make a venv;
+# slower (measured in the commit that chose it). So Debian's comes first when it is 3.11 or newer and can make a venv;
 # anywhere else, the python3 on PATH. `make setup PYTHON=...` chooses another.
 PYTHON ?= $(shell /usr/bin/python3 -c 'import sys, ensurepip, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && echo /usr/bin/python3 || echo python3)
 PY     := $(VENV)/bin/python

@@ -7,16 +7,18 @@ from typing import Any, ClassVar
 import marshmallow
 from marshmallow import ValidationError, fields, post_load, validate
 
+from listbuilder.compat.marshmallow import HookTableMeta
 from listbuilder.model import Cost, RuleDefinition, RuleRef, Spell
 
 
-class Schema(marshmallow.Schema):
-    """The base of every schema of ours: a deep copy of a schema is the schema itself.
+class Schema(marshmallow.Schema, metaclass=HookTableMeta):
+    """The base of every schema of ours: a deep copy of a schema is the schema itself, and its
+    table of decorated methods is read from our classes only (``listbuilder.compat.marshmallow``).
 
     A schema is never changed once built. flask-smorest deep-copies an operation's
     documentation at each of its decorators and again when it registers the operation, and
     that documentation holds schema instances (one per response and error code): copying
-    every field of each, again and again, was about a fifth of start-up. (Schemas build
+    every field of each, again and again, was a large part of start-up. (Schemas build
     their own fields by deep-copying fields, not schemas, so loading is unaffected.)
     """
 
