@@ -8,6 +8,7 @@ listed under ``stats`` and also lifted to the top of each unit, so a client read
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from marshmallow import fields, post_dump
@@ -237,9 +238,12 @@ def _data_schema(shape: issue_data.DataShape) -> type[OutSchema]:
     return type(f"IssueData{shape.name}Schema", (OutSchema,), attrs)
 
 
-# Most keys first: a generated client tries the shapes in this order and keeps the first whose
-# keys are all there, so a shape is tried before those whose keys are a part of its own.
-ISSUE_DATA = {shape.name: _data_schema(shape) for shape in sorted(issue_data.SHAPES, key=lambda s: -len(s.keys))}
+@cache
+def issue_data_schemas() -> dict[str, type[OutSchema]]:
+    """Each declared shape of ``data``, most keys first: a generated client tries the shapes in
+    this order and keeps the first whose keys are all there, so a shape is tried before those
+    whose keys are a part of its own. Made when the OpenAPI document first needs them."""
+    return {shape.name: _data_schema(shape) for shape in sorted(issue_data.SHAPES, key=lambda s: -len(s.keys))}
 
 
 class IssueOut(OutSchema):
@@ -251,7 +255,7 @@ class IssueOut(OutSchema):
     path = fields.String(metadata={"description": "JSON path into the submitted list, e.g. units[3].upgrades[1]"})
     clause = fields.String(metadata={"description": "the rule clause enforced"})
     data = OneOfSchemas(
-        ISSUE_DATA,
+        issue_data_schemas,
         metadata={
             "description": "the figures behind the message, in the shape its code sends (listbuilder/issue_data.py); absent when it has none"
         },

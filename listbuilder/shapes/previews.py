@@ -15,8 +15,8 @@ about as much as a small preview, and they keep no state between loads.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Callable, Mapping
+from functools import cache, cached_property
 from typing import Any, ClassVar
 
 from marshmallow import ValidationError, fields, validate
@@ -66,11 +66,21 @@ class SideProfileSchema(StrictSchema):
 class OneOfSchemas(fields.Field):
     """One of several object shapes, told apart by a key only one of them has (no kind field):
     ``{"book": SideBookSchema, "list": SideListSchema, ...}``. Loaded by the shape it names;
-    documented as a ``oneOf`` of their components (each closed, with its own required keys)."""
+    documented as a ``oneOf`` of their components (each closed, with its own required keys).
 
-    def __init__(self, shapes: Mapping[str, type[Schema]], **kwargs: Any) -> None:
+    *shapes* may be a function that makes that mapping, called when the shapes are first
+    needed: an answer's field is dumped as it is, so only the OpenAPI document reads its
+    shapes, and start-up need not build their classes."""
+
+    def __init__(
+        self, shapes: Mapping[str, type[Schema]] | Callable[[], Mapping[str, type[Schema]]], **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
-        self.shapes = dict(shapes)
+        self._shapes = shapes
+
+    @cached_property
+    def shapes(self) -> dict[str, type[Schema]]:
+        return dict(self._shapes() if callable(self._shapes) else self._shapes)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         kinds = [key for key in self.shapes if isinstance(value, dict) and key in value]
