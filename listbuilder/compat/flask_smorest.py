@@ -11,6 +11,10 @@
 - :func:`copy_documentation` moves an operation's documentation (the ``_apidoc`` dict
   flask-smorest's decorators attach to a view function) onto another function, so a view can
   be served without the wrappers that only carried its documentation.
+- :func:`add_responses` writes several responses into that dict at once, as a stack of
+  ``Blueprint.alt_response`` decorators would; each of those wraps the view and deep-copies
+  the whole dict again, which for every error status of every operation added up to a
+  noticeable part of start-up.
 
 ``tests/compat/test_flask_smorest.py`` checks through ``init_app``, ``register_blueprint`` and
 the served document that flask-smorest still calls and reads each of these.
@@ -18,8 +22,9 @@ the served document that flask-smorest still calls and reads each of these.
 
 from __future__ import annotations
 
+import copy
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flask_smorest
@@ -111,3 +116,15 @@ def api_of(app: Flask) -> flask_smorest.Api:
 def copy_documentation(source: Callable[..., Any], target: Callable[..., Any]) -> None:
     """Give *target* the OpenAPI documentation flask-smorest's decorators gave *source*."""
     target._apidoc = source._apidoc  # type: ignore[attr-defined]
+
+
+def add_responses(view: Callable[..., Any], responses: Sequence[tuple[int, Any, str]]) -> None:
+    """Document each ``(status, schema, description)`` of *responses* on *view*, first to last,
+    as ``alt_response(status, schema=schema, description=description)`` decorators applied in
+    that order would (innermost first), without wrapping *view*. The documentation is copied
+    once, so a dict shared with another function is not changed."""
+    apidoc = copy.deepcopy(getattr(view, "_apidoc", {}))
+    documented = apidoc.setdefault("response", {}).setdefault("responses", {})
+    for status, schema, description in responses:
+        documented.setdefault(status, []).append({"schema": schema, "description": description, "content_type": None})
+    view._apidoc = apidoc  # type: ignore[attr-defined]

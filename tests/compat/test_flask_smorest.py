@@ -12,7 +12,7 @@ import marshmallow as ma
 from flask import Flask
 from werkzeug.routing import BaseConverter
 
-from listbuilder.compat.flask_smorest import LazySpecApi, api_of, copy_documentation
+from listbuilder.compat.flask_smorest import LazySpecApi, add_responses, api_of, copy_documentation
 
 CONFIG = {
     "API_TITLE": "Things",
@@ -33,6 +33,11 @@ def thing_key_schema(converter: BaseConverter) -> dict[str, str]:
 
 class Thing(ma.Schema):
     name = ma.fields.String()
+
+
+class Unchanging(Thing):
+    def __deepcopy__(self, memo):
+        return self
 
 
 class Watched(LazySpecApi):
@@ -111,3 +116,38 @@ def test_a_request_finds_its_api_and_api_of_finds_the_apps():
     api.marker = object()
     app.test_client().get("/things/t2")
     assert seen["marker"] is api.marker and api_of(app) is api
+
+
+def test_add_responses_documents_what_alt_response_decorators_would():
+    blp = flask_smorest.Blueprint("things", __name__)
+    thing = Unchanging()  # flask-smorest's deep copies keep it, so the two dicts compare
+
+    def view():
+        return {}
+
+    stacked = blp.alt_response(404, schema=thing, description="none")(
+        blp.alt_response(422, schema=thing, description="bad")(blp.response(200, thing)(view))
+    )
+    ours = blp.response(200, thing)(view)
+    before = ours._apidoc
+    add_responses(ours, [(422, thing, "bad"), (404, thing, "none")])
+    assert ours._apidoc == stacked._apidoc
+    assert list(ours._apidoc["response"]["responses"]) == [200, 422, 404]
+    assert "422" not in str(before)  # the dict it had is not changed
+
+
+def test_responses_added_without_wrapping_are_served_in_the_document():
+    app = Flask(__name__)
+    app.config.update(CONFIG)
+    api = LazySpecApi(app)
+    blp = flask_smorest.Blueprint("things", __name__, url_prefix="/things")
+
+    @blp.response(200, Thing)
+    def things():
+        return {"name": "t"}
+
+    add_responses(things, [(409, Thing(), "taken")])
+    blp.route("/")(things)  # the route keeps the documentation its view has
+    api.register_blueprint(blp)
+    served = app.test_client().get("/api/openapi.json").get_json()
+    assert served["paths"]["/things/"]["get"]["responses"]["409"]["description"] == "taken"

@@ -24,7 +24,7 @@ from marshmallow import Schema, ValidationError
 from webargs import core
 from webargs.flaskparser import is_json_request
 
-from listbuilder.compat.flask_smorest import LazySpecApi, api_of, copy_documentation
+from listbuilder.compat.flask_smorest import LazySpecApi, add_responses, api_of, copy_documentation
 from listbuilder.shapes.api import ErrorOut
 from listbuilder.web.http.bodies import JsonBodyParser, may_hold_nul
 from listbuilder.web.http.openapi import ContractPlugin, RateLimitPlugin
@@ -137,9 +137,9 @@ class Blueprint(flask_smorest.Blueprint):
         unsupported = set(options) - self._DOCUMENTING
         if unsupported:
             raise TypeError(f"arguments() does not take {sorted(unsupported)}")
-        document = super().arguments(schema, location=location, **options)
-        parser = self.ARGUMENTS_PARSER
         instance = schema() if isinstance(schema, type) else schema
+        document = super().arguments(instance, location=location, **options)  # one instance for both
+        parser = self.ARGUMENTS_PARSER
         read = parser_loader(parser, location)
         unknown = parser.DEFAULT_UNKNOWN_BY_LOCATION.get(location)
         load_options = {"unknown": unknown} if unknown else {}
@@ -181,12 +181,8 @@ class Blueprint(flask_smorest.Blueprint):
         words = {**ERROR_DESCRIPTIONS, **(descriptions or {})}
 
         def decorate(view: View) -> View:
-            # alt_response wraps the view once per status only to carry the documentation;
-            # keep the documentation and serve the view itself (no wrapper per request).
-            documented = view
-            for code in reversed(codes):
-                documented = self.alt_response(code, schema=ERROR_OUT, description=words[code])(documented)
-            copy_documentation(documented, view)
+            # what alt_response per code would document, innermost first; the view is served as it is
+            add_responses(view, [(code, ERROR_OUT, words[code]) for code in reversed(codes)])
             return view
 
         return decorate
