@@ -1,13 +1,15 @@
 """Loaded army books kept between starts, so a new process does not check every book again.
 
 Loading a book runs it through its family's marshmallow schema and the rules' checks: for all
-books that was 0.15-0.2 s of every start, the largest share after imports. What comes out
-depends only on the files' text and on this package's code, so ``load_registry`` keeps it here
-(pickled) under a key made of both:
+books, the largest share of a start after imports. What comes out depends only on the files'
+text and on this package's code, so ``load_registry`` keeps it here (pickled) under a key made
+of both:
 
 - the name of each system folder, and of each book and system file with its text's SHA-256;
-- the SHA-256 of every ``.py`` file of the ``listbuilder`` package, the Python version, and
-  the PyYAML and marshmallow installations (version, or size and time of their files).
+- the name, size and modification time of every ``.py`` file of the ``listbuilder`` package
+  (the test Python itself applies before it trusts a module's bytecode; reading and hashing
+  every source at each start cost more than the rest of the key), the Python version, and the
+  PyYAML and marshmallow installations (version, or size and time of their files).
 
 Any change to any of them gives another key, so an entry made by other books or other code is
 never read (a folder keeps the KEEP entries used last).
@@ -66,12 +68,13 @@ def registry_key(files: Iterable[tuple[str, str]]) -> str:
 
 @cache
 def code_fingerprint() -> str:
-    """SHA-256 of the package's source, the Python version and the parsers' installations."""
+    """SHA-256 of the package's sources (each one's name, size and modification time), the
+    Python version and the parsers' installations."""
     digest = hashlib.sha256(sys.version.encode())
     skip = len(str(PACKAGE))
     for path in sorted(_sources(str(PACKAGE))):
-        with open(path, "rb") as source:
-            digest.update(path[skip:].encode() + b"\0" + source.read())  # named within the package
+        found = os.stat(path)
+        digest.update(f"{path[skip:]}\0{found.st_size}\0{found.st_mtime_ns}\0".encode())  # named within the package
     for module in (yaml, marshmallow):
         found = os.stat(module.__file__ or "")
         digest.update(

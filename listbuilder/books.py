@@ -110,12 +110,13 @@ def load_registry(folder: Path | str | Sequence[Path | str] | None = None) -> Bo
     if texts is None:
         return _load_registry(system_dirs)
     # Folders count as well as files: a system folder with no system file is a problem.
-    listing = [(_show(d), "") for d in system_dirs] + [(_show(path), text_digest(text)) for path, text in texts.items()]
+    digests = {path: text_digest(text) for path, text in texts.items()}
+    listing = [(_show(d), "") for d in system_dirs] + [(_show(path), digest) for path, digest in digests.items()]
     key = book_cache.registry_key(listing)
     kept = book_cache.read(kept_in / "registry", key)
     if kept is not None:
         systems, books, warnings = kept
-        by_digest = {text_digest(text): text for text in texts.values()}
+        by_digest = {digests[path]: text for path, text in texts.items()}
         return BookRegistry(
             systems=systems,
             books=books,

@@ -102,6 +102,23 @@ def test_changed_code_is_another_key(monkeypatch):
     assert book_cache.registry_key(files) != before
 
 
+def test_an_edited_module_is_another_code_fingerprint(tmp_path, monkeypatch):
+    module = tmp_path / "listbuilder" / "model" / "__init__.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("SIZE = 1\n")
+    os.utime(module, ns=(1_000_000_000, 1_000_000_000))
+    monkeypatch.setattr(book_cache, "PACKAGE", tmp_path / "listbuilder")
+    fingerprint = book_cache.code_fingerprint.__wrapped__
+    before = fingerprint()
+    assert fingerprint() == before
+    module.write_text("SIZE = 2\n")  # the same size: told apart by its time
+    os.utime(module, ns=(2_000_000_000, 2_000_000_000))
+    edited = fingerprint()
+    module.write_text("SIZE = 20\n")
+    os.utime(module, ns=(2_000_000_000, 2_000_000_000))  # the same time: told apart by its size
+    assert len({before, edited, fingerprint()}) == 3
+
+
 def test_code_fingerprint_covers_every_module_of_the_package():
     sources = {os.path.relpath(p, book_cache.PACKAGE) for p in book_cache._sources(str(book_cache.PACKAGE))}
     assert {
