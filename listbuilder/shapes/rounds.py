@@ -12,7 +12,7 @@ from listbuilder.shapes.api import ReportOut
 from listbuilder.shapes.events import NOT_BLANK, EventOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
-from listbuilder.tournament.standings import TIEBREAKERS
+from listbuilder.tournament import TIEBREAKERS
 
 MAX_PLAYERS = 2000
 OUTCOMES = ("win", "draw", "loss")

@@ -5,3 +5,7 @@ books): ``pairing`` makes a round's tables, ``scoring`` turns what happened at a
 points, ``standings`` ranks players from every game played. The store keeps the rounds and
 results; the web layer hands them here and answers with what comes back.
 """
+
+# The tiebreakers ``standings`` knows, by name (what each weighs: its docstring). Here, not
+# there, so the API's shapes name them without importing the tournament's engine at start-up.
+TIEBREAKERS = ("buchholz", "opponents_strength", "secondary", "head_to_head")

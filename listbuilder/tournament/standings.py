@@ -19,9 +19,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from listbuilder.tournament import TIEBREAKERS
 from listbuilder.tournament.scoring import GameScore
 
-TIEBREAKERS = ("buchholz", "opponents_strength", "secondary", "head_to_head")
 DEFAULT_TIEBREAKERS = TIEBREAKERS
 
 
