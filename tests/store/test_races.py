@@ -207,3 +207,39 @@ def test_a_lock_of_version_1_racing_a_save_never_locks_version_2(pg, registry):
             inconsistent.append((trial, "lock", repr(locked), "save", repr(saved)))
     report("lock vs save", inconsistent, outcomes)
     assert inconsistent == []
+
+
+@pytest.mark.parametrize("kept", ["roster", "pack"])
+def test_a_roster_or_pack_kept_racing_its_events_delete_never_outlives_the_event(pg, registry, kept):
+    """The other orders beside test_rendered's forced one: a render's write and the organiser's
+    delete started together, swept over the trials; whoever wins, nothing rendered is left for a
+    deleted event."""
+    import datetime as dt
+
+    from listbuilder.event_admin import plan_delete
+    from listbuilder.store import rendered
+    from listbuilder.store.rounds import change_day
+    from tests.store.test_rendered import rows
+
+    inconsistent, outcomes = [], {"render started first": 0, "delete started first": 0}
+    for trial in range(TRIALS):
+        made = make_event(pg, registry, f"Pack race {trial}")
+        event_id = made.event.id
+        if kept == "roster":
+            keep = lambda: rendered.keep(pg, rendered.RosterRef(event_id, 1, "a4", "r1"), b"%PDF-1")  # noqa: E731
+        else:
+            keep = lambda: rendered.keep_pack(pg, rendered.PackKey(event_id, "a4", "r1", (1,)), b"%PDF-1")  # noqa: E731
+        delete = lambda: change_day(  # noqa: E731
+            pg, event_id, made.token, plan_delete(dt.datetime.now(dt.timezone.utc))
+        )
+        first, second = (keep, delete) if trial % 2 else (delete, keep)
+        answers = at_once(first, second, delays(trial))
+        refused = [answer for answer in answers if isinstance(answer, StoreError)]
+        if refused:
+            inconsistent.append((trial, "refused", repr(refused)))
+        left = (rows(pg, rendered.event_rosters, event_id), rows(pg, rendered.event_packs, event_id))
+        if left != (0, 0):
+            inconsistent.append((trial, "kept for a deleted event (rosters, packs)", left))
+        outcomes["render started first" if trial % 2 else "delete started first"] += 1
+    report(f"{kept} kept vs event deleted", inconsistent, outcomes)
+    assert inconsistent == []
