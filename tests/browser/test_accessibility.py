@@ -87,19 +87,15 @@ def builder_states(page: Page):
     yield "preview answered"
 
 
+def pages(saved_list: str) -> tuple[str, ...]:
+    """Every kind of page a visitor reaches by a link (the builder is walked through apart)."""
+    return ("/", "/systems/grimdark-future", f"/books/{BOOK}", "/lists", f"/l/{saved_list}", "/import", "/events/new")
+
+
 def test_axe_finds_nothing_serious_on_any_page(sized: Page, saved_list):
     page = sized
     problems = []
-    for path in (
-        "/",
-        "/systems/grimdark-future",
-        f"/books/{BOOK}",
-        "/lists",
-        f"/l/{saved_list}",
-        "/import",
-        "/events/new",
-        "/no-such-page",
-    ):
+    for path in (*pages(saved_list), "/no-such-page"):
         page.goto(page.base + path)
         page.wait_for_load_state("networkidle")
         problems += [f"{path}: {p}" for p in serious(page)]
@@ -130,15 +126,7 @@ def test_touch_targets_are_at_least_44px_on_a_phone(browser, live_server, saved_
     page.base = live_server  # type: ignore[attr-defined]
     try:
         small = []
-        for path in (
-            "/",
-            "/systems/grimdark-future",
-            f"/books/{BOOK}",
-            "/lists",
-            f"/l/{saved_list}",
-            "/import",
-            "/events/new",
-        ):
+        for path in pages(saved_list):
             page.goto(live_server + path)
             small += [f"{path}: {s}" for s in page.evaluate(TARGETS)]
         for state in builder_states(page):
