@@ -254,23 +254,26 @@ def test_yaml_written_loads_back_into_the_same_book(rustbound, tmp_path):
     assert loaded.rules == rustbound.book.rules and loaded.undefined_rules == rustbound.book.undefined_rules
 
 
+def single_option_lists(book):
+    """(unit, upgrades, list body) for every unit of *book*, bare and with each one option."""
+    for unit in book.units:
+        picks = [[]] + [[{"section": s.id, "option": o.id}] for s in book.sections_of(unit) for o in s.options]
+        for upgrades in picks:
+            body = {
+                "system": book.system,
+                "book": book.id,
+                "units": [{"key": "a", "unit": unit.id, "upgrades": upgrades}],
+            }
+            yield unit, upgrades, body
+
+
 def test_every_unit_and_single_option_validates_over_http(rustbound, with_rustbound):
     from listbuilder.web import create_app
 
     client = create_app({"TESTING": True, "REGISTRY": with_rustbound}).test_client()
-    book = rustbound.book
-    for unit in book.units:
-        picks = [[]] + [[{"section": s.id, "option": o.id}] for s in book.sections_of(unit) for o in s.options]
-        for upgrades in picks:
-            response = client.post(
-                "/api/v1/lists/validate",
-                json={
-                    "system": book.system,
-                    "book": book.id,
-                    "units": [{"key": "a", "unit": unit.id, "upgrades": upgrades}],
-                },
-            )
-            assert response.status_code == 200, (unit.id, upgrades, response.get_json())
+    for unit, upgrades, body in single_option_lists(rustbound.book):
+        response = client.post("/api/v1/lists/validate", json=body)
+        assert response.status_code == 200, (unit.id, upgrades, response.get_json())
 
 
 def _validate(registry, converted, unit_id, *rows):

@@ -23,6 +23,7 @@ from listbuilder.importers.army_forge_book import convert_book
 from listbuilder.importers.army_forge_list import convert_list
 from listbuilder.lists import parse_list, validate_list
 from tests.conftest import BOOKS, ROOT
+from tests.importers.test_army_forge_book import single_option_lists
 
 
 def _samples() -> Path | None:
@@ -106,19 +107,10 @@ def test_every_unit_and_single_option_validates_without_a_server_error(imported)
     for book in loaded.books.values():
         if "army_forge" not in book.extra:
             continue
-        for unit in book.units:
-            picks = [[]] + [[{"section": s.id, "option": o.id}] for s in book.sections_of(unit) for o in s.options]
-            for upgrades in picks:
-                response = client.post(
-                    "/api/v1/lists/validate",
-                    json={
-                        "system": book.system,
-                        "book": book.id,
-                        "units": [{"key": "a", "unit": unit.id, "upgrades": upgrades}],
-                    },
-                )
-                assert response.status_code == 200, (book.id, unit.id, upgrades, response.get_data(as_text=True)[:300])
-                checked += 1
+        for unit, upgrades, body in single_option_lists(book):
+            response = client.post("/api/v1/lists/validate", json=body)
+            assert response.status_code == 200, (book.id, unit.id, upgrades, response.get_data(as_text=True)[:300])
+            checked += 1
     assert checked > 1000
 
 
