@@ -3,7 +3,9 @@ import { actOnChoice, api, ApiError, CHOICE_HINT, counted, debounce, errorBox, f
 import { ListStore } from "./store.js";
 import { deploymentGroups, groupOf } from "./groups.js";
 import { Glossary, RuleTips, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
-import { Editor, joinersOf, optionCost, sectionKind, setRowOrder, takeOption } from "./editor.js";
+import { Editor } from "./editor.js";
+import { joinersOf } from "./joining.js";
+import { optionCost, sectionKind, setRowOrder, takeOption } from "./upgrade_rows.js";
 import { Preview } from "./preview.js";
 import { initSaved, listIdInAddress } from "./saved.js";
 import { describeWork, draftKey, readDraft, writeDraft } from "./drafts.js";
@@ -817,7 +819,7 @@ function localCounts() {
     models: list.units.reduce((n, e) => n + (units.get(e.unit)?.size || 0), 0) };
 }
 
-/** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/deployment.py). */
+/** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/lists/deployment.py). */
 const COUNT_WORDS = { units: ["unit", "units"], activations: ["activation", "activations"], models: ["model", "models"] };
 function countChips(t) {
   return Object.entries(COUNT_WORDS).filter(([k]) => t[k] !== undefined)

@@ -3,6 +3,8 @@
 import { actOnChoice, CHOICE_HINT, h, formatCost, ruleName } from "./util.js";
 import { gainsLine, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
 import { efficiencyPanel } from "./efficiency.js";
+import { canHostUnit, joinersOf } from "./joining.js";
+import { optionCost, sectionKind, takeOption } from "./upgrade_rows.js";
 import { groupOf } from "./groups.js";
 
 const AFFECTS_TEXT = {
@@ -13,12 +15,6 @@ const AFFECTS_TEXT = {
   any: () => "any number of models",
 };
 
-/** How a section is chosen: "radio" (pick one), "check" (several options), "count" (models per option). */
-export function sectionKind(section) {
-  if (section.affects === "up_to" || section.affects === "any") return "count";
-  return section.pick && section.pick.max === 1 ? "radio" : "check";
-}
-
 function pickText(section) {
   const { min, max } = section.pick || { min: 0, max: 1 };
   const parts = [];
@@ -28,8 +24,6 @@ function pickText(section) {
   if (min >= 1) parts.push(min === 1 ? "required" : `at least ${min} required`);
   return parts.join(", ");
 }
-
-export const optionCost = (option, unitId) => (option.unit_costs && option.unit_costs[unitId]) || option.cost;
 
 export class Editor {
   constructor(root, ctx) {
@@ -386,60 +380,3 @@ export class Editor {
 }
 
 const cssId = (key) => String(key).replace(/[^a-zA-Z0-9_-]/g, "_");
-
-// -- list edits (the rows keep the unit's section order so replacements come before additions)
-
-let ORDER = () => 0;
-export function setRowOrder(fn) { ORDER = fn; }
-
-function sortRows(entry) {
-  entry.upgrades.sort((a, b) => ORDER(entry, a) - ORDER(entry, b));
-}
-
-/** Pick one option of a pick-one section (null: none); used by the efficiency panel's trials. */
-export function setSection(entry, sectionId, optionId) {
-  entry.upgrades = entry.upgrades.filter((r) => r.section !== sectionId);
-  if (optionId) entry.upgrades.push({ section: sectionId, option: optionId, count: 1 });
-  sortRows(entry);
-}
-
-export function setOption(entry, sectionId, optionId, count) {
-  entry.upgrades = entry.upgrades.filter((r) => !(r.section === sectionId && r.option === optionId));
-  if (count > 0) entry.upgrades.push({ section: sectionId, option: optionId, count });
-  sortRows(entry);
-}
-
-/** Take (count > 0) or drop an option; what it needs comes with it, what needs it goes with it. */
-export function takeOption(entry, section, option, count, sections) {
-  setOption(entry, section.id, option.id, count);
-  if (count > 0) {
-    for (const ref of option.requires || []) {
-      const [sid, oid] = ref.split("/");
-      if (!entry.upgrades.some((r) => r.section === sid && r.option === oid)) setOption(entry, sid, oid, 1);
-    }
-  } else {
-    const gone = `${section.id}/${option.id}`;
-    for (const r of [...entry.upgrades]) {
-      const s = sections.get(r.section);
-      const o = s && s.options.find((x) => x.id === r.option);
-      if (o && (o.requires || []).includes(gone)) takeOption(entry, s, o, 0, sections);
-    }
-  }
-}
-
-/** Can a unit of the book take a joining hero (heroes) or an attachment (ancients-hex)? */
-export function canHostUnit(system, unit, heroes) {
-  const comp = system.composition || {};
-  if (heroes) return !unit.is_hero && !(comp.heroes_join.multi_model_only && unit.size <= 1);
-  const advance = new Set(comp.advance_rules || []);
-  return (unit.rules || []).some((r) => advance.has(ruleName(r))) && !(unit.rules || []).some((r) => ruleName(r) === comp.attachment_rule);
-}
-
-/** The book's units that can join (heroes) or attach to this one: {what, a: "a hero", units}, or null. */
-export function joinersOf(system, book, unit) {
-  const comp = system.composition || {};
-  const heroes = Boolean(comp.heroes_join);
-  if (!(heroes || comp.attachment_rule) || !canHostUnit(system, unit, heroes)) return null;
-  const units = book.units.filter((u) => heroes ? u.is_hero : (u.rules || []).some((r) => ruleName(r) === comp.attachment_rule));
-  return heroes ? { what: "hero", a: "a hero", units } : { what: "attachment", a: "an attachment", units };
-}

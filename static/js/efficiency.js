@@ -3,7 +3,7 @@
 // expected wounds per 100 points (POST /api/v1/previews/compare answers; this module only asks
 // and draws).
 import { h, api, errorBox } from "./util.js";
-import { sectionKind, setOption, setSection } from "./editor.js";
+import { sectionKind, setOption, setSection } from "./upgrade_rows.js";
 import { UnitPicker } from "./unit_picker.js";
 
 const MAX_OPTIONS = 8; // the API compares 2 to 8 loadouts at once
