@@ -23,6 +23,21 @@ function append(el, children) {
   }
 }
 
+/**
+ * The element with this id, which the page's template always has: a missing one fails here, by
+ * its id, instead of as "null has no properties" further on.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @param {new () => T} [kind]  the element's class, to use what only that kind has (a select's value)
+ * @returns {T}
+ */
+export function byId(id, kind) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`The page has no #${id}.`);
+  if (kind && !(el instanceof kind)) throw new Error(`#${id} is not a ${kind.name}.`);
+  return /** @type {T} */ (el);
+}
+
 /** An error from the API, in its one shape {code, status, message, errors}. */
 export class ApiError extends Error {
   constructor(status, body) {
