@@ -95,6 +95,7 @@
  * @property {Unit[]} units
  * @property {Section[]} upgrades
  * @property {any[]} [spells]
+ * @property {any[]} [rules]  the book's own rules, with their texts
  * @property {Record<string, any>} [extra]
  */
 
@@ -107,6 +108,7 @@
  * @property {Record<string, any>} composition
  * @property {Record<string, any>} limits
  * @property {any[]} [spells]
+ * @property {any[]} [glossary]  the rules' texts
  */
 
 /**

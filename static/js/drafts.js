@@ -9,11 +9,30 @@
 // version the changes were made to (a save sends it as If-Match, so a version saved elsewhere
 // meanwhile is never overwritten silently); pending says a save was asked for while offline.
 
+/**
+ * @typedef {object} Draft
+ * @property {any} list  the list in the API's format (units always an array)
+ * @property {number} [savedAt]
+ * @property {string} [bookName]
+ * @property {string | null} [listId]
+ * @property {number | null} [baseVersion]
+ * @property {boolean} [pending]
+ */
+
 export const DRAFT_PREFIX = "listbuilder.draft.";
 
-/** The slot of a book's new list (no id) or of unsaved changes to saved list *listId*. */
+/**
+ * The slot of a book's new list (no id) or of unsaved changes to saved list *listId*.
+ * @param {string} book
+ * @param {string | null} [listId]
+ * @returns {string}
+ */
 export const draftKey = (book, listId = null) => DRAFT_PREFIX + book + (listId ? `?list=${listId}` : "");
 
+/**
+ * @param {string} key  a slot (draftKey)
+ * @returns {Draft | null} the draft kept there, or null (none, or not readable)
+ */
 export function readDraft(key) {
   try {
     const draft = JSON.parse(localStorage.getItem(key) || "null");
@@ -21,7 +40,12 @@ export function readDraft(key) {
   } catch { return null; }  // a corrupt draft is dropped
 }
 
-/** false when the browser refuses (storage full or off): the list still works in this tab. */
+/**
+ * Keep a draft in a slot, stamped with the time.
+ * @param {string} key
+ * @param {Draft} draft
+ * @returns {boolean} false when the browser refuses (storage full or off): the list still works in this tab
+ */
 export function writeDraft(key, draft) {
   try {
     localStorage.setItem(key, JSON.stringify({ ...draft, savedAt: Date.now() }));
@@ -29,12 +53,20 @@ export function writeDraft(key, draft) {
   } catch { return false; }
 }
 
+/**
+ * @param {string} key
+ * @returns {void}
+ */
 export function dropDraft(key) {
   try { localStorage.removeItem(key); } catch { /* storage off: nothing kept either */ }
 }
 
-/** Every draft in this browser, most recent first (the home page offers to continue them). */
+/**
+ * Every draft in this browser, most recent first (the home page offers to continue them).
+ * @returns {Draft[]}
+ */
 export function readDrafts() {
+  /** @type {Draft[]} */
   const drafts = [];
   try {
     for (let i = 0; i < localStorage.length; i++) {
@@ -47,7 +79,11 @@ export function readDrafts() {
   return drafts.sort((a, b) => (b.savedAt || 0) - (a.savedAt || 0));
 }
 
-/** "“Club night” (3 units)": how a confirmation names the work it would replace. */
+/**
+ * "“Club night” (3 units)": how a confirmation names the work it would replace.
+ * @param {{name?: string, units?: unknown[]}} list
+ * @returns {string}
+ */
 export function describeWork(list) {
   const n = (list.units || []).length;
   return `${list.name ? `“${list.name}”` : "an unnamed list"} (${n} unit${n === 1 ? "" : "s"})`;

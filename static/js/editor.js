@@ -1,48 +1,57 @@
 // The unit editor: one control per upgrade section, as the book describes it, plus combining,
 // joining and spells. It edits the list entry only; the API says whether the result is legal.
 import { actOnChoice, CHOICE_HINT, h, formatCost, ruleName } from "./util.js";
-import { gainsLine, ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
+import { ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
 import { efficiencyPanel } from "./efficiency.js";
 import { canHostUnit, joinersOf } from "./joining.js";
-import { optionCost, sectionKind, takeOption } from "./upgrade_rows.js";
 import { groupOf } from "./groups.js";
+import { sectionControl } from "./section_control.js";
 
-const AFFECTS_TEXT = {
-  unit: () => "for the unit",
-  one: () => "one model",
-  all: () => "every model",
-  up_to: (s) => `up to ${s.affects_count} model${s.affects_count === 1 ? "" : "s"}`,
-  any: () => "any number of models",
-};
+/** @typedef {import("./api_shapes.js").ArmyList} ArmyList */
+/** @typedef {import("./api_shapes.js").Entry} Entry */
+/** @typedef {import("./api_shapes.js").Group} Group */
+/** @typedef {import("./api_shapes.js").Issue} Issue */
 
-function pickText(section) {
-  const { min, max } = section.pick || { min: 0, max: 1 };
-  const parts = [];
-  if (max === 1) parts.push("pick one");
-  else if (max === null || max === undefined) parts.push("any number of options");
-  else parts.push(`up to ${max} options`);
-  if (min >= 1) parts.push(min === 1 ? "required" : `at least ${min} required`);
-  return parts.join(", ");
-}
+/**
+ * What the editor reads and may change; the builder gives it (list_panel.js). It edits the list
+ * only through update and edit, so every change is one undoable step of the builder's store.
+ * @typedef {object} EditorContext
+ * @property {import("./api_shapes.js").GameSystem} system
+ * @property {import("./api_shapes.js").Book} book
+ * @property {string} family
+ * @property {Map<string, import("./api_shapes.js").Unit>} units
+ * @property {Map<string, import("./api_shapes.js").Section>} sections
+ * @property {import("./profile.js").Glossary} glossary
+ * @property {() => Promise<any[]>} books  the system's listed books
+ * @property {(id: string) => Promise<import("./api_shapes.js").Book>} bookCache
+ * @property {() => ArmyList} list
+ * @property {(key: string) => Entry | null} entry
+ * @property {(entry: Entry) => string} nameOf
+ * @property {(entry: Entry) => string} labelOf
+ * @property {(group: Group) => string} groupName
+ * @property {(fn: (entry: Entry) => void, options: {key: string, light?: boolean, merge?: string | null, label?: string | null}) => void} update
+ *   changes one entry, as one step
+ * @property {(label: string, fn: (list: ArmyList) => void) => void} edit  changes several entries at once, as one step
+ * @property {(unitId: string, options: {joinTo?: string | null}) => unknown} addUnit
+ * @property {(keys: string[], label: string) => void} remove
+ * @property {() => void} close
+ * @property {(key: string) => {cost: import("./api_shapes.js").Cost, profile?: Record<string, any>} | null} priced
+ *   the entry as the last report priced it
+ * @property {(group: Group) => {cost: string, issues: Issue[], overall: string}} [statusOf]
+ */
 
 export class Editor {
+  /**
+   * @param {HTMLElement} root  the editor's panel, hidden while no entry is open
+   * @param {EditorContext} ctx
+   */
   constructor(root, ctx) {
     this.root = root;
-    this.ctx = ctx; // {system, book, family, units, sections, books(), bookCache(id), list(), entry(key), update(fn, opts), close(), nameOf(entry)}
-  }
-
-  /** The cap on models for a count section, from the book: section size and gear to replace. */
-  modelCap(section, unit) {
-    let cap = section.affects === "up_to" ? Math.min(section.affects_count || 1, unit.size) : unit.size;
-    if (section.variant === "replace" && section.affects === "any" && section.replaces.length) {
-      const have = section.replaces.map((name) => {
-        const w = [...(unit.weapons || []), ...(unit.items || [])].find((x) => x.name === name);
-        return w ? w.count : Infinity;
-      });
-      const least = Math.min(...have);
-      if (Number.isFinite(least)) cap = Math.min(cap, least);
-    }
-    return cap;
+    this.ctx = ctx;
+    /** @type {Group | null} the group drawn last */
+    this.group = null;
+    /** @type {Set<string> | undefined} ids of the rules disclosures the player opened */
+    this.openRules = undefined;
   }
 
   render(key) {
@@ -61,16 +70,17 @@ export class Editor {
       // 000/001/002 "Combined Units": upgrades for all models are bought for both halves, so
       // they are one control here, changing both.
       const unit = this.ctx.units.get(group.members[0].unit);
-      const sectionsForAll = (unit ? unit.upgrades : []).map((id) => this.ctx.sections.get(id)).filter((s) => s && s.affects === "all");
+      const sectionsForAll = /** @type {import("./api_shapes.js").Section[]} */ ((unit ? unit.upgrades : []).map((id) => this.ctx.sections.get(id))
+        .filter((s) => s && s.affects === "all"));
       for (const s of sectionsForAll) shared.add(s.id);
-      if (sectionsForAll.length) {
+      if (unit && sectionsForAll.length) {
         controls.append(h("div", { class: "member shared" }, h("h4", {}, "Both halves"),
           h("p", { class: "hint" }, "Upgrades for every model are bought for both halves of a combined unit."),
-          sectionsForAll.map((s) => this.section(group.members, unit, s, prefixOf(group.members[0])))));
+          sectionsForAll.map((s) => sectionControl(this.ctx, group.members, unit, s, prefixOf(group.members[0])))));
       }
     }
     for (const member of group.entries) controls.append(this.member(member, group, prefixOf(member), shared));
-    controls.append(...this.groupControls(group, entry));
+    controls.append(...this.groupControls(group));
     const upgradeRules = this.upgradeRules(group);
     if (upgradeRules) controls.append(upgradeRules);
     const unit = this.ctx.units.get(entry.unit);
@@ -95,7 +105,7 @@ export class Editor {
     const profile = this.root.querySelector("#editor-profile");
     if (profile) {
       profile.replaceChildren(h("h4", { class: "profile-title" }, "Profile after upgrades"),
-        ...this.group.entries.map((e) => this.profileCard(e, this.ctx.priced(e.key))));
+        ...this.group.entries.map((e) => this.profileCard(e, this.ctx.priced(e.key))).filter((card) => card !== null));
     }
     list.replaceChildren(...(issues.length ? [h("ul", {}, issues.map((i) =>
       h("li", { class: `issue ${i.severity}` }, h("span", { class: "message" }, i.message), h("span", { class: "clause" }, ` ${i.clause}`))))] : []));
@@ -120,10 +130,10 @@ export class Editor {
    */
   keptOpen(details, id) {
     if (!details) return null;
-    this.openRules = this.openRules || new Set();
-    details.querySelector("summary").id = id;
-    details.open = this.openRules.has(id);
-    details.addEventListener("toggle", () => { if (details.open) this.openRules.add(id); else this.openRules.delete(id); });
+    const open = this.openRules = this.openRules || new Set();
+    /** @type {HTMLElement} */ (details.querySelector("summary")).id = id;  // ruleTexts always makes one
+    details.open = open.has(id);
+    details.addEventListener("toggle", () => { if (details.open) open.add(id); else open.delete(id); });
     return details;
   }
 
@@ -153,7 +163,7 @@ export class Editor {
     } else {
       for (const sectionId of unit.upgrades || []) {
         const section = this.ctx.sections.get(sectionId);
-        if (section && !shared.has(sectionId)) box.append(this.section([entry], unit, section, p));
+        if (section && !shared.has(sectionId)) box.append(sectionControl(this.ctx, [entry], unit, section, p));
       }
       box.append(...this.pairing(entry, unit, p));
       const spells = this.spells(entry, unit, p);
@@ -167,93 +177,6 @@ export class Editor {
         onclick: () => this.ctx.remove([entry.key], `Remove ${this.ctx.labelOf(entry)}`) }, `Remove ${this.ctx.labelOf(entry)}`));
     }
     return box;
-  }
-
-  /** Change the same thing on several entries (both halves of a pair) as one step. */
-  apply(entries, fn, label) {
-    if (entries.length === 1) { this.ctx.update(fn, { key: entries[0].key, label }); return; }
-    const keys = new Set(entries.map((e) => e.key));
-    this.ctx.edit(label, (l) => { for (const e of l.units) if (keys.has(e.key)) fn(e); });
-  }
-
-  take(entry, section, option, count) { takeOption(entry, section, option, count, this.ctx.sections); }
-
-  section(entries, unit, section, p) {
-    const entry = entries[0];
-    const kind = sectionKind(section);
-    const rows = entry.upgrades.filter((r) => r.section === section.id);
-    const taken = new Set(entry.upgrades.map((r) => `${r.section}/${r.option}`));
-    const labelOf = (ref) => {
-      const [sid, oid] = ref.split("/");
-      const s = this.ctx.sections.get(sid);
-      const o = s && s.options.find((x) => x.id === oid);
-      return o ? o.label : ref;
-    };
-    const hint = [AFFECTS_TEXT[section.affects] ? AFFECTS_TEXT[section.affects](section) : section.affects, pickText(section)];
-    if (section.variant === "replace" && section.replaces.length) hint.unshift(`replaces ${section.replaces.join(", ")}`);
-    const fieldset = h("fieldset", { class: `section ${kind}`, id: `${p}ed-section-${section.id}`, dataset: { section: section.id } },
-      h("legend", {}, section.label), h("p", { class: "hint section-hint" }, hint.join("; ")));
-    const perModel = kind === "count";
-    const distinct = new Set(rows.map((r) => r.option));
-    const max = section.pick ? section.pick.max : null;
-    const cap = perModel ? this.modelCap(section, unit) : 1;
-    const totalCap = perModel ? cap * (max ?? section.options.length) : null;
-    const used = rows.reduce((n, r) => n + r.count, 0);
-    const label = `${section.label}: ${this.ctx.labelOf(entry)}${entries.length > 1 ? " (both halves)" : ""}`;
-
-    if (kind === "radio" && !(section.pick && section.pick.min >= 1)) {
-      const id = `${p}ed-${section.id}--none`;
-      fieldset.append(h("div", { class: "option" },
-        h("input", { type: "radio", id, name: `${p}ed-${section.id}`, checked: rows.length === 0,
-          onchange: () => this.apply(entries, (en) => { for (const r of en.upgrades.filter((x) => x.section === section.id)) this.take(en, section, { id: r.option }, 0); }, label) }),
-        h("label", { for: id }, "None")));
-    }
-    for (const option of section.options) {
-      const id = `${p}ed-${section.id}--${option.id}`;
-      const row = rows.find((r) => r.option === option.id);
-      const has = Boolean(row);
-      const reasons = [];
-      const notes = [];
-      const missing = (option.requires || []).filter((ref) => !taken.has(ref));
-      const missingHere = missing.filter((ref) => ref.startsWith(`${section.id}/`)).length;
-      if (missing.length) notes.push(`also takes ${missing.map(labelOf).join(" and ")}`);
-      if (!has && kind === "check" && max !== null && max !== undefined && distinct.size + 1 + missingHere > max) reasons.push(`section full: ${max} option${max === 1 ? "" : "s"} at most`);
-      if (!has && perModel && totalCap !== null && used >= totalCap) reasons.push(`section full: ${totalCap} in all`);
-      const disabled = !has && reasons.length > 0;
-      const cost = optionCost(option, unit.id);
-      const free = !Object.values(cost || {}).some(Boolean);
-      const costText = free ? "free" : `+${formatCost(cost)}${perModel ? " per model" : ""}`;
-      const reasonId = `${id}--why`;
-      const extras = [];
-      if (option.command) extras.push(h("span", { class: "tag" }, option.command));
-      if (option.elite_only) extras.push(h("span", { class: "tag" }, "elite only"));
-      const labelBits = [h("span", { class: "opt-label" }, option.label), " ", h("span", { class: "cost" }, costText), ...extras];
-      const why = [...reasons, ...(has ? [] : notes)];
-      const detail = h("div", { class: "opt-detail" }, gainsLine(option.gains),
-        why.length ? h("span", { class: reasons.length ? "reason" : "hint", id: reasonId }, why.join("; ")) : null);
-      const described = why.length ? reasonId : null;
-      let control;
-      if (kind === "radio") {
-        control = h("input", { type: "radio", id, name: `${p}ed-${section.id}`, checked: has, disabled, "aria-describedby": described,
-          onchange: () => this.apply(entries, (en) => {
-            for (const r of en.upgrades.filter((x) => x.section === section.id && x.option !== option.id)) this.take(en, section, { id: r.option }, 0);
-            this.take(en, section, option, 1);
-          }, label) });
-      } else if (kind === "check") {
-        control = h("input", { type: "checkbox", id, checked: has, disabled, "aria-describedby": described,
-          onchange: (e) => this.apply(entries, (en) => this.take(en, section, option, e.target.checked ? 1 : 0), label) });
-      } else {
-        const room = totalCap === null ? cap : Math.min(cap, (row ? row.count : 0) + Math.max(0, totalCap - used));
-        control = h("input", { type: "number", id, min: 0, max: room, step: 1, value: row ? row.count : 0, disabled, inputmode: "numeric", "aria-describedby": described,
-          onchange: (e) => {
-            const n = Math.max(0, Math.floor(Number(e.target.value) || 0));
-            this.apply(entries, (en) => this.take(en, section, option, n), label);
-          } });
-        labelBits.push(h("span", { class: "hint" }, ` (0–${room} models)`));
-      }
-      fieldset.append(h("div", { class: `option${disabled ? " disabled" : ""}` }, control, h("label", { for: id }, labelBits), detail));
-    }
-    return fieldset;
   }
 
   /** Entries this one could combine with: other copies of the same unit, not yet paired. */
@@ -293,7 +216,7 @@ export class Editor {
         h("select", { id: `${p}ed-join`, onchange: (e) => this.ctx.update((en) => { en.joined_to = e.target.value || null; }, { key: entry.key, label: `${joinsAsHero ? "Join" : "Attach"} ${label(entry)}` }) },
           h("option", { value: "" }, "— on its own —"),
           hosts.map((e) => h("option", { value: e.key, selected: e.key === entry.joined_to }, label(e))),
-          entry.joined_to && !hosts.includes(current) ? h("option", { value: entry.joined_to, selected: true }, current ? `${label(current)} (not eligible)` : "a unit no longer in the list") : null)),
+          entry.joined_to && !(current && hosts.includes(current)) ? h("option", { value: entry.joined_to, selected: true }, current ? `${label(current)} (not eligible)` : "a unit no longer in the list") : null)),
         hosts.length ? null : h("p", { class: "hint" }, "No unit in the list can take it yet."));
     }
     return out.filter(Boolean);  // the caller appends these: a null would print as "null"
@@ -302,7 +225,7 @@ export class Editor {
   /** Can entry e take a joining hero (heroes) or an attachment? */
   canHost(e, heroes) {
     const u = this.ctx.units.get(e.unit);
-    return Boolean(u) && canHostUnit(this.ctx.system, u, heroes);
+    return u !== undefined && canHostUnit(this.ctx.system, u, heroes);
   }
 
   /** A copy with the same upgrades for every model, combined with this entry, in one step. */
@@ -313,14 +236,14 @@ export class Editor {
       while (used.has(`u${n}`)) n++;
       const shared = entry.upgrades.filter((r) => this.ctx.sections.get(r.section)?.affects === "all").map((r) => ({ ...r }));
       const copy = { key: `u${n}`, unit: entry.unit, name: "", notes: "", upgrades: shared, combined_with: entry.key, joined_to: null, spells: [] };
-      const mine = l.units.find((e) => e.key === entry.key);
+      const mine = /** @type {Entry} */ (l.units.find((e) => e.key === entry.key));
       mine.combined_with = copy.key;
       l.units.splice(l.units.indexOf(mine) + 1, 0, copy);
     });
   }
 
   /** Split a pair, add a hero (or attachment) straight into the unit. */
-  groupControls(group, entry) {
+  groupControls(group) {
     const out = [];
     if (group.members.length > 1) {
       const [a, b] = group.members;
@@ -338,7 +261,7 @@ export class Editor {
         joiners.units.map((u) => h("option", { value: u.id }, `${u.name} (${formatCost(u.cost)})`)));
       actOnChoice(select, (id) => {
         this.ctx.addUnit(id, { joinTo: host.key });
-        const again = document.getElementById("ed-add-joined");
+        const again = /** @type {HTMLSelectElement | null} */ (document.getElementById("ed-add-joined"));
         if (again) { again.value = ""; again.focus({ preventScroll: true }); }
       });
       out.push(h("label", { class: "field" }, `Add ${joiners.a} to this unit`, select,

@@ -6,21 +6,45 @@ import { h, api, errorBox } from "./util.js";
 import { sectionKind, setOption, setSection } from "./upgrade_rows.js";
 import { UnitPicker } from "./unit_picker.js";
 
+/** @typedef {import("./api_shapes.js").Book} Book */
+/** @typedef {import("./api_shapes.js").Entry} Entry */
+/** @typedef {import("./api_shapes.js").Section} Section */
+/** @typedef {import("./api_shapes.js").Unit} Unit */
+/** @typedef {import("./api_shapes.js").UpgradeRow} UpgradeRow */
+
+/**
+ * What the panel needs of the unit editor's context (editor.js's EditorContext).
+ * @typedef {object} EfficiencyContext
+ * @property {import("./api_shapes.js").GameSystem} system
+ * @property {Book} book
+ * @property {string} family
+ * @property {Map<string, Section>} sections
+ * @property {() => Promise<any[]>} books  the system's listed books
+ * @property {(id: string) => Promise<Book>} bookCache
+ */
+
 const MAX_OPTIONS = 8; // the API compares 2 to 8 loadouts at once
 
 // Kept across editor re-renders (the editor is rebuilt on every change of the entry).
+/** @type {{book: string | null, target: string | null, attack: string}} */
 const chosen = { book: null, target: null, attack: "melee" };
 
-/** Loadouts to compare: the entry as it is, then the entry with each option it has not taken
+/**
+ * Loadouts to compare: the entry as it is, then the entry with each option it has not taken
  * (a pick-one section's choice swapped, a pick-several option added), options whose
- * requirements are met only, at most MAX_OPTIONS in all. */
+ * requirements are met only, at most MAX_OPTIONS in all.
+ * @param {Entry} entry
+ * @param {Unit} unit
+ * @param {Map<string, Section>} sections
+ * @returns {{label: string, upgrades: UpgradeRow[]}[]}
+ */
 export function loadouts(entry, unit, sections) {
   const copy = () => ({ upgrades: entry.upgrades.map((r) => ({ ...r })) });
   const out = [{ label: "As chosen", upgrades: copy().upgrades }];
   for (const sectionId of unit.upgrades || []) {
     const section = sections.get(sectionId);
     const kind = section ? sectionKind(section) : "count";
-    if (kind === "count") continue; // per-model counts have no single "option" to weigh
+    if (!section || kind === "count") continue; // per-model counts have no single "option" to weigh
     for (const option of section.options) {
       if (out.length >= MAX_OPTIONS) return out;
       if (entry.upgrades.some((r) => r.section === sectionId && r.option === option.id)) continue;
@@ -35,6 +59,10 @@ export function loadouts(entry, unit, sections) {
   return out;
 }
 
+/**
+ * @param {Record<string, any>} answer  POST /api/v1/previews/compare's
+ * @returns {HTMLTableElement}
+ */
 function resultTable(answer) {
   const pct = (p) => `${(100 * p).toFixed(p > 0 && p < 0.001 ? 2 : 1)}%`;
   return h("table", { class: "expected efficiency-table" },
@@ -48,13 +76,24 @@ function resultTable(answer) {
       h("td", {}, o.wounds_per_100_points === null ? "—" : o.wounds_per_100_points.toFixed(2))))));
 }
 
-/** A target is a book unit as it comes: units that must take an upgrade cannot stand bare. */
+/**
+ * A target is a book unit as it comes: units that must take an upgrade cannot stand bare.
+ * @param {Unit} unit
+ * @param {Book} book
+ * @returns {boolean}
+ */
 function standsBare(unit, book) {
-  const mustTake = (id) => (((book.upgrades || []).find((s) => s.id === id) || {}).pick || {}).min >= 1;
+  const mustTake = (/** @type {string} */ id) => ((book.upgrades || []).find((s) => s.id === id)?.pick?.min ?? 0) >= 1;
   return !(unit.upgrades || []).some(mustTake);
 }
 
-/** The panel (a closed <details>), or null when the unit has nothing to compare. */
+/**
+ * The panel (a closed <details>), or null when the unit has nothing to compare.
+ * @param {EfficiencyContext} ctx
+ * @param {Entry} entry
+ * @param {Unit} unit
+ * @returns {HTMLDetailsElement | null}
+ */
 export function efficiencyPanel(ctx, entry, unit) {
   if (ctx.family !== "opr") return null; // the shooting/melee choice below is the OPR situation
   const options = loadouts(entry, unit, ctx.sections);
@@ -70,7 +109,7 @@ export function efficiencyPanel(ctx, entry, unit) {
   const attack = h("select", { id: "eff-attack", onchange: (e) => { chosen.attack = e.target.value; } },
     h("option", { value: "melee", selected: chosen.attack === "melee" }, "Charge (melee)"),
     h("option", { value: "shooting", selected: chosen.attack === "shooting" }, "Shooting"));
-  const run = async (button) => {
+  const run = async (/** @type {HTMLButtonElement} */ button) => {
     const defender = picker.value;
     if (!defender.unit) { out.replaceChildren(h("p", { class: "notice" }, "Pick a target unit.")); return; }
     button.disabled = true;

@@ -5,15 +5,23 @@
 // browsers never send a fragment, so the token reaches no server log. This script keeps it in
 // the browser (beside the player tokens handed out with first submissions) and removes it from
 // the address bar at once. Every value shown is set as text, never as HTML.
-import { ApiError, api, counted, errorBox, h } from "./util.js";
+import { ApiError, api, byId, counted, errorBox, h } from "./util.js";
 import { bearer, savedLists } from "./saved_store.js";
 
-const root = document.getElementById("event");
-const { id, system } = root.dataset;
-const books = new Set(root.dataset.books.split(" "));
+const root = byId("event");
+const id = root.dataset.id || "";
+const { system } = root.dataset;
+const books = new Set((root.dataset.books || "").split(" "));
 const eventUrl = `/api/v1/events/${encodeURIComponent(id)}`;
 const KEY = "listbuilder.events";
 
+/**
+ * What this browser keeps per event: the organiser token, and the player tokens handed out
+ * with first submissions (by player name).
+ * @typedef {{organiser?: string | null, players: Record<string, {player: string, token: string}>}} Kept
+ */
+
+/** @returns {Record<string, Kept>} */
 function memory() {
   try {
     const all = JSON.parse(localStorage.getItem(KEY) || "{}");
@@ -21,31 +29,40 @@ function memory() {
   } catch { return {}; }
 }
 
+/** @param {(kept: Kept) => Partial<Kept>} change */
 function remember(change) {
   const all = memory();
-  all[id] = { players: {}, ...(all[id] || {}), ...change(all[id] || { players: {} }) };
+  all[id] = { players: {}, .../** @type {Partial<Kept>} */ (all[id] || {}), ...change(all[id] || { players: {} }) };
   try { localStorage.setItem(KEY, JSON.stringify(all)); } catch { /* private mode: the token is shown once */ }
 }
 
+/** @returns {Kept} */
 const known = () => memory()[id] || { players: {} };
-const playerKey = (name) => name.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+const playerKey = (/** @type {string} */ name) => name.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
 
 // ---- submitting ---------------------------------------------------------------------------
 
-const form = document.getElementById("submit-form");
-const submitStatus = document.getElementById("submit-status");
+// Only an open event has the form (and the fields in it).
+const form = /** @type {HTMLFormElement | null} */ (document.getElementById("submit-form"));
+const submitStatus = byId("submit-status");
+const submitButton = () => /** @type {HTMLButtonElement} */ (byId("submit-form").querySelector("button[type=submit]"));
 
 function fillLists() {
-  const select = document.getElementById("submit-list");
-  const mine = savedLists().filter((l) => l.token && l.system === system && books.has(l.book));
+  const select = byId("submit-list");
+  const mine = savedLists().filter((l) => l.token && l.system === system && l.book !== undefined && books.has(l.book));
   select.replaceChildren(...mine.map((l) => h("option", { value: l.id }, `${l.name || "Unnamed list"} (${l.book}, version ${l.version})`)));
-  document.getElementById("no-lists").hidden = mine.length > 0;
-  form.querySelector("button[type=submit]").disabled = mine.length === 0;
+  byId("no-lists").hidden = mine.length > 0;
+  submitButton().disabled = mine.length === 0;
 }
 
+/**
+ * @param {Record<string, any>} body  the API's answer to a submission
+ * @returns {HTMLDivElement}
+ */
 function describeSubmission(body) {
   const verdict = body.valid ? h("span", { class: "badge ok" }, "Legal") : h("span", { class: "badge bad" }, "Not legal: flagged for the organiser");
-  const issues = body.report.issues.filter((i) => i.severity === "error");
+  /** @type {import("./api_shapes.js").Issue[]} */
+  const issues = body.report.issues.filter((/** @type {import("./api_shapes.js").Issue} */ i) => i.severity === "error");
   return h("div", { class: body.valid ? "notice ok" : "notice" },
     h("p", {}, verdict, ` Submitted as ${body.player} (submission ${body.number}); the list is now locked. Verification code `,
       h("code", { class: "verification-code small" }, body.verification_code)),
@@ -54,11 +71,11 @@ function describeSubmission(body) {
 
 form?.addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const listId = document.getElementById("submit-list").value;
-  const player = document.getElementById("submit-player").value.trim();
+  const listId = byId("submit-list", HTMLSelectElement).value;
+  const player = byId("submit-player", HTMLInputElement).value.trim();
   const list = savedLists().find((l) => l.id === listId);
-  if (!list || !player) return;
-  const button = form.querySelector("button[type=submit]");
+  if (!list || !list.token || !player) return;  // fillLists offers lists with a token only
+  const button = submitButton();
   button.disabled = true;
   submitStatus.replaceChildren(h("p", {}, "Checking and submitting…"));
   try {
@@ -78,8 +95,8 @@ form?.addEventListener("submit", async (ev) => {
 
 // ---- the organiser's report ---------------------------------------------------------------
 
-const organiserStatus = document.getElementById("organiser-status");
-const organiserForm = document.getElementById("organiser-form");
+const organiserStatus = byId("organiser-status");
+const organiserForm = byId("organiser-form");
 
 function takeOrganiserLink() {
   const match = /^#organiser=(.+)$/.exec(location.hash);
@@ -88,6 +105,10 @@ function takeOrganiserLink() {
   remember(() => ({ organiser: decodeURIComponent(match[1]) }));
 }
 
+/**
+ * @param {Record<string, any>} entry  a player's entry of the report
+ * @returns {HTMLTableRowElement}
+ */
 function entryRow(entry) {
   const notes = [];
   for (const issue of entry.issues) notes.push(h("li", { class: `note ${issue.severity}` }, `${issue.severity}: ${issue.message}`));
@@ -106,13 +127,17 @@ function entryRow(entry) {
     h("td", { "data-label": "Notes" }, notes.length ? h("ul", { class: "entry-notes" }, notes) : h("span", { class: "muted" }, "–")));
 }
 
+/**
+ * @param {Record<string, any>} body  the report
+ * @param {boolean} [revalidated]
+ */
 function showReport(body, revalidated = false) {
-  document.getElementById("report").hidden = false;
+  byId("report").hidden = false;
   organiserForm.hidden = true;
-  const illegal = body.entries.filter((e) => !e.valid).length;
-  document.getElementById("report-summary").textContent =
+  const illegal = body.entries.filter((/** @type {{valid: boolean}} */ e) => !e.valid).length;
+  byId("report-summary").textContent =
     `${counted(body.entries.length, "player")}, ${illegal} illegal; ${counted(body.submissions, "submission")} in all` + (revalidated ? "; re-validated just now." : ".");
-  document.getElementById("entries").replaceChildren(...body.entries.map(entryRow));
+  byId("entries").replaceChildren(...body.entries.map(entryRow));
 }
 
 async function loadReport() {
@@ -129,6 +154,10 @@ async function loadReport() {
   }
 }
 
+/**
+ * @param {Blob} file
+ * @param {string} name
+ */
 function save(file, name) {
   const link = h("a", { href: URL.createObjectURL(file), download: name, hidden: true });
   document.body.append(link);
@@ -136,11 +165,17 @@ function save(file, name) {
   setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
 }
 
-/** Fetch a download with the organiser token (a plain link could not carry it) and save it. */
+/**
+ * Fetch a download with the organiser token (a plain link could not carry it) and save it.
+ * @param {string} path
+ * @param {string} name
+ * @param {"blob" | "json"} as
+ */
 async function download(path, name, as) {
   organiserStatus.replaceChildren(h("p", {}, "Preparing the download…"));
   try {
-    const blob = await api(`${eventUrl}/${path}`, { headers: bearer(known().organiser), as });
+    // The report, and so its buttons, shows only once there is an organiser token.
+    const blob = await api(`${eventUrl}/${path}`, { headers: bearer(/** @type {string} */ (known().organiser)), as });
     save(blob instanceof Blob ? blob : new Blob([JSON.stringify(blob, null, 2)], { type: "application/json" }), name);
     organiserStatus.replaceChildren();
   } catch (err) {
@@ -156,7 +191,7 @@ async function downloadPack() {
   organiserStatus.replaceChildren(h("p", {}, words, " ", progress));
   try {
     for (;;) {
-      const blob = await api(`${eventUrl}/roster-pack.pdf`, { headers: bearer(known().organiser), as: "blob" });
+      const blob = await api(`${eventUrl}/roster-pack.pdf`, { headers: bearer(/** @type {string} */ (known().organiser)), as: "blob" });
       if (!blob.type.includes("json")) { save(blob, `${slug} rosters.pdf`); break; }
       const done = JSON.parse(await blob.text());
       progress.max = done.players;
@@ -171,24 +206,24 @@ async function downloadPack() {
 
 organiserForm.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  remember(() => ({ organiser: document.getElementById("organiser-token").value.trim() }));
+  remember(() => ({ organiser: byId("organiser-token", HTMLInputElement).value.trim() }));
   loadReport();
 });
 
-document.getElementById("revalidate").addEventListener("click", async () => {
+byId("revalidate").addEventListener("click", async () => {
   organiserStatus.replaceChildren(h("p", {}, "Re-validating every entry…"));
   try {
-    showReport(await api(`${eventUrl}/revalidate`, { method: "POST", headers: bearer(known().organiser) }), true);
+    showReport(await api(`${eventUrl}/revalidate`, { method: "POST", headers: bearer(/** @type {string} */ (known().organiser)) }), true);
     organiserStatus.replaceChildren();
   } catch (err) {
     organiserStatus.replaceChildren(errorBox(err, "Could not re-validate"));
   }
 });
 
-const slug = (root.querySelector("h1").textContent || "event").trim();
-document.getElementById("download-csv").addEventListener("click", () => download("report.csv", `${slug} lists.csv`, "blob"));
-document.getElementById("download-json").addEventListener("click", () => download("report", `${slug} lists.json`, "json"));
-document.getElementById("download-pack").addEventListener("click", downloadPack);
+const slug = (root.querySelector("h1")?.textContent || "event").trim();
+byId("download-csv").addEventListener("click", () => download("report.csv", `${slug} lists.csv`, "blob"));
+byId("download-json").addEventListener("click", () => download("report", `${slug} lists.json`, "json"));
+byId("download-pack").addEventListener("click", downloadPack);
 
 if (form) fillLists();
 takeOrganiserLink();

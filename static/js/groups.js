@@ -3,7 +3,14 @@
 // drawn are drawn; whether they are legal is the validator's answer), so the list panel groups
 // exactly what the API's "activations" count.
 
-/** list entries -> [{key, members: [entry, entry?], heroes: [entry...], entries: [...]}] in list order. */
+/** @typedef {import("./api_shapes.js").Entry} Entry */
+/** @typedef {import("./api_shapes.js").Group} Group */
+
+/**
+ * list entries -> [{key, members: [entry, entry?], heroes: [entry...], entries: [...]}] in list order.
+ * @param {Entry[]} entries
+ * @returns {Group[]}
+ */
 export function deploymentGroups(entries) {
   const byKey = new Map(entries.map((e) => [e.key, e]));
   const partner = new Map();
@@ -23,7 +30,7 @@ export function deploymentGroups(entries) {
   const placed = new Set();
   for (const e of entries) {
     if (placed.has(e.key) || host.has(e.key)) continue;
-    const members = partner.has(e.key) ? [e, byKey.get(partner.get(e.key))] : [e];
+    const members = partner.has(e.key) ? [e, /** @type {Entry} */ (byKey.get(partner.get(e.key)))] : [e];
     const memberKeys = new Set(members.map((m) => m.key));
     const heroes = entries.filter((x) => memberKeys.has(host.get(x.key)));
     for (const m of members) placed.add(m.key);
@@ -32,7 +39,12 @@ export function deploymentGroups(entries) {
   return groups;
 }
 
-/** The group an entry belongs to (its own one-entry group when it is linked to nothing). */
+/**
+ * The group an entry belongs to (its own one-entry group when it is linked to nothing).
+ * @param {Entry[]} entries
+ * @param {string} key
+ * @returns {Group | null} null when no entry has that key
+ */
 export function groupOf(entries, key) {
   return deploymentGroups(entries).find((g) => g.entries.some((e) => e.key === key)) || null;
 }

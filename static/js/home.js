@@ -5,7 +5,7 @@ import { readDrafts } from "./drafts.js";
 const section = document.getElementById("drafts");
 const drafts = readDrafts();
 if (section && drafts.length) {
-  const list = section.querySelector("ul");
+  const list = /** @type {HTMLUListElement} */ (section.querySelector("ul"));  // home.html's #drafts has one
   for (const { list: army, savedAt, bookName, listId } of drafts) {
     const when = savedAt ? new Date(savedAt).toLocaleString() : "";
     const units = (army.units || []).length;

@@ -2,36 +2,50 @@
 // A book comes back with its new id and warnings, and is remembered in this browser so the
 // list form can offer it; a list comes back in our format and opens in the builder as its
 // draft (the builder restores drafts from localStorage, see builder.js).
-import { api, errorBox, formatCost, h } from "./util.js";
+import { api, byId, errorBox, formatCost, h } from "./util.js";
 import { describeWork, draftKey, readDraft, writeDraft } from "./drafts.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 const BOOKS_KEY = "listbuilder.imported-books";
 
+/** @typedef {{id: string, name: string, system: string, version?: string}} ImportedBook */
+
+/** @returns {ImportedBook[]} the books imported in this browser, newest first */
 function rememberedBooks() {
   try {
     const data = JSON.parse(localStorage.getItem(BOOKS_KEY) || "[]");
-    return Array.isArray(data) ? data.filter((b) => b && typeof b.id === "string") : [];
+    return Array.isArray(data) ? data.filter((/** @type {any} */ b) => b && typeof b.id === "string") : [];
   } catch { return []; }
 }
 
+/** @param {ImportedBook} book */
 function rememberBook(book) {
   const books = [{ id: book.id, name: book.name, system: book.system, version: book.version }, ...rememberedBooks().filter((b) => b.id !== book.id)];
   try { localStorage.setItem(BOOKS_KEY, JSON.stringify(books.slice(0, 50))); } catch { /* storage off: the id is still shown */ }
 }
 
-/** The JSON of the picked file, else of the pasted text; an Error naming the problem. */
+/**
+ * The JSON of the picked file, else of the pasted text; an Error naming the problem.
+ * @param {HTMLInputElement} fileInput
+ * @param {HTMLTextAreaElement} textArea
+ * @param {string} what  "book" or "list"
+ * @returns {Promise<any>}
+ */
 async function readSource(fileInput, textArea, what) {
-  const file = fileInput.files[0];
+  const file = fileInput.files && fileInput.files[0];
   const text = file ? await file.text() : textArea.value.trim();
   if (!text) throw new Error(`Pick the ${what} file or paste its text.`);
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file ? file.name : "The pasted text"} is not JSON: ${err.message}`);
+    throw new Error(`${file ? file.name : "The pasted text"} is not JSON: ${/** @type {Error} */ (err).message}`, { cause: err });
   }
 }
 
+/**
+ * @param {HTMLButtonElement} button
+ * @param {boolean} on
+ */
 function busy(button, on) {
   button.disabled = on;
   button.setAttribute("aria-busy", on ? "true" : "false");
@@ -40,14 +54,15 @@ function busy(button, on) {
 // ------------------------------------------------------------------------------------------
 // Books
 
+/** @param {SubmitEvent} ev */
 async function importBook(ev) {
   ev.preventDefault();
   const out = $("book-result");
-  const button = $("book-submit");
+  const button = $("book-submit", HTMLButtonElement);
   busy(button, true);
   out.replaceChildren(h("p", { class: "muted" }, "Importing…"));
   try {
-    const data = await readSource($("book-file"), $("book-text"), "book");
+    const data = await readSource($("book-file", HTMLInputElement), $("book-text", HTMLTextAreaElement), "book");
     const made = await api("/api/v1/books/import", { method: "POST", body: data });
     rememberBook(made.book);
     fillBooks(made.id);
@@ -59,6 +74,10 @@ async function importBook(ev) {
   }
 }
 
+/**
+ * @param {Record<string, any>} made  the API's answer to a book import
+ * @returns {HTMLDivElement}
+ */
 function bookSummary(made) {
   const book = made.book;
   const builder = new URL(made.builder_url).pathname;
@@ -76,24 +95,26 @@ function bookSummary(made) {
 // ------------------------------------------------------------------------------------------
 // Lists
 
+/** @param {string | null} selected  the id of the book to choose */
 function fillBooks(selected) {
-  const select = $("list-book");
+  const select = $("list-book", HTMLSelectElement);
   const books = rememberedBooks();
   select.replaceChildren(h("option", { value: "" }, books.length ? "Choose an imported book…" : "No book imported in this browser yet"),
     ...books.map((b) => h("option", { value: b.id }, `${b.name} (${b.version || "?"}) · ${b.id}`)));
   if (selected) select.value = selected;
 }
 
+/** @param {SubmitEvent} ev */
 async function importList(ev) {
   ev.preventDefault();
   const out = $("list-result");
-  const button = $("list-submit");
-  const bookId = $("list-book-id").value.trim() || $("list-book").value;
+  const button = $("list-submit", HTMLButtonElement);
+  const bookId = $("list-book-id", HTMLInputElement).value.trim() || $("list-book", HTMLSelectElement).value;
   busy(button, true);
   out.replaceChildren(h("p", { class: "muted" }, "Importing…"));
   try {
     if (!bookId) throw new Error("Choose the imported book the list is for, or give its id.");
-    const data = await readSource($("list-file"), $("list-text"), "list");
+    const data = await readSource($("list-file", HTMLInputElement), $("list-text", HTMLTextAreaElement), "list");
     const made = await api("/api/v1/lists/import", { method: "POST", body: { book: bookId, list: data } });
     const book = await api(`/api/v1/books/${encodeURIComponent(made.list.book)}`);
     const kept = readDraft(draftKey(book.id));
@@ -115,7 +136,12 @@ async function importList(ev) {
   }
 }
 
-/** Shown instead of going straight to the builder when something needs reading first. */
+/**
+ * Shown instead of going straight to the builder when something needs reading first.
+ * @param {Record<string, any>} made  the API's answer to a list import
+ * @param {string} href  the builder with the list
+ * @returns {HTMLDivElement}
+ */
 function listSummary(made, href) {
   const ours = formatCost({ pts: made.report.totals.pts });
   return h("div", { class: "notice import-done" },

@@ -202,5 +202,5 @@ export function remove(keys, label) {
   const { list } = page;
   const next = list.units[Math.min(index, list.units.length - 1)];
   const group = next && groupOf(list.units, next.key);
-  (group ? document.querySelector(`#entry-${cssId(group.key)} .edit`) : $("unit-filter"))?.focus({ preventScroll: true });
+  (group ? /** @type {HTMLElement | null} */ (document.querySelector(`#entry-${cssId(group.key)} .edit`)) : $("unit-filter"))?.focus({ preventScroll: true });
 }

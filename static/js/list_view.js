@@ -5,13 +5,14 @@
 // browser (with the list in "My lists") and removes it from the address bar at once. An edit
 // link pasted into a tab already showing this page changes only the fragment (no reload), so
 // it is taken in on hashchange too.
-import { api, errorBox, h } from "./util.js";
+import { api, byId, errorBox, h } from "./util.js";
 import { builderLink, copyList, copyText, editLink, listUrl, rememberAnswer, savedList, shareLink } from "./saved_store.js";
 
-const root = document.getElementById("saved-list");
-const status = document.getElementById("saved-status");
-const { id, book } = root.dataset;
-const say = (...nodes) => status.replaceChildren(...nodes);
+const root = byId("saved-list");
+const status = byId("saved-status");
+const id = root.dataset.id || "";
+const { book } = root.dataset;
+const say = (/** @type {(Node | string)[]} */ ...nodes) => status.replaceChildren(...nodes);
 
 async function takeEditLink() {
   const match = /^#edit=(.+)$/.exec(location.hash);
@@ -29,33 +30,35 @@ async function takeEditLink() {
 function showEditing() {
   const known = savedList(id);
   const canEdit = Boolean(known && known.token) && root.dataset.locked !== "true";
-  document.getElementById("edit-list").hidden = !canEdit;
-  const copyEdit = document.getElementById("copy-edit-link");
+  byId("edit-list").hidden = !canEdit;
+  const copyEdit = byId("copy-edit-link");
   copyEdit.hidden = !(known && known.token);
   copyEdit.onclick = async () => {
-    const link = editLink(id, known.token);
+    // The button shows only when this browser has the token.
+    const link = editLink(id, /** @type {string} */ (known?.token));
     const copied = await copyText(link);
     say(h("p", {}, copied ? "Edit link copied. Keep it private: whoever has it can change this list." : "Keep this edit link private: ",
       copied ? null : h("input", { type: "text", readonly: true, value: link, class: "link-field", "aria-label": "Edit link" })));
   };
 }
 
-document.getElementById("copy-share").addEventListener("click", async () => {
+byId("copy-share").addEventListener("click", async () => {
   const link = shareLink(id);
   const copied = await copyText(link);
   say(h("p", {}, copied ? "Link copied. Anyone with it can read this list." : "Copy this link: ",
     copied ? null : h("input", { type: "text", readonly: true, value: link, class: "link-field", "aria-label": "Link to this list" })));
 });
 
-document.getElementById("make-copy").addEventListener("click", async (ev) => {
-  ev.currentTarget.disabled = true;
+const makeCopy = byId("make-copy", HTMLButtonElement);
+makeCopy.addEventListener("click", async () => {
+  makeCopy.disabled = true;
   say(h("p", {}, "Making your copy…"));
   try {
     const { made, body } = await copyList(id);
     location.assign(builderLink(body.list.book || book, made.id));
   } catch (err) {
     say(errorBox(err, "Could not copy the list"));
-    ev.currentTarget.disabled = false;
+    makeCopy.disabled = false;
   }
 });
 

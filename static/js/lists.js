@@ -1,10 +1,10 @@
 // "My lists": every list this browser saved or took an edit link for, with what to do with it.
-import { api, ApiError, errorBox, formatCost, h } from "./util.js";
+import { api, ApiError, byId, errorBox, formatCost, h } from "./util.js";
 import { bearer, builderLink, copyList, copyText, dropKept, editLink, forget, listUrl, rememberAnswer, savedLists, shareLink } from "./saved_store.js";
 
-const container = document.getElementById("saved-lists");
-const empty = document.getElementById("no-lists");
-const status = document.getElementById("lists-status");
+const container = byId("saved-lists");
+const empty = byId("no-lists");
+const status = byId("lists-status");
 const say = (...nodes) => status.replaceChildren(...nodes);
 
 function spent(report) {
@@ -81,7 +81,7 @@ async function render() {
       return row(entry, body, null);
     } catch (err) {
       const gone = err instanceof ApiError && (err.status === 404 || err.status === 410);
-      return row(entry, null, gone ? "This list is no longer on the server (it was deleted)." : `Could not load it: ${err.message}`);
+      return row(entry, null, gone ? "This list is no longer on the server (it was deleted)." : `Could not load it: ${/** @type {Error} */ (err).message}`);
     }
   }));
   container.replaceChildren(...answers);

@@ -2,7 +2,12 @@
 // use, so a player without a connection sees where they can go instead of a browser error.
 const CACHE = "listbuilder-v1";  // the service worker's cache (static/app/sw.js)
 
-const list = document.getElementById("kept-pages");
+// offline.html has it (no byId from util.js: the worker keeps this module alone for offline use).
+const list = /** @type {HTMLUListElement} */ (document.getElementById("kept-pages"));
+/**
+ * @param {string} path
+ * @returns {string | null} what the kept page is, or null for one not worth listing
+ */
 const label = (path) => {
   const [, kind, id] = path.split("/");
   if (kind === "build") return `Builder: ${decodeURIComponent(id)}`;
@@ -20,7 +25,7 @@ try {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = path;
-    a.textContent = label(path);
+    a.textContent = /** @type {string} */ (label(path));  // paths are filtered by label
     li.append(a);
     list.append(li);
   }

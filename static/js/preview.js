@@ -1,10 +1,39 @@
 // Combat preview: a unit of the list against any unit of any book of the same system,
 // POST /api/v1/previews, and the answer drawn as an SVG bar chart.
 import { UnitPicker } from "./unit_picker.js";
-import { api, counted, errorBox, h, humanize, percent, possessive } from "./util.js";
+import { api, byId, errorBox, h, humanize, percent, possessive } from "./util.js";
+import { atLeastTable, barChart, fmt, headlineOdds, matchup, otherFigures, sentences } from "./preview_answer.js";
+
+/** @typedef {import("./api_shapes.js").Book} Book */
+/** @typedef {import("./api_shapes.js").Entry} Entry */
+
+/**
+ * What the preview reads from the builder.
+ * @typedef {object} PreviewContext
+ * @property {import("./api_shapes.js").GameSystem} system
+ * @property {string} family  the system's rules family: which situation fields it has
+ * @property {Book} book
+ * @property {() => import("./api_shapes.js").ArmyList} list
+ * @property {(entry: Entry) => string} nameOf
+ * @property {(entry: Entry) => string} labelOf
+ * @property {() => Record<string, any>} payload  the list as the API takes it
+ * @property {(id: string) => Promise<Book>} bookCache
+ */
 
 // The situation inputs each rules family's engine reads (docs: the previews schema).
 // `when` hides a field (and leaves it out of the request) unless the attack type matches.
+/**
+ * @typedef {object} SituationField
+ * @property {string} name
+ * @property {string} type  "select", "number", "checkbox" or "text"
+ * @property {string} label
+ * @property {[string, string][] | ((system: any) => [string, string][])} [choices]
+ * @property {number} [min]
+ * @property {number} [max]
+ * @property {number | boolean} [value]
+ * @property {string} [when]
+ */
+/** @type {Record<string, SituationField[]>} */
 const SITUATIONS = {
   opr: [
     { name: "attack", type: "select", label: "Attack", choices: [["shooting", "Shooting"], ["melee", "Melee"]] },
@@ -52,24 +81,31 @@ const SITUATIONS = {
   ],
 };
 
-/** [["slow", "Slow"], ...] from a list of ids (or {id, name}), the default first. */
+/**
+ * [["slow", "Slow"], ...] from a list of ids (or {id, name}), the default first.
+ * @param {(string | {id: string, name?: string})[] | undefined} values
+ * @param {string} first
+ * @returns {[string, string][]}
+ */
 function pairs(values, first) {
-  const out = (values || []).map((v) => (typeof v === "string" ? [v, humanize(v)] : [v.id, v.name || v.id]));
+  const out = (values || []).map((v) => /** @type {[string, string]} */ (typeof v === "string" ? [v, humanize(v)] : [v.id, v.name || v.id]));
   out.sort((a, b) => (a[0] === first ? -1 : b[0] === first ? 1 : 0));
   return out;
 }
 const PREFERRED = ["models_killed", "hp_lost", "damage", "damage_results", "wounds", "hits"];
 
 export class Preview {
+  /** @param {PreviewContext} ctx */
   constructor(ctx) {
-    this.ctx = ctx; // {system, family, book, list(), nameOf(entry), bookCache}
-    this.form = document.getElementById("preview-form");
-    this.attacker = document.getElementById("pv-attacker");
-    this.bookSelect = document.getElementById("pv-book");
-    this.defender = document.getElementById("pv-defender");
-    this.situation = document.getElementById("pv-situation");
-    this.result = document.getElementById("preview-result");
+    this.ctx = ctx;
+    this.form = byId("preview-form", HTMLFormElement);
+    this.attacker = byId("pv-attacker", HTMLSelectElement);
+    this.bookSelect = byId("pv-book", HTMLSelectElement);
+    this.defender = byId("pv-defender", HTMLSelectElement);
+    this.situation = byId("pv-situation", HTMLFieldSetElement);
+    this.result = byId("preview-result");
     this.fields = SITUATIONS[ctx.family] || [];
+    /** @type {string | null} the result charted last, charted again for the next answer */
     this.chosen = null;
     this.picker = new UnitPicker({ bookSelect: this.bookSelect, unitSelect: this.defender, bookCache: ctx.bookCache,
       onError: (box) => this.result.replaceChildren(box) });
@@ -77,11 +113,19 @@ export class Preview {
     this.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(); });
   }
 
-  /** Offer the defenders of these books (the system's listed books, and the list's own). */
+  /**
+   * Offer the defenders of these books (the system's listed books, and the list's own).
+   * @param {{id: string, name: string}[]} books
+   * @returns {Promise<void>}
+   */
   async init(books) {
     await this.picker.setBooks(books, { current: this.ctx.book.id, own: this.ctx.book });
   }
 
+  /**
+   * The attacker choice from the list's units (the one chosen stays chosen).
+   * @returns {void}
+   */
   refreshAttackers() {
     const entries = this.ctx.list().units;
     const before = this.attacker.value;
@@ -91,11 +135,11 @@ export class Preview {
   }
 
   buildSituation() {
-    const legend = this.situation.querySelector("legend");
+    const legend = /** @type {HTMLLegendElement} */ (this.situation.querySelector("legend"));  // builder.html has it
     const controls = this.fields.map((f) => {
       const id = `pv-s-${f.name}`;
       let input;
-      const choices = typeof f.choices === "function" ? f.choices(this.ctx.system) : f.choices;
+      const choices = (typeof f.choices === "function" ? f.choices(this.ctx.system) : f.choices) || [];
       if (f.type === "select") input = h("select", { id, name: f.name }, choices.map(([v, t]) => h("option", { value: v }, t)));
       else if (f.type === "text") input = h("input", { id, name: f.name, type: "text", maxlength: 100 });
       else if (f.type === "checkbox") input = h("input", { id, name: f.name, type: "checkbox", checked: Boolean(f.value) });
@@ -114,32 +158,34 @@ export class Preview {
   }
 
   attackType() {
-    const el = this.situation.querySelector('[name="attack"]');
+    const el = /** @type {HTMLSelectElement | null} */ (this.situation.querySelector('[name="attack"]'));
     return el ? el.value : "";
   }
 
   showRelevant() {
     const attack = this.attackType();
-    for (const label of this.situation.querySelectorAll("[data-when]")) {
+    for (const label of /** @type {NodeListOf<HTMLElement>} */ (this.situation.querySelectorAll("[data-when]"))) {
       label.hidden = Boolean(label.dataset.when) && label.dataset.when !== attack;
     }
   }
 
   situationValue() {
     const attack = this.attackType();
+    /** @type {Record<string, unknown>} */
     const out = {};
     for (const f of this.fields) {
       if (f.when && f.when !== attack) continue;
-      const el = document.getElementById(`pv-s-${f.name}`);
+      // An input, or a select (read by its value alone).
+      const el = /** @type {HTMLInputElement} */ (byId(`pv-s-${f.name}`));
       if (f.type === "checkbox") out[f.name] = el.checked;
       else if (f.type === "number") { if (el.value !== "") out[f.name] = Math.floor(Number(el.value)); }
       else if (f.type === "text") { if (el.value.trim()) out[f.name] = el.value.trim(); }
       else out[f.name] = el.value;
     }
-    const extra = document.getElementById("pv-extra").value.trim();
+    const extra = byId("pv-extra", HTMLTextAreaElement).value.trim();
     if (extra) {
       let parsed;
-      try { parsed = JSON.parse(extra); } catch (err) { throw new Error(`The extra situation keys are not valid JSON: ${err.message}`); }
+      try { parsed = JSON.parse(extra); } catch (err) { throw new Error(`The extra situation keys are not valid JSON: ${/** @type {Error} */ (err).message}`, { cause: err }); }
       if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("The extra situation keys must be a JSON object, like {\"cover\": true}.");
       Object.assign(out, parsed);
     }
@@ -148,7 +194,7 @@ export class Preview {
 
   async run() {
     const key = this.attacker.value;
-    const button = document.getElementById("pv-run");
+    const button = byId("pv-run", HTMLButtonElement);
     if (!key) { this.result.replaceChildren(h("p", { class: "notice" }, "Add a unit to your list to pick an attacker.")); return; }
     if (!this.defender.value) { this.result.replaceChildren(h("p", { class: "notice" }, "Pick a defender.")); return; }
     let body;
@@ -175,6 +221,7 @@ export class Preview {
     }
   }
 
+  /** @param {Record<string, any>} answer  POST /api/v1/previews's */
   show(answer) {
     const att = answer.attacker.name, dfn = answer.defender.name;
     const c = answer.consequences || {};
@@ -185,11 +232,11 @@ export class Preview {
     const ids = charts.map((x) => x.id);
     const first = this.chosen && ids.includes(this.chosen) ? this.chosen : PREFERRED.find((n) => ids.includes(n)) || ids[0];
     const chartBox = h("div", { class: "chart-box" });
-    const draw = (id) => {
+    const draw = (/** @type {string} */ id) => {
       this.chosen = id;
-      const chart = charts.find((x) => x.id === id);
+      const chart = /** @type {typeof charts[number]} */ (charts.find((x) => x.id === id));  // id is one of charts'
       // replaceChildren would print a missing table as the word "null": only what exists goes in.
-      chartBox.replaceChildren(...[barChart(chart.label, chart.dist), atLeastTable(chart.label, chart.dist)].filter(Boolean));
+      chartBox.replaceChildren(...[barChart(chart.label, chart.dist), atLeastTable(chart.label, chart.dist)].filter((x) => x !== null));
     };
     const picker = charts.length > 1 ? h("div", { class: "dist-picker", role: "radiogroup", "aria-label": "Result to chart" },
       charts.map((x) => {
@@ -207,153 +254,7 @@ export class Preview {
     this.result.replaceChildren(...[
       h("p", { class: "matchup", id: "pv-matchup" }, matchup(answer)),
       headline, h("ul", { class: "summary", id: "pv-summary" }, sentences(answer).map((t) => h("li", {}, t))),
-      picker, chartBox, expected, otherFigures(c), notes].filter(Boolean));
+      picker, chartBox, expected, otherFigures(c), notes].filter((x) => x !== null));
     if (first) draw(first);
   }
-}
-
-/** "Ash Wardens (10 models) with Ember Priest (hero) attack Bloom Herald (1 model)": a joined hero is named, not counted as a model of the unit. */
-function matchup(answer) {
-  const side = (x) => {
-    const heroes = (x.heroes || []).map((hh) => `${hh.name} (hero${hh.models > 1 ? `, ${counted(hh.models, "model")}` : ""})`);
-    return `${x.name} (${counted(x.models, "model")})${heroes.length ? ` with ${heroes.join(" and ")}` : ""}`;
-  };
-  return `${side(answer.attacker)} attack ${side(answer.defender)}`;
-}
-
-const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v));
-const avg = (v) => (typeof v === "number" ? v.toFixed(1) : "?");
-
-/** The odds a player asks about first: routing, morale, retreat, the melee's winner. */
-function headlineOdds(c, att, dfn) {
-  const out = [];
-  const big = (p, text) => h("div", { class: "big secondary" }, h("span", { class: "num" }, percent(p)), h("span", {}, text));
-  const m = c.morale || {};
-  if (m.defender && typeof m.defender.p_rout === "number") out.push(big(m.defender.p_rout, `${dfn} routed`));
-  else if (typeof m.p_test === "number") out.push(big(m.p_test, `${dfn} tests morale`));
-  if (m.attacker && typeof m.attacker.p_rout === "number") out.push(big(m.attacker.p_rout, `${att} routed`));
-  if (c.retreat && typeof c.retreat.p_retreat === "number") out.push(big(c.retreat.p_retreat, `${dfn} retreats`));
-  if (c.retreat && typeof c.retreat.p_defender_retreats === "number") out.push(big(c.retreat.p_defender_retreats, `${dfn} retreats`));
-  return out.slice(0, 3);
-}
-
-/** The answer in plain sentences, both sides of a melee included. */
-export function sentences(answer) {
-  const att = answer.attacker.name, dfn = answer.defender.name;
-  const e = answer.expected || {};
-  const c = answer.consequences || {};
-  const out = [];
-  out.push(`${att} destroy ${dfn} in ${percent(answer.p_destroyed ?? 0)} of fights.`);
-  const losses = [];
-  if (e.wounds !== undefined) losses.push(`${avg(e.wounds)} wounds`);
-  if (e.hp_lost !== undefined) losses.push(`${avg(e.hp_lost)} hit points`);
-  if (e.models_killed !== undefined) losses.push(`${avg(e.models_killed)} models killed`);
-  if (e.hits !== undefined) losses.unshift(`${avg(e.hits)} hits`);
-  if (losses.length) out.push(`On average ${att} score ${losses.join(", ")}.`);
-  const back = c.strike_back;
-  if (back && back.expected) {
-    const b = back.expected;
-    out.push(`${dfn} strike back: on average ${avg(b.hits)} hits, ${avg(b.wounds)} wounds, ${avg(b.models_killed)} models killed; ${att} are wiped out in ${percent(back.p_destroyed ?? 0)}.`);
-  }
-  if (c.last_gasp) out.push(`${dfn} fight back with ${c.last_gasp.with || "what they have"}: ${avg(c.last_gasp.expected_damage_to_attacker)} damage to ${att} on average; ${att} destroyed in ${percent(c.last_gasp.p_attacker_destroyed ?? 0)}.`);
-  if (c.melee) out.push(`Melee result: ${att} win ${percent(c.melee.p_attacker_wins)}, ${dfn} win ${percent(c.melee.p_defender_wins)}, a tie ${percent(c.melee.p_tie)}.`);
-  if (c.advantage) out.push(`Assault advantage: ${att} ${percent(c.advantage.p_attacker)}, ${dfn} ${percent(c.advantage.p_defender)}, a tie ${percent(c.advantage.p_tie)}.`);
-  const m = c.morale || {};
-  const moraleLine = (who, x) => {
-    const fail = Object.entries(x).find(([k, v]) => k.startsWith("p_") && !["p_test", "p_rout"].includes(k) && typeof v === "number");
-    return `${who} take a morale test in ${percent(x.p_test ?? 0)} of fights${fail ? `: ${fail[0].slice(2)} ${percent(fail[1])}` : ""}, rout ${percent(x.p_rout ?? 0)}.`;
-  };
-  if (typeof m.p_test === "number") out.push(moraleLine(dfn, m));
-  if (m.defender) out.push(moraleLine(dfn, m.defender));
-  if (m.attacker) out.push(moraleLine(att, m.attacker));
-  if (c.retreat) {
-    const r = c.retreat;
-    if (typeof r.p_retreat === "number") out.push(r.defender_stands ? `Retreat: ${dfn} stand their ground.` : `Retreat: ${dfn} must retreat in ${percent(r.p_retreat)}${r.p_extra_hit ? `, and take an extra hit in ${percent(r.p_extra_hit)}` : ""}.`);
-    if (typeof r.p_defender_retreats === "number") out.push(`Retreat: ${dfn} fall back in ${percent(r.p_defender_retreats)}, ${att} in ${percent(r.p_attacker_retreats ?? 0)}${r.fight_again ? "; both stubborn, they fight again" : ""}.`);
-  }
-  if (c.terror && (c.terror.p_attacker_fails || c.terror.p_defender_fails)) out.push(`Terror: ${att} fail in ${percent(c.terror.p_attacker_fails)}, ${dfn} in ${percent(c.terror.p_defender_fails)}.`);
-  if (c.pick && c.pick.name) out.push(`${c.pick.name} ${c.pick.hero ? "(a hero) " : ""}is hit first and dies in ${percent(c.pick.p_killed ?? 0)}.`);
-  if (typeof c.p_shaken === "number") out.push(`${dfn} are shaken in ${percent(c.p_shaken)}.`);
-  return out;
-}
-
-/** Whatever else the engine reports, as labelled figures (never distributions or raw objects). */
-function otherFigures(c) {
-  const handled = new Set(["strike_back", "melee", "morale", "retreat", "terror", "pick", "last_gasp", "advantage", "p_shaken"]);
-  const rows = [];
-  const visit = (path, value) => {
-    if (value === null || value === undefined) return;
-    if (typeof value === "object" && !Array.isArray(value)) {
-      if ("pmf" in value) return; // a distribution: charted, not listed
-      for (const [k, v] of Object.entries(value)) visit([...path, k], v);
-      return;
-    }
-    const key = path[path.length - 1];
-    const shown = typeof value === "number" && key.startsWith("p_") ? percent(value)
-      : typeof value === "boolean" ? (value ? "yes" : "no")
-      : Array.isArray(value) ? value.map((x) => (typeof x === "object" ? Object.values(x).join(" ") : x)).join(", ")
-      : typeof value === "number" ? fmt(value) : String(value);
-    const label = path.map((p) => p.replace(/^p_/, "chance ").replace(/_/g, " ")).join(", ");
-    rows.push(h("tr", {}, h("th", { scope: "row" }, label.replace(/^./, (x) => x.toUpperCase())), h("td", {}, shown)));
-  };
-  for (const [k, v] of Object.entries(c)) if (!handled.has(k)) visit([k], v);
-  return rows.length ? h("details", { class: "more-figures" }, h("summary", {}, "More figures"), h("table", { class: "consequences" }, h("tbody", {}, rows))) : null;
-}
-
-/** "At least N" for every N, readable without hovering the chart. */
-function atLeastTable(label, dist) {
-  const entries = Object.entries(dist.at_least || {}).map(([k, p]) => [Number(k), p]).filter(([k, p]) => k > 0 && p >= 0.0005).sort((a, b) => a[0] - b[0]);
-  if (!entries.length) return null;
-  return h("table", { class: "at-least" }, h("caption", {}, `${label}: chance of at least…`),
-    h("thead", {}, h("tr", {}, h("th", { scope: "row" }, "At least"), entries.map(([k]) => h("th", { scope: "col" }, String(k))))),
-    h("tbody", {}, h("tr", {}, h("th", { scope: "row" }, "Chance"), entries.map(([, p]) => h("td", {}, percent(p, p < 0.1 ? 1 : 0))))));
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const c of children) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
-
-/** An inline SVG bar chart of one distribution: outcome on x, probability on y. */
-export function barChart(name, dist) {
-  const entries = Object.entries(dist.pmf || {}).map(([k, p]) => [Number(k), p]).sort((a, b) => a[0] - b[0]);
-  const atLeast = dist.at_least || {};
-  const W = 360, H = 200, left = 34, bottom = 26, top = 18, right = 6;
-  const width = W - left - right, height = H - top - bottom;
-  const maxP = Math.max(...entries.map(([, p]) => p), 0.0001);
-  const tick = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25].find((t) => maxP / t <= 5) || 0.25;
-  const ticks = Math.max(1, Math.ceil(maxP / tick - 1e-9));
-  const niceMax = tick * ticks;
-  const step = width / Math.max(1, entries.length);
-  const bar = Math.max(2, Math.min(step * 0.75, 56));
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-title chart-desc", id: "preview-chart" });
-  svg.append(s("title", { id: "chart-title" }, `${name}: probability of each outcome`));
-  svg.append(s("desc", { id: "chart-desc" }, entries.map(([k, p]) => `${k}: ${percent(p)}`).join("; ")));
-  for (let i = 0; i <= ticks; i++) {
-    const v = tick * i;
-    const y = top + height - (v / niceMax) * height;
-    svg.append(s("line", { x1: left, x2: W - right, y1: y, y2: y, class: "grid" }));
-    svg.append(s("text", { x: left - 4, y: y + 3, class: "axis", "text-anchor": "end" }, `${+(v * 100).toFixed(1)}%`));
-  }
-  const labelEvery = Math.ceil(entries.length / 16);
-  entries.forEach(([k, p], i) => {
-    const x = left + i * step + (step - bar) / 2;
-    const hgt = (p / niceMax) * height;
-    const y = top + height - hgt;
-    const rect = s("rect", { x, y, width: bar, height: Math.max(hgt, p > 0 ? 1 : 0), class: "bar" });
-    rect.append(s("title", {}, `${name} ${k}: ${percent(p)} (at least ${k}: ${percent(atLeast[String(k)] ?? 0)})`));
-    svg.append(rect);
-    if (i % labelEvery === 0) svg.append(s("text", { x: x + bar / 2, y: H - bottom + 14, class: "axis", "text-anchor": "middle" }, k));
-    if (entries.length <= 12 && p >= 0.005) svg.append(s("text", { x: x + bar / 2, y: y - 3, class: "val", "text-anchor": "middle" }, `${Math.round(p * 100)}%`));
-  });
-  if (dist.mean !== undefined && entries.length) {
-    const lo = entries[0][0];
-    const x = left + (dist.mean - lo) * step + step / 2;
-    svg.append(s("line", { x1: x, x2: x, y1: top - 4, y2: top + height, class: "mean" }));
-    svg.append(s("text", { x: Math.min(W - right - 2, x + 3), y: top - 6, class: "mean-label", "text-anchor": x > W - 60 ? "end" : "start" }, `mean ${fmt(dist.mean)}`));
-  }
-  return h("figure", { class: "chart-figure" }, svg, h("figcaption", {}, `${name}: probability of each result (mean ${fmt(dist.mean ?? 0)})`));
 }

@@ -1,13 +1,20 @@
 // Unit profiles as the book gives them (stats, weapons, items, rules) and the rule tooltip.
 import { h, humanize } from "./util.js";
 
+/** @typedef {{name: string, text?: string, param?: unknown, kind?: string}} Rule  a glossary entry */
+
 // How a family's stats read best. Only display: the values are the book's.
+/** @type {Record<string, Record<string, (v: unknown) => string>>} */
 const STAT_FORMATS = {
   opr: { quality: (v) => `${v}+`, defense: (v) => `${v}+` },
 };
 const HIDDEN_STATS = new Set(["move_first", "move_total", "spell_roles", "keyword", "damage_tables"]);
 
-/** A stat value in a few words: 5/4/4/3, "still, slow, fast", "dice 4/3/3/2 · hit 5". */
+/**
+ * A stat value in a few words: 5/4/4/3, "still, slow, fast", "dice 4/3/3/2 · hit 5".
+ * @param {any} value
+ * @returns {string}
+ */
 function statText(value) {
   if (Array.isArray(value)) {
     if (value.every((v) => v === null || typeof v !== "object")) return value.join("/");
@@ -23,30 +30,53 @@ function statText(value) {
 }
 
 export class Glossary {
+  /**
+   * The rules' texts: the system's glossary, then the book's rules and army rule over it.
+   * @param {{glossary?: Rule[]}} system
+   * @param {{rules?: Rule[], extra?: Record<string, any>}} book
+   */
   constructor(system, book) {
+    /** @type {Map<string, Rule>} */
     this.rules = new Map();
     for (const r of system.glossary || []) this.rules.set(r.name.toLowerCase(), r);
     for (const r of book.rules || []) this.rules.set(r.name.toLowerCase(), r);
     const armyRule = book.extra && book.extra.army_rule;
     if (armyRule && armyRule.name) this.rules.set(armyRule.name.toLowerCase(), { kind: "army", ...armyRule });
   }
+  /**
+   * @param {unknown} label  "Tough(3)" or "Tough"
+   * @returns {Rule | null}
+   */
   find(label) {
     const text = String(label);
     return this.rules.get(text.replace(/\s*\(.*\)\s*$/, "").trim().toLowerCase()) || this.rules.get(text.toLowerCase()) || null;
   }
 }
 
-/** A rule label as a button: hover, focus or tap shows its text (see RuleTips). */
+/**
+ * A rule label as a button: hover, focus or tap shows its text (see RuleTips).
+ * @param {string} label
+ * @returns {HTMLButtonElement}
+ */
 export function ruleButton(label) {
   // Not a tab stop (a unit card holds a dozen): hover, tap or click shows the text.
   return h("button", { type: "button", class: "rule", tabindex: -1, dataset: { rule: label } }, label);
 }
 
+/**
+ * @param {string[] | null | undefined} labels
+ * @returns {HTMLSpanElement | null} the labels as rule buttons, or null for none
+ */
 export function ruleList(labels) {
   if (!labels || !labels.length) return null;
   return h("span", { class: "rules" }, labels.map((l) => ruleButton(l)));
 }
 
+/**
+ * @param {{stats?: Record<string, unknown>}} unit
+ * @param {string} family  the system's rules family (how its stats read)
+ * @returns {HTMLDListElement | null} the unit's stats, or null when it shows none
+ */
 export function statLine(unit, family) {
   const formats = STAT_FORMATS[family] || {};
   const items = [];
@@ -59,6 +89,10 @@ export function statLine(unit, family) {
   return items.length ? h("dl", { class: "stats" }, items) : null;
 }
 
+/**
+ * @param {any[] | null | undefined} weapons  {name, count, range, attacks, rules}
+ * @returns {HTMLTableElement | null}
+ */
 export function weaponTable(weapons) {
   if (!weapons || !weapons.length) return null;
   return h("table", { class: "weapons" },
@@ -70,12 +104,20 @@ export function weaponTable(weapons) {
       h("td", {}, ruleList(w.rules) || "–")))));
 }
 
+/**
+ * @param {any[] | null | undefined} items  {name, count, rules}
+ * @returns {HTMLUListElement | null}
+ */
 export function itemList(items) {
   if (!items || !items.length) return null;
   return h("ul", { class: "items" }, items.map((it) => h("li", {}, it.count > 1 ? `${it.count}× ${it.name}` : it.name, " ", ruleList(it.rules))));
 }
 
-/** Weapons, items and rules an option gives, in one line of text and rule buttons. */
+/**
+ * Weapons, items and rules an option gives, in one line of text and rule buttons.
+ * @param {Record<string, any> | null | undefined} gains
+ * @returns {HTMLSpanElement | null}
+ */
 export function gainsLine(gains) {
   if (!gains) return null;
   const parts = [];
@@ -85,7 +127,11 @@ export function gainsLine(gains) {
   return parts.length ? h("span", { class: "gains" }, "gains ", parts) : null;
 }
 
-/** Every rule label a unit (a live profile, an option's gains) shows: its own, its weapons' and its items', once each. */
+/**
+ * Every rule label a unit (a live profile, an option's gains) shows: its own, its weapons' and its items', once each.
+ * @param {{rules?: string[], weapons?: any[], items?: any[]}} unit
+ * @returns {string[]}
+ */
 export function rulesShown(unit) {
   const labels = [...(unit.rules || [])];
   for (const w of unit.weapons || []) labels.push(...(w.rules || []));
@@ -96,6 +142,10 @@ export function rulesShown(unit) {
 /**
  * The text of each rule in a disclosure: one tab stop per unit where the rule chips are none
  * (they are taken out of the tab order, see ruleButton), so a keyboard user reads them here.
+ * @param {Glossary | null | undefined} glossary
+ * @param {string[]} labels
+ * @param {{whose?: string | null, title?: string}} [options]  whose: the unit, for screen readers
+ * @returns {HTMLDetailsElement | null} null when there is nothing to explain
  */
 export function ruleTexts(glossary, labels, { whose = null, title = "Rules explained" } = {}) {
   if (!glossary || !labels.length) return null;
@@ -109,24 +159,37 @@ export function ruleTexts(glossary, labels, { whose = null, title = "Rules expla
 
 /** One tooltip element for every rule button on the page. */
 export class RuleTips {
+  /**
+   * @param {HTMLElement} tip  the page's one tooltip element
+   * @param {Glossary} glossary
+   */
   constructor(tip, glossary) {
     this.tip = tip;
     this.glossary = glossary;
+    /** @type {HTMLElement | null} a rule clicked or tapped: its tip stays until the next click */
     this.pinned = null;
+    /** @type {HTMLElement | null} */
     this.current = null;
     tip.id = tip.id || "rule-tip";
-    document.addEventListener("mouseover", (e) => { const b = e.target.closest?.(".rule"); if (b && !this.pinned) this.show(b); });
-    document.addEventListener("mouseout", (e) => { const b = e.target.closest?.(".rule"); if (b && !this.pinned && b === this.current) this.hide(); });
-    document.addEventListener("focusin", (e) => { const b = e.target.closest?.(".rule"); if (b) { this.pinned = null; this.show(b); } });
-    document.addEventListener("focusout", (e) => { const b = e.target.closest?.(".rule"); if (b && b === this.current) this.hide(); });
+    // Events also come from the document and text nodes, which have no closest().
+    const near = (/** @type {Event} */ e, /** @type {string} */ selector) =>
+      (e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest(selector)) : null);
+    document.addEventListener("mouseover", (e) => { const b = near(e, ".rule"); if (b && !this.pinned) this.show(b); });
+    document.addEventListener("mouseout", (e) => { const b = near(e, ".rule"); if (b && !this.pinned && b === this.current) this.hide(); });
+    document.addEventListener("focusin", (e) => { const b = near(e, ".rule"); if (b) { this.pinned = null; this.show(b); } });
+    document.addEventListener("focusout", (e) => { const b = near(e, ".rule"); if (b && b === this.current) this.hide(); });
     document.addEventListener("click", (e) => {
-      const b = e.target.closest?.(".rule");
+      const b = near(e, ".rule");
       if (b) { e.preventDefault(); if (this.pinned === b) { this.hide(); } else { this.show(b); this.pinned = b; } }
-      else if (this.pinned && !e.target.closest?.(".rule-tip")) this.hide();
+      else if (this.pinned && !near(e, ".rule-tip")) this.hide();
     });
     document.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.current) this.hide(); });
     window.addEventListener("scroll", () => { if (this.current && !this.pinned) this.hide(); }, { passive: true });
   }
+  /**
+   * @param {HTMLElement} button  a rule button (data-rule: its label)
+   * @returns {void}
+   */
   show(button) {
     const label = button.dataset.rule;
     const rule = this.glossary.find(label);
@@ -144,6 +207,7 @@ export class RuleTips {
     this.tip.style.left = `${left}px`;
     this.tip.style.top = `${r.bottom + window.scrollY + 6}px`;
   }
+  /** @returns {void} */
   hide() {
     this.tip.hidden = true;
     if (this.current) this.current.removeAttribute("aria-describedby");

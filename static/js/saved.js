@@ -21,22 +21,53 @@ import { api, ApiError, errorBox, h } from "./util.js";
 import { bearer, builderLink, editLink, etag, listUrl, rememberAnswer, savedList, shareLink, copyText } from "./saved_store.js";
 import { draftKey, dropDraft, readDraft, writeDraft } from "./drafts.js";
 
-/** The saved list the builder's address names (?list=<id>), or null for the book's new list. */
+/**
+ * @typedef {object} SavedOptions
+ * @property {HTMLElement | null} container  where the Save and Share controls go
+ * @property {string} bookId
+ * @property {string} bookName
+ * @property {() => Record<string, any>} getList  the list in the API's format (what POST /lists/validate takes)
+ * @property {(data: any) => void} setList  replace the list in progress (a saved list opened with ?list=<id>)
+ * @property {(data: any) => Record<string, any>} canonical  a list in the API's format as getList() would give it once set
+ */
+
+/** @typedef {{id: string, version: number, token?: string | null, locked?: boolean}} SavedRef */
+
+/**
+ * The saved list the builder's address names (?list=<id>), or null for the book's new list.
+ * @returns {string | null}
+ */
 export const listIdInAddress = () => new URLSearchParams(location.search).get("list");
 
+/**
+ * Draw the Save and Share controls and open the saved list the address names, if any.
+ * @param {SavedOptions} options
+ * @returns {SavedControls | null} null when the page has no place for them
+ */
 export function initSaved(options) {
-  if (!options.container) return null;
-  const saved = new SavedControls(options);
+  const { container } = options;
+  if (!container) return null;
+  const saved = new SavedControls({ ...options, container });
   saved.start();
   return saved;
 }
 
 class SavedControls {
+  /** @param {SavedOptions & {container: HTMLElement}} options */
   constructor({ container, bookId, bookName, getList, setList, canonical }) {
-    Object.assign(this, { container, bookId, bookName, getList, setList, canonical });
+    this.container = container;
+    this.bookId = bookId;
+    this.bookName = bookName;
+    this.getList = getList;
+    this.setList = setList;
+    this.canonical = canonical;
     this.listId = listIdInAddress();  // the saved list this builder edits (or is opening)
-    this.current = null;   // {id, version, token, locked} of the saved list being edited
-    this.snapshot = null;  // the list as last saved or loaded, to tell unsaved changes
+    /** @type {SavedRef | null} the saved list being edited */
+    this.current = null;
+    /** @type {string | null} the list as last saved or loaded, to tell unsaved changes */
+    this.snapshot = null;
+    /** @type {boolean | undefined} a save is owed to the server (asked for while offline) */
+    this.pending = undefined;
     this.saveButton = h("button", { type: "button", id: "save-list", class: "primary", onclick: () => this.save() }, "Save");
     this.shareButton = h("button", { type: "button", id: "share-list", onclick: () => this.share() }, "Share");
     this.editLinkButton = h("button", { type: "button", id: "copy-edit-link", hidden: true, onclick: () => this.copyEditLink() }, "Copy edit link");
@@ -64,11 +95,18 @@ class SavedControls {
     if (!this.pending || !navigator.onLine) return;
     this.pending = false;
     if (await this.save()) {
-      this.say(h("p", { id: "save-synced" }, `Back online: the list saved offline is on the server (version ${this.current.version}).`));
+      this.say(h("p", { id: "save-synced" }, `Back online: the list saved offline is on the server (version ${this.opened.version}).`));
     }
   }
 
-  /** The drafts.js slot the list in progress belongs in. */
+  /**
+   * The saved list being edited, where the code runs only once there is one (after an open or
+   * a save): this.current, typed as there.
+   * @returns {SavedRef}
+   */
+  get opened() { return /** @type {SavedRef} */ (this.current); }
+
+  /** @returns {string} the drafts.js slot the list in progress belongs in */
   slot() { return draftKey(this.bookId, this.listId); }
 
   /**
@@ -109,6 +147,9 @@ class SavedControls {
   /**
    * Open a saved list. restore: changes to it kept in this browser (its draft, which the
    * builder started from) win over the server's version, and the player is asked what to do.
+   * @param {string} id
+   * @param {{restore?: boolean}} [options]
+   * @returns {Promise<void>}
    */
   async open(id, { restore = false } = {}) {
     const body = await api(listUrl(id));
@@ -142,28 +183,33 @@ class SavedControls {
     this.showState();
   }
 
-  /** Changes kept in this browser differ from the saved list: say so, and offer Save or Discard. */
+  /**
+   * Changes kept in this browser differ from the saved list: say so, and offer Save or Discard.
+   * @param {import("./drafts.js").Draft} draft
+   * @param {Record<string, any>} body  the saved list, as the API sent it
+   */
   offerDraft(draft, body) {
     const name = draft.list.name ? `“${draft.list.name}”` : "this list";
     const when = draft.savedAt ? ` (${new Date(draft.savedAt).toLocaleString()})` : "";
-    const since = body.version > this.current.version ? ` Version ${body.version} was saved since, elsewhere.` : "";
+    const since = body.version > this.opened.version ? ` Version ${body.version} was saved since, elsewhere.` : "";
     this.say(h("div", { class: "notice draft-restored", id: "draft-restored" },
       h("p", {}, `Restored your unsaved changes to ${name}${when}: they are kept in this browser and differ from `
-        + `the saved version ${this.current.version}.${since}`),
+        + `the saved version ${this.opened.version}.${since}`),
       h("div", { class: "button-row" },
         h("button", { type: "button", class: "primary", id: "draft-save", onclick: () => this.choose(() => this.save()) }, "Save them"),
         h("button", { type: "button", id: "draft-discard", onclick: () => this.choose(() => this.discard()) }, `Discard them (back to version ${body.version})`))));
   }
 
   async discard() {
-    await this.open(this.listId);
-    this.say(h("p", { id: "draft-discarded" }, `Changes discarded: this is version ${this.current.version} as saved.`));
+    await this.open(/** @type {string} */ (this.listId));  // offered for an opened list only
+    this.say(h("p", { id: "draft-discarded" }, `Changes discarded: this is version ${this.opened.version} as saved.`));
   }
 
   /**
    * Stop editing the saved list (the builder starts a new list next): its unsaved changes, if
    * any, stay kept as its draft. Returns the name of a list left with unsaved changes ("" when
    * it has none), or null when nothing unsaved was left.
+   * @returns {string | null}
    */
   detach() {
     const left = this.listId && this.dirty ? (JSON.parse(this.snapshot || "{}").name || "") : null;
@@ -190,9 +236,14 @@ class SavedControls {
     else this.state.textContent = `All changes saved (version ${c.version}).`;
   }
 
+  /** @param {...(Node | string)} nodes  the message (none: clear it) */
   say(...nodes) { this.message.replaceChildren(...nodes); }
 
-  /** Save a new version; *ifMatch* overrides the version the change is made to ("*": any). */
+  /**
+   * Save a new version; *ifMatch* overrides the version the change is made to ("*": any).
+   * @param {{ifMatch?: string | null}} [options]
+   * @returns {Promise<boolean>} whether the server took it
+   */
   async save({ ifMatch = null } = {}) {
     const c = this.current;
     this.saveButton.disabled = true;
@@ -228,6 +279,10 @@ class SavedControls {
       " can be shared; “Copy edit link” gives the link that opens it for editing on another device."));
   }
 
+  /**
+   * @param {Record<string, any>} body  the saved list, as the API sent it
+   * @param {string | null | undefined} token  its edit token
+   */
   saved(body, token) {
     this.current = { id: body.id, version: body.version, token, locked: body.locked };
     this.snapshot = this.text();
@@ -236,29 +291,33 @@ class SavedControls {
     rememberAnswer(body, token);
   }
 
-  /** Tell the player, in words, why a save was refused and what they can do. */
+  /**
+   * Tell the player, in words, why a save was refused and what they can do.
+   * @param {unknown} err
+   */
   refused(err) {
     const status = err instanceof ApiError ? err.status : 0;
+    const answer = err instanceof ApiError ? err.body : null;
     if (status === 0) { this.queue(); return; }
     const asNew = h("button", { type: "button", id: "save-as-new", onclick: () => this.choose(() => this.saveAsNew()) }, "Save mine as a new list");
     if (status === 412) {
-      const now = err.body && /version (\d+)/.exec(err.body.message || "");
+      const now = answer && /version (\d+)/.exec(answer.message || "");
       const theirs = now ? Number(now[1]) : null;
       this.say(h("div", { class: "notice error conflict", role: "alert" },
         h("p", {}, `Not saved: this list was changed somewhere else (another device or tab) after you opened it. `
-          + `${theirs ? `Version ${theirs} is saved on the server; you were editing version ${this.current.version}. ` : ""}`
+          + `${theirs ? `Version ${theirs} is saved on the server; you were editing version ${this.opened.version}. ` : ""}`
           + "Your changes are still here."),
         h("div", { class: "button-row" },
-          h("button", { type: "button", id: "load-theirs", onclick: () => this.choose(() => this.open(this.current.id)) },
+          h("button", { type: "button", id: "load-theirs", onclick: () => this.choose(() => this.open(this.opened.id)) },
             theirs ? `Load version ${theirs} (drop my changes)` : "Load the saved version (drop my changes)"),
           h("button", { type: "button", id: "save-over", onclick: () => this.choose(() => this.save({ ifMatch: theirs ? etag(theirs) : "*" })) }, "Save mine over it"),
           asNew)));
     } else if (status === 409) {
-      const most = err.body && /(\d+) versions/.exec(err.body.message || "");
+      const most = answer && /(\d+) versions/.exec(answer.message || "");
       this.say(h("div", { class: "notice error", role: "alert" },
         h("p", {}, `Not saved: this list already has ${most ? most[1] : "the most"} versions, the most one list keeps. Your changes are still here.`), asNew));
     } else if (status === 423) {
-      this.current.locked = true;
+      this.opened.locked = true;
       this.say(h("div", { class: "notice error", role: "alert" }, h("p", {}, "Not saved: this list is locked (it was submitted), so it cannot change any more."), asNew));
     } else if (status === 401 || status === 403) {
       this.say(h("div", { class: "notice error", role: "alert" }, h("p", {}, "Not saved: the server did not accept this browser's edit token for the list."), asNew));
@@ -269,6 +328,7 @@ class SavedControls {
     }
   }
 
+  /** @param {() => Promise<unknown>} action  one of the choices offered after a refusal */
   async choose(action) {
     try {
       await action();
@@ -280,14 +340,15 @@ class SavedControls {
 
   async share() {
     if ((!this.current || this.dirty) && !(await this.save())) return;
-    const link = shareLink(this.current.id);
+    const link = shareLink(this.opened.id);
     const copied = await copyText(link);
     this.say(h("p", {}, copied ? "Link copied. Anyone with it can read this list and print it: " : "Copy this link to share the list: ",
       h("input", { type: "text", readonly: true, value: link, class: "link-field", id: "share-link", "aria-label": "Link to share" })));
   }
 
   async copyEditLink() {
-    const link = editLink(this.current.id, this.current.token);
+    // The button shows only while the list has a token.
+    const link = editLink(this.opened.id, /** @type {string} */ (this.opened.token));
     const copied = await copyText(link);
     this.say(h("p", {}, copied ? "Edit link copied. Keep it private: whoever has it can change this list. " : "Keep this edit link private: ",
       h("input", { type: "text", readonly: true, value: link, class: "link-field", id: "edit-link", "aria-label": "Edit link" })));

@@ -1,10 +1,10 @@
 // The public standings page (/events/<id>/standings): the rows are rendered by the server and
 // refreshed from the API every 30 seconds while the page is visible, so a screen at the venue
 // stays current. Every value is set as text, never as HTML.
-import { api, h } from "./util.js";
+import { api, byId, h } from "./util.js";
 
-const root = document.getElementById("standings-page");
-const url = `/api/v1/events/${encodeURIComponent(root.dataset.id)}/standings`;
+const root = byId("standings-page");
+const url = `/api/v1/events/${encodeURIComponent(root.dataset.id || "")}/standings`;
 const label = (t) => t.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 const number = (x) => String(Math.round(x * 1000) / 1000);
 
@@ -20,8 +20,8 @@ async function refresh() {
   if (document.hidden) return;
   try {
     const body = await api(url);
-    document.getElementById("standings-rows").replaceChildren(...body.standings.map((s) => row(s, body.tiebreakers)));
-    document.getElementById("standings-meta").textContent = `${body.rounds ? `After round ${body.rounds}` : "No round played yet"} · updated ${new Date().toLocaleTimeString()}`;
+    byId("standings-rows").replaceChildren(...body.standings.map((s) => row(s, body.tiebreakers)));
+    byId("standings-meta").textContent = `${body.rounds ? `After round ${body.rounds}` : "No round played yet"} · updated ${new Date().toLocaleTimeString()}`;
   } catch { /* offline for a moment: the last rows stay */ }
 }
 

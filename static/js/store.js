@@ -7,21 +7,38 @@
 const LIMIT = 200;        // steps kept; the oldest are dropped
 const MERGE_MS = 1500;    // typing into one field within this long is one step
 
+/** @typedef {import("./api_shapes.js").ArmyList} ArmyList */
+/** @typedef {{label: string, kind: "edit" | "replace" | "undo" | "redo", light?: boolean}} Change */
+
 export class ListStore {
+  /** @param {ArmyList} list  the list to start from */
   constructor(list) {
     this.list = list;
-    this.past = [];     // [{list, label}] newest last
+    /** @type {{list: ArmyList, label: string}[]} newest last */
+    this.past = [];
+    /** @type {{list: ArmyList, label: string}[]} */
     this.future = [];
+    /** @type {Set<(list: ArmyList, change: Change) => void>} */
     this.listeners = new Set();
+    /** @type {{key: string, at: number} | null} */
     this.lastMerge = null;
   }
 
-  /** fn(list) -> () => void: called after every change with (list, {label, kind}). */
+  /**
+   * fn(list) -> () => void: called after every change with (list, {label, kind}).
+   * @param {(list: ArmyList, change: Change) => void} fn
+   * @returns {() => void} stops calling fn
+   */
   subscribe(fn) {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * @param {string} label
+   * @param {Change["kind"]} kind
+   * @param {{light?: boolean}} [detail]
+   */
   emit(label, kind, detail = {}) {
     for (const fn of this.listeners) fn(this.list, { label, kind, ...detail });
   }
@@ -29,6 +46,11 @@ export class ListStore {
   /**
    * Change the list: fn mutates it in place; the list before is kept for undo.
    * merge: a string naming a field being typed into; repeated edits of it soon after merge.
+   * @template R
+   * @param {string} label
+   * @param {(list: ArmyList) => R} fn
+   * @param {{merge?: string | null, light?: boolean}} [options]  light: passed on to the listeners
+   * @returns {R} what fn returned
    */
   edit(label, fn, { merge = null, ...detail } = {}) {
     const now = Date.now();
@@ -45,7 +67,12 @@ export class ListStore {
     return result;
   }
 
-  /** Replace the whole list (a file or a saved list opened); undo brings the old one back. */
+  /**
+   * Replace the whole list (a file or a saved list opened); undo brings the old one back.
+   * @param {ArmyList} list
+   * @param {string} label
+   * @returns {void}
+   */
   replace(list, label) {
     this.past.push({ list: this.list, label });
     if (this.past.length > LIMIT) this.past.shift();
@@ -60,7 +87,7 @@ export class ListStore {
   get undoLabel() { return this.canUndo ? this.past[this.past.length - 1].label : null; }
   get redoLabel() { return this.canRedo ? this.future[this.future.length - 1].label : null; }
 
-  /** Step back; returns the label of the step undone, or null when there is none. */
+  /** @returns {string | null} the label of the step undone (stepping back), or null when there is none */
   undo() {
     const step = this.past.pop();
     if (!step) return null;
@@ -71,6 +98,7 @@ export class ListStore {
     return step.label;
   }
 
+  /** @returns {string | null} the label of the step redone, or null when there is none */
   redo() {
     const step = this.future.pop();
     if (!step) return null;

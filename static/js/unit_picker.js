@@ -3,6 +3,9 @@
 // combat preview's defender and the points-efficiency target both choose their unit here.
 import { errorBox, h } from "./util.js";
 
+/** @typedef {import("./api_shapes.js").Book} Book */
+/** @typedef {import("./api_shapes.js").Unit} Unit */
+
 export class UnitPicker {
   /**
    * bookSelect, unitSelect: the two <select> elements.
@@ -10,28 +13,49 @@ export class UnitPicker {
    * keep(unit, book): whether a unit is offered (default: all).
    * onError(box): shows why a book could not be loaded.
    * onChange({book, unit}): called when the user picks, and when a book's units arrive.
+   * @param {object} options
+   * @param {HTMLSelectElement} options.bookSelect
+   * @param {HTMLSelectElement} options.unitSelect
+   * @param {(id: string) => Promise<Book>} options.bookCache
+   * @param {(unit: Unit, book: Book) => boolean} [options.keep]
+   * @param {(box: HTMLElement) => void} [options.onError]
+   * @param {(value: {book: string, unit: string}) => void} [options.onChange]
    */
   constructor({ bookSelect, unitSelect, bookCache, keep = () => true, onError = () => {}, onChange = () => {} }) {
-    Object.assign(this, { bookSelect, unitSelect, bookCache, keep, onError, onChange });
+    this.bookSelect = bookSelect;
+    this.unitSelect = unitSelect;
+    this.bookCache = bookCache;
+    this.keep = keep;
+    this.onError = onError;
+    this.onChange = onChange;
     bookSelect.addEventListener("change", () => this.loadUnits());
     unitSelect.addEventListener("change", () => this.onChange(this.value));
   }
 
+  /** @returns {{book: string, unit: string}} the chosen book's id and unit's id ("" for none) */
   get value() {
     return { book: this.bookSelect.value, unit: this.unitSelect.value };
   }
 
   /** Offer these books (the system's listed books) with `current` chosen, and its `unit` if it
    * has it; `own` (the list's book) is offered too when it is not listed (an imported book).
-   * Resolves when the chosen book's units are in. */
-  setBooks(books, { current, own = null, unit = null } = {}) {
+   * Resolves when the chosen book's units are in.
+   * @param {{id: string, name: string}[]} books
+   * @param {{current?: string | null, own?: Book | null, unit?: string | null}} [options]
+   * @returns {Promise<void>}
+   */
+  setBooks(books, { current = null, own = null, unit = null } = {}) {
     const all = own && !books.some((b) => b.id === own.id) ? [own, ...books] : books;
     const chosen = all.some((b) => b.id === current) ? current : (own || all[0] || {}).id;
     this.bookSelect.replaceChildren(...all.map((b) => h("option", { value: b.id, selected: b.id === chosen }, b.name)));
     return this.loadUnits(unit);
   }
 
-  /** Fill the unit select from the chosen book; `preferred` stays chosen if the book has it. */
+  /**
+   * Fill the unit select from the chosen book; `preferred` stays chosen if the book has it.
+   * @param {string | null} [preferred]
+   * @returns {Promise<void>}
+   */
   async loadUnits(preferred = null) {
     const id = this.bookSelect.value;
     // Disabled while the book loads, so nobody (and no test) can pick the placeholder.
