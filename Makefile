@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup native browser run test lint lock upgrade-check bench check-books clean
+.PHONY: setup native browser run test lint lint-js lock upgrade-check bench check-books clean
 
 setup: $(VENV)/.installed
 
@@ -86,10 +86,24 @@ test: setup native browser lint
 # TODO(lead): add `$(VENV)/bin/ruff format --check .` once `ruff format` has been applied repo-wide.
 CORE := -p listbuilder.model -p listbuilder.validation -p listbuilder.issue_data -p listbuilder.dice -p listbuilder.rules -p listbuilder.families \
 	-p listbuilder.systems -p listbuilder.combat
-lint: setup
+lint: setup lint-js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy $(CORE)
+
+# The front end (static/js, plain ES modules): ESLint's recommended rules (eslint.config.js),
+# tsc --checkJs in strict mode (tsconfig.json) and tools/js-check.mjs (no module over 400
+# lines, no import cycle, JSDoc on every exported function). eslint, @eslint/js, globals and
+# typescript are pinned by package-lock.json, installed again when it pins other versions.
+JS_CURRENT = node -e 'const lock = require("./package-lock.json").packages; \
+	for (const name of Object.keys(lock[""].devDependencies)) \
+	if (require(`./node_modules/$${name}/package.json`).version !== lock[`node_modules/$${name}`].version) process.exit(1)'
+lint-js:
+	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends nodejs npm)
+	$(JS_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund
+	npx eslint static/js tools eslint.config.js
+	npx tsc -p tsconfig.json
+	node tools/js-check.mjs
 
 bench: setup
 	command -v wrk >/dev/null || (apt-get update && apt-get install -y --no-install-recommends wrk)
