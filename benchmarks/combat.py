@@ -37,13 +37,13 @@ sys.path.insert(0, str(ROOT))
 
 import math  # noqa: E402
 
-from listbuilder.books import load_registry  # noqa: E402
+from listbuilder.books.loader import load_registry  # noqa: E402
 from listbuilder.combat import opr, preview  # noqa: E402
 from listbuilder.combat.opr import GF, Situation  # noqa: E402
 from listbuilder.combat.profiles import fighter_from  # noqa: E402
 from listbuilder.combat.service import resolve_side  # noqa: E402
-from listbuilder.dice import _binomial  # noqa: E402
-from listbuilder.previews import load_request  # noqa: E402
+from listbuilder.dice import forget_binomials  # noqa: E402
+from listbuilder.shapes.preview_requests import load_request  # noqa: E402
 from tests.combat.montecarlo import Sim  # noqa: E402
 
 TARGET_MS = 2.0
@@ -77,8 +77,9 @@ REQUEST = {
 
 
 def clear_caches() -> None:
-    for fn in (opr.per_attack, opr.per_attack_raw, opr.wounds_only, opr.group_2d, opr.advance_deadly, _binomial):
+    for fn in (opr.per_attack, opr.per_attack_raw, opr.wounds_only, opr.group_2d, opr.advance_deadly):
         fn.cache_clear()
+    forget_binomials()
 
 
 def median_ms(fn, runs: int, cold: bool, clock=time.perf_counter) -> float:

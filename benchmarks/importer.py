@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from listbuilder.books import load_registry  # noqa: E402
+from listbuilder.books.loader import load_registry  # noqa: E402
 from listbuilder.importers.army_forge_book import convert_book  # noqa: E402
 from listbuilder.importers.book_files import book_yaml  # noqa: E402
 from tests.importers.test_army_forge_samples import _samples  # noqa: E402
@@ -94,7 +94,7 @@ def report(title: str, texts: list[str], systems, runs: int, target: float | Non
 
 def report_http(title: str, texts: list[str], runs: int) -> None:
     """The import endpoint end to end, and reading an imported book back by its id."""
-    from listbuilder import imported
+    from listbuilder.books import stored as imported
     from listbuilder.web import create_app
 
     with tempfile.TemporaryDirectory() as folder:

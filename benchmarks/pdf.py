@@ -36,11 +36,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from listbuilder.books import load_registry  # noqa: E402
-from listbuilder.lists import parse_list  # noqa: E402
-from listbuilder.pdf import PDF_CACHE, RenderCache, cache_key, roster_pdf  # noqa: E402
-from listbuilder.roster_html import render_html  # noqa: E402
-from listbuilder.rosters import build_roster  # noqa: E402
+from listbuilder.books.loader import load_registry  # noqa: E402
+from listbuilder.lists.documents import parse_list  # noqa: E402
+from listbuilder.printing.html import render_html  # noqa: E402
+from listbuilder.printing.pdf import PDF_CACHE, RenderCache, cache_key, roster_pdf  # noqa: E402
+from listbuilder.printing.rosters import build_roster  # noqa: E402
 
 WARM_TARGET = 0.25
 REFUSAL_TARGET = 2.0
@@ -53,14 +53,14 @@ CHROMIUM = "/usr/bin/chromium"
 _FORKED_FIRST = """
 import json, os, sys, time, tempfile
 from listbuilder.web import create_app, warm_up
-from listbuilder.lists import parse_list
+from listbuilder.lists.documents import parse_list
 folder = tempfile.mkdtemp()
 app = warm_up(create_app({"DATABASE_URL": f"sqlite:///{folder}/bench.sqlite3"}))
 army = parse_list(json.loads(open(sys.argv[1], encoding="utf-8").read())["list"])
 read, write = os.pipe()
 pid = os.fork()
 if pid == 0:
-    from listbuilder.pdf import roster_pdf
+    from listbuilder.printing.pdf import roster_pdf
     from listbuilder.web.context import REGISTRY_KEY
     start = time.perf_counter()
     roster_pdf(app.extensions[REGISTRY_KEY], army, cache=None)
@@ -73,12 +73,12 @@ print(os.read(read, 100).decode())
 _COLD_FIRST = """
 import json, sys, time
 start = time.perf_counter()
-from listbuilder.books import load_registry
-from listbuilder.lists import parse_list
+from listbuilder.books.loader import load_registry
+from listbuilder.lists.documents import parse_list
 registry = load_registry()
 army = parse_list(json.loads(open(sys.argv[1], encoding="utf-8").read())["list"])
 begin = time.perf_counter()
-from listbuilder.pdf import roster_pdf
+from listbuilder.printing.pdf import roster_pdf
 roster_pdf(registry, army, cache=None)
 print(time.perf_counter() - begin)
 """

@@ -30,8 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from listbuilder.books import load_registry  # noqa: E402
-from listbuilder.lists import parse_list, validate_list  # noqa: E402
+from listbuilder.books.loader import load_registry  # noqa: E402
+from listbuilder.lists.documents import parse_list, validate_list  # noqa: E402
 
 
 def median_time(fn, runs: int, before=None) -> float:
@@ -143,7 +143,7 @@ def bench_startup() -> None:
     and create_app with every book, from `from listbuilder.web import create_app` on (the
     interpreter's own start, printed apart, comes before). As a deployed app starts: the
     package's bytecode compiled (done here first) and the loaded-books cache
-    (listbuilder.book_cache) filled by an earlier start. Then the first request of each kind
+    (listbuilder.books.cache) filled by an earlier start. Then the first request of each kind
     in that process, and the same start without the books cache and without bytecode."""
     subprocess.run(
         [sys.executable, "-m", "compileall", "-q", str(ROOT / "listbuilder")], check=True, stdout=subprocess.DEVNULL

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.events import batch_lists  # noqa: E402
 from benchmarks.importer import FIXTURE, full_size  # noqa: E402
 from benchmarks.server import crowded_preview  # noqa: E402
-from listbuilder.books import load_registry  # noqa: E402
+from listbuilder.books.loader import load_registry  # noqa: E402
 from listbuilder.web import serving  # noqa: E402
 from tests.loopback import Answer, Server, request  # noqa: E402
 

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from listbuilder.books import load_registry  # noqa: E402
+from listbuilder.books.loader import load_registry  # noqa: E402
 from listbuilder.combat import budget  # noqa: E402
 from listbuilder.formats.lists import MAX_LIST_UPGRADES, MAX_UNITS  # noqa: E402
 from tests.loopback import Server, raw_request, request  # noqa: E402  (gunicorn as make run starts it)

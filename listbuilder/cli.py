@@ -20,8 +20,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from listbuilder.books import BookLoadError, default_books_folders, load_registry, with_line
-from listbuilder.lists import ListError, parse_list, validate_list
+from listbuilder.books.lines import with_line
+from listbuilder.books.loader import load_registry
+from listbuilder.books.registry import BookLoadError
+from listbuilder.books.settings import default_books_folders
+from listbuilder.lists.documents import ListError, parse_list, validate_list
 
 
 def _registry(folders: str | list[str] | None) -> Any:
@@ -92,7 +95,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_preview(args: argparse.Namespace) -> int:
     from listbuilder.combat import PreviewError, preview
-    from listbuilder.previews import load_request
+    from listbuilder.shapes.preview_requests import load_request
 
     registry = _registry(args.books)
     try:
@@ -105,7 +108,7 @@ def cmd_preview(args: argparse.Namespace) -> int:
 
 
 def cmd_pdf(args: argparse.Namespace) -> int:
-    from listbuilder.pdf import roster_pdf  # WeasyPrint loads only when a PDF is asked for
+    from listbuilder.printing.pdf import roster_pdf  # WeasyPrint loads only when a PDF is asked for
 
     registry = _registry(args.books)
     try:
@@ -119,7 +122,7 @@ def cmd_pdf(args: argparse.Namespace) -> int:
 
 
 def cmd_text(args: argparse.Namespace) -> int:
-    from listbuilder.rosters import build_roster, roster_text
+    from listbuilder.printing.rosters import build_roster, roster_text
 
     registry = _registry(args.books)
     try:
@@ -219,7 +222,7 @@ def cmd_import_book(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from listbuilder.roster_html import LAYOUTS, PAPERS  # the paper sizes and layouts the renderer knows
+    from listbuilder.printing.html import LAYOUTS, PAPERS  # the paper sizes and layouts the renderer knows
 
     parser = argparse.ArgumentParser(
         prog="listbuilder", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

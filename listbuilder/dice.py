@@ -150,6 +150,11 @@ class Dist:
         return f"Dist({{{inner}}})"
 
 
+def forget_binomials() -> None:
+    """Empty the binomial cache, so a benchmark can time a cold preview."""
+    _binomial.cache_clear()
+
+
 @lru_cache(maxsize=4096)
 def _binomial(n: int, p: float) -> Dist:
     if n < 0:

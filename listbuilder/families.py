@@ -1,7 +1,7 @@
 """Every rules family the service knows: one :class:`Family` record each, registered here.
 
 A game system's ``family`` (in its ``_system.yaml``) names the record. The record names all
-that differs between families: the rules class (book checks and list validation; ``listbuilder.rules.rules_for`` makes one per system), the
+that differs between families: the rules class (book checks and list validation; ``listbuilder.systems.rules.rules_for`` makes one per system), the
 schemas of its files, the stats its units carry, the combat engines and the situation they
 read, and the roster sheet. Adding a family is writing those parts and registering one record
 (``tests/test_family_record.py`` does it with a toy family in one file).
@@ -16,7 +16,7 @@ core never imports the edges (the marshmallow schemas), start-up pays only for w
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 # The parts of a record, each an object or a "module:name" string.
@@ -43,7 +43,7 @@ class Family:
     one; ``turn_engine`` and ``turn_situation_schema`` do the same for a whole turn. A family
     without an engine has no previews; ``counts_wounds`` says its engine's answers count wounds
     (``expected.wounds``), which a loadout comparison weighs per 100 points. ``rules`` is the :class:`SystemRules` subclass that
-    checks books and lists; ``sheet`` (a ``listbuilder.sheets.FamilySheet``) says how its
+    checks books and lists; ``sheet`` (a ``listbuilder.printing.sheets.FamilySheet``) says how its
     units print (every plain stat when it has none).
     """
 
@@ -58,7 +58,13 @@ class Family:
     turn_situation_schema: Any = None
     sheet: Any = None
     counts_wounds: bool = False
-    _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # Parts imported so far. Not an init field: every record, a variant included, starts with
+    # its own (a copy sharing it would hand out the original's engine for the variant's).
+    _loaded: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def variant(self, **changes: Any) -> Family:
+        """A copy of this record with *changes* (another id, engine or sheet), loading its own parts."""
+        return replace(self, **changes)
 
     def part(self, name: str) -> Any:
         """The part called *name* (one of :data:`PARTS`), imported on first use; None when the
@@ -112,7 +118,7 @@ OPR = register(
         situation_schema="listbuilder.shapes.previews:OprSituationSchema",
         turn_engine="listbuilder.combat.opr:turn_engine",
         turn_situation_schema="listbuilder.shapes.previews:OprTurnSituationSchema",
-        sheet="listbuilder.sheets:OPR_SHEET",
+        sheet="listbuilder.printing.sheets:OPR_SHEET",
         counts_wounds=True,
     )
 )
@@ -140,7 +146,7 @@ ANCIENTS_HEX = register(
         book_schema="listbuilder.formats.ancients_hex:AncientsHexBookSchema",
         engine="listbuilder.combat.ancients_hex:engine",
         situation_schema="listbuilder.shapes.hex_situations:AncientsHexSituationSchema",
-        sheet="listbuilder.sheets:ANCIENTS_HEX_SHEET",
+        sheet="listbuilder.printing.sheets:ANCIENTS_HEX_SHEET",
     )
 )
 
@@ -165,6 +171,6 @@ ARMOUR_HEX = register(
         book_schema="listbuilder.formats.armour_hex:ArmourHexBookSchema",
         engine="listbuilder.combat.armour_hex:engine",
         situation_schema="listbuilder.shapes.hex_situations:ArmourHexSituationSchema",
-        sheet="listbuilder.sheets:ARMOUR_HEX_SHEET",
+        sheet="listbuilder.printing.sheets:ARMOUR_HEX_SHEET",
     )
 )

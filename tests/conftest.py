@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.books import BookRegistry, load_registry
+from listbuilder.books.loader import load_registry
+from listbuilder.books.registry import BookRegistry
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = ROOT / "army_books"

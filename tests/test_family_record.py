@@ -4,6 +4,7 @@ HTTP API) as the real families, once its :class:`~listbuilder.families.Family` i
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -11,19 +12,19 @@ from typing import Any
 import pytest
 from marshmallow import fields, validate
 
-from listbuilder.books import load_registry
+from listbuilder.books.loader import load_registry
 from listbuilder.combat.combatant import Combatant
 from listbuilder.combat.service import preview
 from listbuilder.dice import Dist
 from listbuilder.families import FAMILIES, Family, register, unregister
 from listbuilder.formats.books import UnitSchema, book_schema, system_schema
 from listbuilder.formats.fields import StrictSchema, WholeNumber
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.lists.documents import parse_list, validate_list
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
-from listbuilder.previews import load_request
-from listbuilder.rosters import build_roster, roster_text
-from listbuilder.rules import SystemRules
-from listbuilder.sheets import FamilySheet, StatColumn
+from listbuilder.printing.rosters import build_roster, roster_text
+from listbuilder.printing.sheets import FamilySheet, StatColumn
+from listbuilder.shapes.preview_requests import load_request
+from listbuilder.systems.rules import SystemRules
 from listbuilder.validation import Issue, ValidationReport
 
 TOY = "toy-duel"
@@ -203,3 +204,18 @@ def test_a_toy_family_through_the_http_api(toy_registry, tmp_path):
     assert previewed.get_json()["expected"]["hits"] == pytest.approx(4 / 6)
     printed = client.post("/api/v1/rosters/pdf", json=toy_list("champion"))
     assert printed.status_code == 200 and printed.data.startswith(b"%PDF")
+
+
+def test_a_variant_loads_its_own_parts_and_never_shares_the_originals():
+    original = TOY_FAMILY.variant(id="toy-original")
+    assert original.part("engine") is toy_engine  # loaded (and kept) by the original first
+
+    changed = original.variant(id="toy-variant", engine="tests.test_family_record:second_engine")
+    assert changed.part("engine") is second_engine
+    assert original.part("engine") is toy_engine
+    # A plain dataclasses.replace gives the copy a cache of its own too.
+    assert dataclasses.replace(original, engine=second_engine).part("engine") is second_engine
+
+
+def second_engine(*args: Any) -> dict[str, Any]:
+    return {}

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.lists.documents import parse_list, validate_list
 from tests.conftest import GOLDEN
 
 CASES = sorted(GOLDEN.glob("*/*.json"))

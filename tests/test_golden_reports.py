@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.lists.documents import parse_list, validate_list
 from tests.conftest import GOLDEN
 
 KEPT = GOLDEN.parent / "golden_reports.json"
@@ -60,7 +60,7 @@ def test_golden_report_unchanged(path, registry, kept):
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
-    from listbuilder.books import load_registry
+    from listbuilder.books.loader import load_registry
     from tests.conftest import BOOKS
 
     books = load_registry(BOOKS)

@@ -14,9 +14,9 @@ from dataclasses import replace
 import pytest
 
 from listbuilder import issue_data
-from listbuilder.books import load_book, load_registry
-from listbuilder.lists import parse_list, validate_list
-from listbuilder.rules import rules_for
+from listbuilder.books.loader import load_book, load_registry
+from listbuilder.lists.documents import parse_list, validate_list
+from listbuilder.systems.rules import rules_for
 from listbuilder.validation import Issue
 from tests.conftest import BOOKS, GOLDEN
 from tests.systems import test_ancients_hex as ahx

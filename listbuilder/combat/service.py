@@ -15,7 +15,7 @@ systems share one request and one response shape::
                 "notes": [interpretations the engine applied],
                 "unmodelled": [names of rules on either side the engine does not model]}
 
-``listbuilder.previews`` turns JSON into this request (lists parsed, profiles loaded
+``listbuilder.shapes.preview_requests`` turns JSON into this request (lists parsed, profiles loaded
 with the family's own unit schema, the situation checked by the family's situation schema);
 this module stays free of Flask, YAML and marshmallow so the CLI and tests can call it directly.
 
@@ -38,7 +38,7 @@ from listbuilder.resolve import ResolvedEntry, resolve_entry
 from listbuilder.validation import ERROR
 
 if TYPE_CHECKING:  # the registry module reads YAML; the core only needs its shape
-    from listbuilder.books import BookRegistry
+    from listbuilder.books.registry import BookRegistry
 
 Engine = Callable[[GameSystem, "Combatant", "Combatant", Mapping[str, Any]], dict[str, Any]]
 

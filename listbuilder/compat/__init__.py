@@ -12,4 +12,12 @@ raise the bound, run ``make upgrade-check``, fix the hook here.
 
 Not counted as private: marshmallow's ``Field._serialize``/``_deserialize``, which marshmallow
 documents as the methods a custom field overrides.
+
+Modules:
+
+- ``flask_smorest``: the OpenAPI document built on first read; error statuses documented in one step
+- ``gunicorn``: gunicorn's own error answers in our error shape, and no ``Server`` header
+- ``marshmallow``: each schema class's hook table read from our classes only
+- ``weasyprint``: a document styled with our user-agent stylesheet, and the renderer's other hooks
+- ``werkzeug``: URL rules whose builders are made on first use
 """

@@ -299,7 +299,7 @@ def book_schema(unit_schema: type[UnitSchema], name: str) -> type[StrictSchema]:
 
 class ImportedBooksSchema(StrictSchema):
     """``imported_books`` of a ``_system.yaml``: how books written for Army Forge's editions
-    read under this system's rules (see :mod:`listbuilder.editions`)."""
+    read under this system's rules (see :mod:`listbuilder.books.editions`)."""
 
     edition = fields.String(load_default="")
     same = fields.List(fields.String(), load_default=())

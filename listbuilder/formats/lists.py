@@ -7,8 +7,8 @@ from typing import Any
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
 from listbuilder.formats.fields import StrictSchema, WholeNumber, positive_int
-from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyList, ChosenUpgrade, ListEntry
+from listbuilder.util.lazy import lazy_module
 
 # Work budgets: far beyond any army (a 2000-point list has 15-30 entries and well under 100
 # upgrade rows), and low enough that the largest list validates or prints in well under a second.

@@ -5,6 +5,14 @@ The core never imports this package; the CLI and the web layer call it.
     army_forge_book.convert_book(data, systems)   Army Forge book JSON -> our book document + model
     army_forge_list.convert_list(data, book)      Army Forge list JSON -> our list document
 
+Modules entered from outside:
+
+- ``army_forge``: the two conversions above, by file kind
+- ``army_forge_book``: one Army Forge book export -> our book
+- ``army_forge_list``: one Army Forge list export -> our list
+- ``book_files``: the CLI's plan of which book files an import writes, and writing them
+- ``errors``: ``ImportFailed``
+
 Errors::
 
     ImportFailed                 the file cannot be imported; nothing of it is kept

@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from listbuilder.book_checks import BookProblem
-from listbuilder.books import BookLoadError, book_from_data
-from listbuilder.editions import SOURCE_KEY
+from listbuilder.books.checks import BookProblem
+from listbuilder.books.editions import SOURCE_KEY
+from listbuilder.books.loader import book_from_data
+from listbuilder.books.registry import BookLoadError
 from listbuilder.importers.army_forge import GameLine, line_of_book
 from listbuilder.importers.army_forge_gear import ITEM, MULTI_WEAPON, WEAPON, GearCatalog, RuleUse, loosen_item
 from listbuilder.importers.army_forge_sections import (

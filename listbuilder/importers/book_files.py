@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from listbuilder.books import parse_yaml
+from listbuilder.books.parsing import parse_yaml
 from listbuilder.importers.army_forge_book import SOURCE_KEY, ConvertedBook, convert_book
 from listbuilder.importers.errors import ImportFailed
 from listbuilder.model import ArmyBook, GameSystem

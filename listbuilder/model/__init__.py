@@ -1,6 +1,6 @@
 """Frozen domain values: game systems, army books, units, upgrades, and army lists.
 
-Everything here is plain data built once by the loader (``books.py``) or the list parser and
+Everything here is plain data built once by the loader (``books/loader.py``) or the list parser and
 never mutated afterwards, so the same objects can be shared by every request and every worker
 thread. Nothing in this package knows about YAML, Flask or marshmallow. Costs
 (``model/cost.py``) and submitted lists (``model/army_list.py``) have modules of their own;
@@ -449,7 +449,7 @@ class GameSystem:
     notes: tuple[str, ...] = ()
     source: str = ""
     digest: str = ""  # SHA-256 of the system file, as ArmyBook.digest
-    # How books written for another edition read here: {"edition", "same", "changes"} (editions.py)
+    # How books written for another edition read here: {"edition", "same", "changes"} (books/editions.py)
     imported_books: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -53,7 +53,7 @@ class ListEntry:
     ):
         # The dataclass's own __init__ (frozen) sets each field through object.__setattr__; a
         # validation makes one entry per unit, and filling the dict at once costs a third of that.
-        # The fields and their defaults are the ones above (tests/test_list_format.py checks).
+        # The fields and their defaults are the ones above (tests/formats/test_lists.py checks).
         self.__dict__.update(
             key=key,
             unit=unit,

@@ -31,8 +31,8 @@ from listbuilder.model import (
     Weapon,
 )
 from listbuilder.resolve.gear import UPGRADE_CLAUSE, Gear, merge_rules, upgrade_clause
+from listbuilder.util.words import counted
 from listbuilder.validation import Issue
-from listbuilder.words import counted
 
 
 class TakenUpgrade(NamedTuple):

@@ -1,3 +1,14 @@
 """API shapes: the marshmallow schemas of what the HTTP API reads and answers (and the OpenAPI
-document describes). Beside the web layer, which alone uses them; file formats they reuse come
-from ``listbuilder.formats``."""
+document describes). Beside the web layer, which alone uses them (with the CLI for preview
+requests); file formats they reuse come from ``listbuilder.formats``.
+
+Modules:
+
+- ``api``: books, systems, validation answers and the issue-data union
+- ``previews``: a combat preview's request envelope and answer
+- ``preview_requests``: a preview request read: JSON -> the combat service's parsed request
+- ``hex_situations``: the hex families' situation schemas
+- ``saved``: saved lists, versions and their diffs
+- ``events``: events and submissions
+- ``rounds``: rounds, results and standings
+"""

@@ -1,6 +1,6 @@
 """The ``situation`` of a hex-family preview: what each engine reads, its defaults and limits.
 
-One schema per family reads the request's situation (``listbuilder.previews``, step 2)
+One schema per family reads the request's situation (``listbuilder.shapes.preview_requests``, step 2)
 and, unchanged, describes it in the OpenAPI document, so what the document promises is what
 the server checks. A loaded situation is a plain dict with every key filled in, which the
 engines turn into their own ``Situation`` (``listbuilder.combat.ancients_hex``,

@@ -1,7 +1,7 @@
 """Combat preview requests as the API reads them: the envelope (:class:`PreviewRequestSchema`:
 the system id, each side exactly one of :class:`SideBookSchema`, :class:`SideListSchema` or
 :class:`SideProfileSchema`, told apart by the keys each requires) and the OPR family's
-situations. ``listbuilder.previews`` loads the rest, which depends on the system named in the
+situations. ``listbuilder.shapes.preview_requests`` loads the rest, which depends on the system named in the
 same body.
 
 The OpenAPI document shows the same thing the other way round (``listbuilder.web.http.openapi``):
@@ -47,7 +47,7 @@ class SideListSchema(StrictSchema):
 
 class ProfileField(fields.Dict):
     """An inline unit: an object here, read by the system's family once the system is known
-    (``listbuilder.previews.profile_schema``); documented as the ``Profile`` component, one of
+    (``listbuilder.shapes.preview_requests.profile_schema``); documented as the ``Profile`` component, one of
     the families' unit shapes."""
 
     def __init__(self, **kwargs: Any) -> None:

@@ -10,7 +10,7 @@ from marshmallow import fields, validate
 
 from listbuilder.formats.fields import OutSchema, Schema
 from listbuilder.formats.lists import ArmyListSchema
-from listbuilder.roster_html import LAYOUTS, PAPERS
+from listbuilder.printing.html import LAYOUTS, PAPERS
 from listbuilder.shapes.api import ReportOut
 
 

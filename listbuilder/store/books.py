@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Column, DateTime, ForeignKey, String, Table, Text, bindparam, insert, select
 
-from listbuilder.books import text_digest
+from listbuilder.books.parsing import text_digest
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.texts import keep_texts, read_texts
 

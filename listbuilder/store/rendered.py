@@ -4,7 +4,7 @@ pack joined from them.
 Tables::
 
     event_rosters   (event_id, number, paper) -> renderer (the roster templates' version,
-                    ``pdf_cache.KEY_DOMAIN``), pdf (the bytes), rendered_at
+                    ``pdf_cache.renderer()``), pdf (the bytes), rendered_at
     event_packs     (event_id, paper) -> renderer, numbers (the submission numbers joined, in
                     pack order: "3,1,7"), digest (SHA-256 of the pdf: the download's ETag),
                     pdf, joined_at

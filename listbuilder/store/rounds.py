@@ -11,7 +11,7 @@ Tables::
                     data (JSON), logged_at
 
 Rows are only ever added: a changed result is a new row, a swap is a log row applied to the
-tables as paired, and the standings are recomputed from all of it (``listbuilder/rounds.py``).
+tables as paired, and the standings are recomputed from all of it (``listbuilder/events/rounds.py``).
 The one thing written in place is the ``events`` row itself (name, deadline, settings before
 round 1; ``deleted_at``), and each such change is logged with the values before and after.
 

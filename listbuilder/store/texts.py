@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 from sqlalchemy import Column, Connection, DateTime, Engine, String, Table, Text, select
 
-from listbuilder.books import text_digest
+from listbuilder.books.parsing import text_digest
 from listbuilder.store.database import Database, insert_or_merge, metadata, utcnow
 
 book_texts = Table(

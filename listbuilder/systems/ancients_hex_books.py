@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from listbuilder.book_checks import labelled_rules
+from listbuilder.books.checks import labelled_rules
 from listbuilder.model import ArmyBook, GameSystem, Unit, has_rule, spell_chart
 
 VP = "vp"

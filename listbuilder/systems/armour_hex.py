@@ -28,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from listbuilder.deployment import count_totals
+from listbuilder.lists.deployment import count_totals
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.resolve import ResolvedEntry
-from listbuilder.rules import SystemRules
 from listbuilder.systems.armour_hex_books import BookChecks
 from listbuilder.systems.armour_hex_budget import Budgets
 from listbuilder.systems.armour_hex_loadout import Loadouts
+from listbuilder.systems.rules import SystemRules
 from listbuilder.validation import ERROR, Issue, ValidationReport
 
 HUGE = "huge"

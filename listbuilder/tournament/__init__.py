@@ -4,6 +4,13 @@ A pure core (the standard library and networkx's matching, nothing of Flask, SQL
 books): ``pairing`` makes a round's tables, ``scoring`` turns what happened at a table into
 points, ``standings`` ranks players from every game played. The store keeps the rounds and
 results; the web layer hands them here and answers with what comes back.
+
+Modules:
+
+- ``pairing``: a round's tables (Swiss, with byes and no rematches)
+- ``results``: a table's result as entered, confirmed or disputed
+- ``scoring``: what a table's result is worth to each player
+- ``standings``: players ranked by points and tiebreakers
 """
 
 # The tiebreakers ``standings`` knows, by name (what each weighs: its docstring). Here, not

@@ -1,4 +1,11 @@
-"""Flask application factory: config, army books loaded once, database, API, pages, error shape."""
+"""Flask application factory: config, army books loaded once, database, API, pages, error shape.
+
+Modules entered from outside (the blueprints are registered here and entered by URL only):
+
+- ``http``: the plumbing under the blueprints (bodies, errors, OpenAPI, quotas, security)
+- ``context``: what every blueprint shares (the registry, the database, the bearer token)
+- ``serving``: gunicorn's settings for ``make run``
+"""
 
 from __future__ import annotations
 
@@ -8,11 +15,11 @@ from typing import Any
 
 from flask import Flask
 
-from listbuilder.books import load_registry
+from listbuilder.books.loader import load_registry
+from listbuilder.books.stored import with_imported_books
 from listbuilder.compat.werkzeug import LazyBuilderRule
 from listbuilder.formats.lists import FastSchema
-from listbuilder.imported import with_imported_books
-from listbuilder.lazy import load_now
+from listbuilder.util.lazy import load_now
 from listbuilder.web import (
     api,
     book_pages,
@@ -129,7 +136,7 @@ def warm_up(app: Flask) -> Flask:
     )
     quotas.start(app)
     FastSchema.prepare()
-    from listbuilder import pdf  # WeasyPrint: never imported by create_app
+    from listbuilder.printing import pdf  # WeasyPrint: never imported by create_app
 
     pdf.warm_up(app.extensions[context.REGISTRY_KEY])
     gc.freeze()

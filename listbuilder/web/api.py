@@ -16,9 +16,9 @@ from marshmallow import fields
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import BaseConverter
 
-from listbuilder.editions import edition_note
+from listbuilder.books.editions import edition_note
 from listbuilder.formats.fields import OutSchema, Schema
-from listbuilder.lists import ListError, book_for, parse_list, validate_list
+from listbuilder.lists.documents import ListError, book_for, parse_list, validate_list
 from listbuilder.model import ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
 from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut

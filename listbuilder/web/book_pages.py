@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template
 
-from listbuilder.editions import edition_note
+from listbuilder.books.editions import edition_note
 from listbuilder.shapes.api import BookOut, SystemDetailOut
 from listbuilder.web.context import BookAnswer, registry
 

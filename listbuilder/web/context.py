@@ -15,20 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, request, url_for
 
-from listbuilder.canonical import rules_version, verification_code
 from listbuilder.formats.lists import ArmyListSchema
-from listbuilder.lazy import lazy_module
-from listbuilder.lists import book_for
+from listbuilder.lists.canonical import rules_version, verification_code
+from listbuilder.lists.documents import book_for
 from listbuilder.model import ArmyList
 from listbuilder.store.urls import default_url
+from listbuilder.util.lazy import lazy_module
 
 if TYPE_CHECKING:
-    from listbuilder.books import BookRegistry
+    from listbuilder.books.registry import BookRegistry
     from listbuilder.model import ArmyBook
     from listbuilder.store.database import Database
 
 store_database = lazy_module("listbuilder.store.database")
-day = lazy_module("listbuilder.rounds")
+day = lazy_module("listbuilder.events.rounds")
 
 REGISTRY_KEY = "listbuilder.registry"
 DATABASE_KEY = "listbuilder.database"

@@ -14,8 +14,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template
 
-from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import EventNotFound
+from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import database, event_body, registry
 
 store = lazy_module("listbuilder.store.events")

@@ -18,7 +18,6 @@ from flask import Flask, Response, current_app, jsonify, request, url_for
 from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
-from listbuilder.lazy import lazy_module
 from listbuilder.shapes.events import (
     EventCreatedOut,
     EventIn,
@@ -31,13 +30,14 @@ from listbuilder.shapes.events import (
 )
 from listbuilder.store.errors import DeadlinePassed, StoreError
 from listbuilder.store.tokens import ID_PATTERN
+from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import bearer_token, database, event_body, registry
 from listbuilder.web.http import quotas
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
 
-core = lazy_module("listbuilder.events")  # the tournament rules: loaded by the first event request
+core = lazy_module("listbuilder.events.submissions")  # the tournament rules: loaded by the first event request
 store = lazy_module("listbuilder.store.events")
 lists_store = lazy_module("listbuilder.store.lists")
 event_players = lazy_module("listbuilder.store.event_players")
@@ -102,7 +102,7 @@ class Events(MethodView):
     @blp.doc(operationId="createEvent")
     def post(self, data: dict[str, Any]) -> Any:
         """Create an event: its list settings, allowed books (pinned now) and deadline; an organiser token shown only now."""
-        from listbuilder.event_admin import check_deadline
+        from listbuilder.events.admin import check_deadline
 
         check_deadline(data["deadline"], dt.datetime.now(dt.timezone.utc))  # a deadline already past: 422
         books = registry()
@@ -324,7 +324,7 @@ def _pack_response(response: Response, event: Any, digest: str) -> Response:
 
 
 def roster_pack() -> Any:
-    """``listbuilder.roster_pack``, imported on first use: WeasyPrint loads with the first PDF, not at start-up."""
-    from listbuilder import roster_pack as module
+    """``listbuilder.printing.packs``, imported on first use: WeasyPrint loads with the first PDF, not at start-up."""
+    from listbuilder.printing import packs as module
 
     return module

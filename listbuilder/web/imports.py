@@ -1,7 +1,7 @@
 """Army Forge files in: ``POST /api/v1/books/import`` and ``POST /api/v1/lists/import``.
 
 A book export is converted and stored in the database under a new random id that nothing
-lists (``listbuilder.imported``); from then on that id works wherever a book id does. A list
+lists (``listbuilder.books.stored``); from then on that id works wherever a book id does. A list
 must name units of a book imported from Army Forge (through the API, ``listbuilder
 import-book``, or any book whose ``extra.army_forge`` maps Army Forge ids). A file that cannot
 be imported is a 422 whose ``errors`` name the place in the request body (``units[2].cost``
@@ -16,15 +16,15 @@ from flask import jsonify, url_for
 from flask.views import MethodView
 from marshmallow import INCLUDE, ValidationError, fields, pre_load, validate
 
-from listbuilder.canonical import list_document
-from listbuilder.editions import edition_note
+from listbuilder.books.editions import edition_note
+from listbuilder.books.stored import import_book
 from listbuilder.formats.fields import OutSchema, Schema, WholeNumber
-from listbuilder.imported import import_book
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge import LINES, supported
-from listbuilder.lazy import lazy_module
-from listbuilder.lists import ListError, parse_list, validate_list
+from listbuilder.lists.canonical import list_document
+from listbuilder.lists.documents import ListError, parse_list, validate_list
 from listbuilder.shapes.api import BookSummaryOut, EditionOut, ReportOut
+from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import database, registry
 from listbuilder.web.http.bodies import BodyError
 from listbuilder.web.http.errors import error_body

@@ -15,14 +15,14 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template, request
 
-from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.store.errors import ListGone, ListNotFound
+from listbuilder.util.lazy import lazy_module
 from listbuilder.validation import ValidationReport
 from listbuilder.web.context import database, registry
 
-list_diff = lazy_module("listbuilder.list_diff")
-saved = lazy_module("listbuilder.saved")
+list_diff = lazy_module("listbuilder.lists.diff")
+saved = lazy_module("listbuilder.lists.saved")
 store = lazy_module("listbuilder.store.lists")
 
 bp = Blueprint("list_pages", __name__)

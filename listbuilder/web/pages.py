@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, send_from_directory
 
-from listbuilder.editions import edition_note
+from listbuilder.books.editions import edition_note
 from listbuilder.importers.army_forge import LINES
 from listbuilder.web.context import registry
 

@@ -1,7 +1,7 @@
 """``POST /api/v1/previews`` (one attack) and ``/previews/turn`` (shooting then the charge):
 exact combat odds for an attacker and a defender.
 
-The view only loads the request (``listbuilder.previews``) and calls the pure core
+The view only loads the request (``listbuilder.shapes.preview_requests``) and calls the pure core
 (``listbuilder.combat.preview``); nonsense inputs raise PreviewError, answered here in the
 API's one error shape.
 """
@@ -17,7 +17,7 @@ from marshmallow import fields
 from listbuilder.combat import PreviewError, preview
 from listbuilder.combat.service import compare, preview_turn
 from listbuilder.formats.fields import OutSchema
-from listbuilder.previews import finish_request
+from listbuilder.shapes.preview_requests import finish_request
 from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSchema, schema_of
 from listbuilder.web.context import registry
 from listbuilder.web.http.rest import Blueprint

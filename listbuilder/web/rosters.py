@@ -13,15 +13,15 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from listbuilder.formats.fields import Schema
-from listbuilder.lazy import lazy_module
 from listbuilder.model import ArmyList
-from listbuilder.roster_budget import RosterListSchema, check_entries, check_roster
-from listbuilder.roster_html import LAYOUTS, PAPERS, render_html
+from listbuilder.printing.budget import RosterListSchema, check_entries, check_roster
+from listbuilder.printing.html import LAYOUTS, PAPERS, render_html
+from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import list_code, registry
 from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name
 from listbuilder.web.http.rest import Blueprint
 
-rosters = lazy_module("listbuilder.rosters")  # loaded by the first roster (or wsgi's warm_up), not at start-up
+rosters = lazy_module("listbuilder.printing.rosters")  # loaded by the first roster (or wsgi's warm_up), not at start-up
 
 ROSTER_LIST = RosterListSchema()
 
@@ -57,7 +57,7 @@ class RosterPdf(MethodView):
     @blp.errors(400, 404, 413, 415)
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """Print an army list as a PDF roster (A4 or US Letter; compact sheet or unit cards), legal or not."""
-        from listbuilder.pdf import roster_pdf  # loaded by wsgi.warm_up before the workers fork
+        from listbuilder.printing.pdf import roster_pdf  # loaded by wsgi.warm_up before the workers fork
 
         pdf = roster_pdf(registry(), army, paper=query["paper"], layout=query["layout"])
         response = Response(pdf, mimetype="application/pdf")

@@ -12,12 +12,12 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template
 
-from listbuilder.lazy import lazy_module
 from listbuilder.store.errors import EventGone, EventNotFound
+from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import database, registry, standings_body
 
 store = lazy_module("listbuilder.store.rounds")
-day = lazy_module("listbuilder.rounds")
+day = lazy_module("listbuilder.events.rounds")
 
 bp = Blueprint("round_pages", __name__)
 

@@ -14,8 +14,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from listbuilder.lazy import lazy_module
-from listbuilder.lists import ListError
+from listbuilder.lists.documents import ListError
 from listbuilder.shapes.events import EventOut
 from listbuilder.shapes.rounds import (
     EventEditIn,
@@ -35,15 +34,16 @@ from listbuilder.shapes.rounds import (
     TableIn,
 )
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
+from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import bearer_token, database, event_body, registry, scoring_of, standings_body
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
 
-day = lazy_module("listbuilder.rounds")
-admin = lazy_module("listbuilder.event_admin")
+day = lazy_module("listbuilder.events.rounds")
+admin = lazy_module("listbuilder.events.admin")
 store = lazy_module("listbuilder.store.rounds")
-events_core = lazy_module("listbuilder.events")
+events_core = lazy_module("listbuilder.events.submissions")
 
 blp = Blueprint(
     "rounds",
@@ -182,7 +182,7 @@ class Precheck(MethodView):
     @blp.doc(operationId="precheckList")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Would the event take this saved list now? Legal or not, and why, under the event's pinned rules: nothing is locked or recorded."""
-        from listbuilder import saved
+        from listbuilder.lists import saved
 
         db = database()
         event = store.read_day(db, event_id).event
@@ -321,7 +321,7 @@ class StandingsCsv(MethodView):
     @blp.doc(operationId="getStandingsCsv")
     def get(self, event_id: str) -> Any:
         """The standings as CSV."""
-        from listbuilder.round_sheets import standings_csv
+        from listbuilder.printing.round_sheets import standings_csv
 
         body = standings_body(store.read_day(database(), event_id))
         response = Response(standings_csv(body), mimetype="text/csv")
@@ -376,7 +376,7 @@ class PairingsPdf(MethodView):
     @blp.doc(operationId="getPairingsPdf")
     def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
         """The round's pairings to print and pin up (A4 or Letter)."""
-        from listbuilder.round_sheets import pairings_pdf
+        from listbuilder.printing.round_sheets import pairings_pdf
 
         found = store.read_day(database(), event_id)
         body = day.round_body(found, number, scoring_of(found.event))
@@ -391,7 +391,7 @@ class StandingsPdf(MethodView):
     @blp.doc(operationId="getStandingsPdf")
     def get(self, query: dict[str, Any], event_id: str) -> Any:
         """The standings to print (A4 or Letter)."""
-        from listbuilder.round_sheets import standings_pdf
+        from listbuilder.printing.round_sheets import standings_pdf
 
         body = standings_body(store.read_day(database(), event_id))
         return _pdf(standings_pdf(body, paper=query["paper"]), f"{body['event']['name']} standings")

@@ -20,10 +20,8 @@ from flask.views import MethodView
 from flask_smorest import abort
 from werkzeug.routing import BaseConverter
 
-from listbuilder.canonical import verification_code
-from listbuilder.lazy import lazy_module
-from listbuilder.lists import parse_list
-from listbuilder.lru import Lru
+from listbuilder.lists.canonical import verification_code
+from listbuilder.lists.documents import parse_list
 from listbuilder.model import ArmyList
 from listbuilder.shapes.api import ErrorOut as ErrorSchema
 from listbuilder.shapes.saved import (
@@ -39,6 +37,8 @@ from listbuilder.shapes.saved import (
 from listbuilder.store.errors import StoreError
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.tokens import ID_PATTERN
+from listbuilder.util.lazy import lazy_module
+from listbuilder.util.lru import Lru
 from listbuilder.web.context import (
     ARMY_LIST,
     DATABASE_URL_KEY,
@@ -52,9 +52,11 @@ from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_di
 from listbuilder.web.http.errors import etag, store_error_response
 from listbuilder.web.http.rest import Blueprint
 
-saved = lazy_module("listbuilder.saved")  # checking and comparing versions: loaded by the first saved-list request
+saved = lazy_module(
+    "listbuilder.lists.saved"
+)  # checking and comparing versions: loaded by the first saved-list request
 store = lazy_module("listbuilder.store.lists")
-rosters = lazy_module("listbuilder.rosters")  # loaded by the first text roster (or wsgi's warm_up)
+rosters = lazy_module("listbuilder.printing.rosters")  # loaded by the first text roster (or wsgi's warm_up)
 
 
 blp = Blueprint(
@@ -441,12 +443,12 @@ class SavedRosterPdf(MethodView):
         200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER
     )
     @_errors(
-        404, 410, 413, 422, _413="the roster is over a work budget no legal list reaches (listbuilder.roster_budget)"
+        404, 410, 413, 422, _413="the roster is over a work budget no legal list reaches (listbuilder.printing.budget)"
     )
     @blp.doc(operationId="getSavedRosterPdf")
     def get(self, query: dict[str, Any], list_id: str) -> Any:
         """The PDF roster of the current version (or ?version=N), legal or not."""
-        from listbuilder.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
+        from listbuilder.printing.pdf import roster_pdf  # WeasyPrint loads on the first PDF, not at start-up
 
         books, army = _version_to_print(list_id, query.get("version"))
         share = url_for("list_pages.view", list_id=list_id, _external=True)

@@ -10,8 +10,8 @@ import pytest
 
 from listbuilder.combat import ancients_hex, armour_hex
 from listbuilder.combat.service import PreviewError
-from listbuilder.previews import load_request
 from listbuilder.shapes.hex_situations import AncientsHexSituationSchema, ArmourHexSituationSchema
+from listbuilder.shapes.preview_requests import load_request
 
 SCHEMAS = [(AncientsHexSituationSchema, ancients_hex.Situation), (ArmourHexSituationSchema, armour_hex.Situation)]
 

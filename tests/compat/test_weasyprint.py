@@ -17,9 +17,9 @@ from pypdf import PdfReader
 from weasyprint import CSS, HTML
 
 from listbuilder.compat import weasyprint as compat
-from listbuilder.lists import parse_list
-from listbuilder.pdf import PRINT_STYLE, LocalFetcher
-from listbuilder.rosters import build_roster
+from listbuilder.lists.documents import parse_list
+from listbuilder.printing.pdf import PRINT_STYLE, LocalFetcher
+from listbuilder.printing.rosters import build_roster
 from tests.conftest import GOLDEN
 
 PAGE = "<html><body><p>Hold the line</p><p>Second page</p></body></html>"
@@ -103,7 +103,7 @@ def test_font_subsetting_asks_our_open_arrays_for_sized_glyph_arrays(registry, m
         registry,
         parse_list(json.loads((GOLDEN / "grimdark-future" / "legal-2000-cinder-covenant.json").read_text())["list"]),
     )
-    from listbuilder.pdf import render_pdf
+    from listbuilder.printing.pdf import render_pdf
 
     render_pdf(roster)
     assert any(compat.SIZED_ARRAY.fullmatch(cdecl) and cdecl.startswith("hb_codepoint_t[") for cdecl in asked), asked
@@ -167,8 +167,8 @@ def test_our_user_agent_stylesheet_styles_a_roster_as_weasyprints_does(registry,
     from weasyprint import UA_STYLESHEET
     from weasyprint.css import get_all_computed_styles
 
-    from listbuilder.pdf import RosterHTML, html_document
-    from listbuilder.roster_html import render_html
+    from listbuilder.printing.html import render_html
+    from listbuilder.printing.pdf import RosterHTML, html_document
 
     roster = build_roster(registry, parse_list(json.loads((GOLDEN / case).read_text(encoding="utf-8"))["list"]))
     fonts, stylesheets = PRINT_STYLE.stylesheets("a4")

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from listbuilder.books import load_registry
+from listbuilder.books.loader import load_registry
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge_book import convert_book
 from listbuilder.importers.book_files import book_yaml
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.lists.documents import parse_list, validate_list
 from listbuilder.resolve import resolve_entry
 from tests.conftest import BOOKS
 

@@ -13,7 +13,7 @@ import pytest
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge_book import convert_book
 from listbuilder.importers.army_forge_list import convert_list
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.lists.documents import parse_list, validate_list
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge"
 

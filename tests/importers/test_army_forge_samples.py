@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.books import load_registry
+from listbuilder.books.loader import load_registry
 from listbuilder.cli import main
 from listbuilder.importers.army_forge_book import convert_book
 from listbuilder.importers.army_forge_list import convert_list
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.lists.documents import parse_list, validate_list
 from tests.conftest import BOOKS, ROOT
 from tests.importers.test_army_forge_book import single_option_lists
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.books import BookLoadError, load_registry
+from listbuilder.books.loader import load_registry
+from listbuilder.books.registry import BookLoadError
 from listbuilder.cli import main
 from tests.conftest import BOOKS
 

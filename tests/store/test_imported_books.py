@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from listbuilder.books import text_digest
+from listbuilder.books.parsing import text_digest
 from listbuilder.store import books
 from listbuilder.store.texts import read_texts
 from listbuilder.store.tokens import new_book_id

@@ -11,8 +11,8 @@ import threading
 import pytest
 from sqlalchemy import func, insert, select, text, update
 
-from listbuilder import saved
-from listbuilder.lists import parse_list
+from listbuilder.lists import saved
+from listbuilder.lists.documents import parse_list
 from listbuilder.store import Database
 from listbuilder.store import events as stored_events
 from listbuilder.store import lists as store

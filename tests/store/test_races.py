@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from listbuilder import events as core
+from listbuilder.events import submissions as core
 from listbuilder.store import Database
 from listbuilder.store import events as stored_events
 from listbuilder.store import lists as store
@@ -216,7 +216,7 @@ def test_a_roster_or_pack_kept_racing_its_events_delete_never_outlives_the_event
     deleted event."""
     import datetime as dt
 
-    from listbuilder.event_admin import plan_delete
+    from listbuilder.events.admin import plan_delete
     from listbuilder.store import rendered
     from listbuilder.store.rounds import change_day
     from tests.store.test_rendered import rows

@@ -11,7 +11,7 @@ import time
 import pytest
 from sqlalchemy import func, select, text
 
-from listbuilder.event_admin import plan_delete
+from listbuilder.events.admin import plan_delete
 from listbuilder.store import rendered
 from listbuilder.store.rounds import change_day
 from tests.store.test_lists import new_event

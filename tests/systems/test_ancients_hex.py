@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from listbuilder.books import BookLoadError, BookRegistry, load_book
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.books.loader import load_book
+from listbuilder.books.registry import BookLoadError, BookRegistry
+from listbuilder.lists.documents import parse_list, validate_list
 from listbuilder.model import ArmyBook
 from listbuilder.systems.ancients_hex import keyword_required, opponent_vp
 from listbuilder.systems.ancients_hex_books import param_problem

@@ -18,9 +18,9 @@ import pytest
 import yaml
 from marshmallow import ValidationError
 
-from listbuilder.book_checks import check_references
+from listbuilder.books.checks import check_references
 from listbuilder.formats.armour_hex import ArmourHexBookSchema, parse_dice
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.lists.documents import parse_list, validate_list
 from listbuilder.systems.armour_hex import ArmourHexRules
 from listbuilder.validation import ValidationReport
 from tests.conftest import BOOKS, ROOT

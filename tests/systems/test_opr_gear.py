@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.books import BookLoadError, load_registry
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.books.loader import load_registry
+from listbuilder.books.registry import BookLoadError
+from listbuilder.lists.documents import parse_list, validate_list
+from listbuilder.printing.rosters import build_roster, roster_text
 from listbuilder.resolve import resolve_entry
-from listbuilder.rosters import build_roster, roster_text
 from tests.conftest import BOOKS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.books import load_book
-from listbuilder.lists import parse_list, validate_list
+from listbuilder.books.loader import load_book
+from listbuilder.lists.documents import parse_list, validate_list
 from tests.conftest import GOLDEN
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -155,7 +155,7 @@ def test_openapi_document_and_offline_docs(client):
 
 def test_reports_are_sent_in_their_schema_shape(client, registry):
     """The validate view sends ``as_dict()`` without a marshmallow dump: dumping must change nothing."""
-    from listbuilder.lists import parse_list, validate_list
+    from listbuilder.lists.documents import parse_list, validate_list
     from listbuilder.shapes.api import ReportOut
 
     for path in sorted(GOLDEN.glob("*/*.json")):

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from listbuilder import imported
-from listbuilder.lru import Lru
+from listbuilder.books import stored as imported
 from listbuilder.store.tokens import is_book_id, new_book_id
+from listbuilder.util.lru import Lru
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge"
 ERROR_KEYS = {"code", "status", "message", "errors"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.editions import edition_note
+from listbuilder.books.editions import edition_note
 from listbuilder.importers.army_forge_book import convert_book
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge"

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import func, select
 
-from listbuilder import roster_pack
+from listbuilder.printing import packs as roster_pack
 from listbuilder.store import rendered
 from listbuilder.store.rendered import event_rosters
 from tests.web.test_events_api import ILLEGAL, make_event, organiser, submit
@@ -86,7 +86,7 @@ def test_missing_rosters_are_rendered_a_slice_per_request_with_the_progress_in_a
 def test_rosters_rendered_by_older_templates_are_rendered_again(saved_client, db, monkeypatch):
     event = make_event(saved_client)
     submit(saved_client, event, create(saved_client), player="Ann")
-    monkeypatch.setattr(roster_pack, "RENDERER", "roster-pdf/next")  # the templates changed since
+    monkeypatch.setattr(roster_pack, "renderer", lambda: "roster-pdf/next")  # the templates changed since
     progress = saved_client.get(f"/api/v1/events/{event['id']}/roster-pack", headers=organiser(event)).json
     assert (progress["rendered"], progress["players"]) == (0, 1)
     assert pack(saved_client, event).status_code == 200
@@ -94,7 +94,7 @@ def test_rosters_rendered_by_older_templates_are_rendered_again(saved_client, db
 
 
 def test_a_roster_too_large_to_render_at_submission_still_submits(saved_client, monkeypatch):
-    from listbuilder.roster_budget import RosterTooLarge
+    from listbuilder.printing.budget import RosterTooLarge
 
     def too_large(*args, **kwargs):
         raise RosterTooLarge("units", "over the budget")
@@ -223,7 +223,7 @@ def test_a_roster_or_pack_finished_after_its_event_was_deleted_is_not_kept(saved
     event = make_event(saved_client)
     submit(saved_client, event, create(saved_client), player="Ann")
     assert saved_client.delete(f"/api/v1/events/{event['id']}", headers=organiser(event)).status_code == 204
-    rendered.keep(db, rendered.RosterRef(event["id"], 1, "letter", roster_pack.RENDERER), b"%PDF-late")
+    rendered.keep(db, rendered.RosterRef(event["id"], 1, "letter", roster_pack.renderer()), b"%PDF-late")
     assert count_rows(db, event_rosters, event) == 0
-    rendered.keep_pack(db, rendered.PackKey(event["id"], "a4", roster_pack.RENDERER, (1,)), b"%PDF-late")
+    rendered.keep_pack(db, rendered.PackKey(event["id"], "a4", roster_pack.renderer(), (1,)), b"%PDF-late")
     assert count_rows(db, rendered.event_packs, event) == 0

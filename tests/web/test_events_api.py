@@ -15,9 +15,9 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import func, select
 
-from listbuilder.canonical import verification_code
-from listbuilder.events import with_settings
-from listbuilder.lists import parse_list
+from listbuilder.events.submissions import with_settings
+from listbuilder.lists.canonical import verification_code
+from listbuilder.lists.documents import parse_list
 from listbuilder.shapes.events import NOT_BLANK
 from listbuilder.store import events as stored_events
 from listbuilder.store.errors import StaleVersion
@@ -82,7 +82,7 @@ def test_post_creates_an_event_pinning_each_book_and_shows_the_organiser_token_o
     assert made["organiser_url"] == f"{event['page_url']}#organiser={made['organiser_token']}"
     assert event["settings"] == {"points_limit": 1000} and event["open"] is True and event["allow_illegal"] is False
     book = registry.books[BOOK]
-    from listbuilder.canonical import rules_version
+    from listbuilder.lists.canonical import rules_version
 
     assert event["books"][0] == {
         "book": BOOK,

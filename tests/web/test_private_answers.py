@@ -128,7 +128,7 @@ def test_links_come_from_the_public_url_whatever_host_is_sent(public_client):
 
 def test_a_saved_roster_asked_through_two_host_names_is_rendered_once(public_client, monkeypatch):
     """The QR link printed on it is the public one, so the cache key (the content) is the same."""
-    from listbuilder import pdf
+    from listbuilder.printing import pdf
 
     renders = []
     real = pdf.render_pdf
@@ -143,8 +143,8 @@ def test_a_saved_roster_asked_through_two_host_names_is_rendered_once(public_cli
 def test_without_a_public_url_a_forged_host_never_reaches_another_users_roster(saved_client, monkeypatch):
     """The QR link follows the Host then, and the cache key holds the link: a request naming
     evil.example gets (and caches) a roster of its own, never one served to anybody else."""
-    from listbuilder import pdf
-    from tests.test_pdf import pdf_pages
+    from listbuilder.printing import pdf
+    from tests.printing.test_pdf import pdf_pages
 
     renders = []
     real = pdf.render_pdf

@@ -12,9 +12,9 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import func, select
 
-from listbuilder.books import load_registry
-from listbuilder.canonical import rules_version, verification_code
-from listbuilder.lists import parse_list
+from listbuilder.books.loader import load_registry
+from listbuilder.lists.canonical import rules_version, verification_code
+from listbuilder.lists.documents import parse_list
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 from listbuilder.store.lists import list_versions, saved_lists
 from tests.conftest import BOOKS, GOLDEN, round_trips
@@ -581,7 +581,7 @@ def test_saved_roster_prints_the_code_of_the_api_and_page_and_a_qr_of_the_share_
         assert all(f"code {code}" in text for text in pages), layout
         # the QR code's caption is the share link; the code itself is an inline SVG path
         assert made["share_url"] in "".join(pages).replace("\n", "")
-    from listbuilder.roster_html import share_qr_svg
+    from listbuilder.printing.html import share_qr_svg
 
     svg = share_qr_svg(made["share_url"])
     assert svg.startswith("<svg") and "<path" in svg and made["share_url"] not in svg

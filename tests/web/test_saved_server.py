@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from listbuilder.lists import parse_list
+from listbuilder.lists.documents import parse_list
 from tests.loopback import Server, request
 from tests.web.test_saved_api import LIST
 

@@ -151,16 +151,16 @@ def test_books_from_the_cache_start_the_app_without_creating_the_book_schemas(tm
 
 
 def test_saved_lists_events_importers_the_fast_list_reader_and_the_limiter_load_on_their_first_request(tmp_path):
-    """Their core modules are lazy (``listbuilder.lazy``): start-up does not run them (nor
+    """Their core modules are lazy (``listbuilder.util.lazy``): start-up does not run them (nor
     import msgspec, nor Flask-Limiter and asyncio: ``web.http.quotas``); the warm-up before the
     workers fork does."""
     import subprocess
     import sys
 
     modules = [
-        "listbuilder.saved",
-        "listbuilder.events",
-        "listbuilder.list_diff",
+        "listbuilder.lists.saved",
+        "listbuilder.events.submissions",
+        "listbuilder.lists.diff",
         "listbuilder.importers.army_forge_book",
         "listbuilder.importers.army_forge_list",
         "listbuilder.formats.fast_reader",

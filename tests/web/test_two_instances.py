@@ -97,7 +97,7 @@ def test_a_forged_host_on_one_instance_never_reaches_a_roster_the_other_serves(t
     """Without LISTBUILDER_PUBLIC_URL the printed link follows the Host, and the shared cache
     (Redis, when the tests have one) is keyed by the link: a roster asked for under a forged
     name is cached under that name only, never served to a reader of the real one."""
-    from tests.test_pdf import pdf_pages
+    from tests.printing.test_pdf import pdf_pages
 
     (a, b), _ = two
     status, made = call(a.port, "POST", "/api/v1/lists", {**LIST, "name": "Forged host"})

@@ -20,7 +20,7 @@ from listbuilder.combat.opr.wounds import Wounding
 from listbuilder.combat.profiles import WoundLine
 from listbuilder.combat.service import PreviewError
 from listbuilder.dice import Dist
-from listbuilder.words import counted
+from listbuilder.util.words import counted
 
 
 class Picking:

@@ -5,8 +5,8 @@ client can point at what it sent wrong. Where they come from::
 
     HTTPException        werkzeug and flask-smorest: 404, 405 (with Allow), 413, 422 from schemas
     BodyError            listbuilder.web.http.bodies: malformed JSON (400), deep or non-text (422), 415
-    ListError            listbuilder.lists: unknown system or book (404/422)
-    RosterTooLarge       listbuilder.roster_budget: a roster over its work budget (413)
+    ListError            listbuilder.lists.documents: unknown system or book (404/422)
+    RosterTooLarge       listbuilder.printing.budget: a roster over its work budget (413)
     Exception            anything unexpected: 500, logged, no traceback sent
 
 A person asking for a page that does not exist gets the HTML not-found page; everything else
@@ -25,8 +25,8 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.http import HTTP_STATUS_CODES
 
-from listbuilder.lists import ListError, field_errors
-from listbuilder.roster_budget import RosterTooLarge
+from listbuilder.lists.documents import ListError, field_errors
+from listbuilder.printing.budget import RosterTooLarge
 from listbuilder.store.errors import StaleVersion, StoreError, TokenMissing, TokenWrong
 from listbuilder.web.http.bodies import BodyError, load_json_body
 

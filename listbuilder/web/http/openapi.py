@@ -28,7 +28,7 @@ from marshmallow import Schema, fields, validate
 
 from listbuilder.families import FAMILIES
 from listbuilder.formats.fields import Described, OutSchema
-from listbuilder.previews import profile_schema
+from listbuilder.shapes.preview_requests import profile_schema
 from listbuilder.shapes.previews import OneOfSchemas, ProfileField
 
 SystemsByFamily = Callable[[], Mapping[str, list[str]]]

@@ -165,7 +165,7 @@ def _storage() -> dict[str, Any]:
 
 def check_players(count: int, known: bool, cap: int) -> None:
     """A new player at an event that already has *cap*: 413 naming ``player``. Raises ListError."""
-    from listbuilder.lists import ListError
+    from listbuilder.lists.documents import ListError
 
     if not known and count >= cap:
         raise ListError(

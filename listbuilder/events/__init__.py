@@ -1,0 +1,13 @@
+"""The event day's edge: list submissions, rounds and results, between the store and ``tournament/``.
+
+The pairing, scoring and standings themselves are the pure ``tournament`` package; this one
+reads and writes the event through ``store`` and checks each request against the day's state.
+
+Modules:
+
+- ``submissions``: an event's settings and the lists players submit to it, validated at the pinned rules
+- ``rounds``: the day: starting rounds, entering and confirming results, standings
+- ``admin``: the organiser's changes to a running day (settings, withdrawals, reopening)
+
+May import: the core, ``tournament``, ``lists``, ``books``, ``store``, ``util``.
+"""

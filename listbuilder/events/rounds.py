@@ -1,0 +1,438 @@
+"""An event's tournament day: who plays, the rounds' tables, what the results are worth, the standings.
+
+The edge between the day's records (``store/rounds.py``), the submitted lists and the
+tournament core (``listbuilder/tournament``), as ``submissions.py`` is for submissions: no SQL and
+no Flask here. Reading functions take a :class:`~listbuilder.store.rounds.Day` and derive
+everything from its rows; the ``plan_*`` functions return plans the store runs with the event
+locked (each plan checks the day as it stands then, and refuses by raising).
+
+Errors: :class:`~listbuilder.lists.documents.ListError` (422: a body that does not fit the day, naming
+the field), the store's DayConflict (409), RoundNotFound (404) and TokenWrong (403: only the
+organiser may, or only a player of that table).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from listbuilder.events.submissions import latest_submissions
+from listbuilder.lists.documents import ListError
+from listbuilder.store.errors import DayConflict, RoundNotFound, TokenWrong
+from listbuilder.store.events import Submission, player_key
+from listbuilder.store.rounds import ORGANISER, AddLog, AddResult, AddRound, Change, Day, Plan, ResultEntry
+from listbuilder.tournament.pairing import Entrant, Options, PairingError, pair_first_round, pair_round
+from listbuilder.tournament.results import ResultRefused, Step, TableResult, next_step, settle
+from listbuilder.tournament.scoring import (
+    GameScore,
+    Losses,
+    ScoringError,
+    armour_hex_bye,
+    armour_hex_result,
+    opr_result,
+)
+from listbuilder.tournament.standings import DEFAULT_TIEBREAKERS, Game, Standing, standings
+from listbuilder.util.words import counted
+
+DAY_DEFAULTS: Mapping[str, Any] = {
+    "tiebreakers": list(DEFAULT_TIEBREAKERS),
+    "avoid_same_club": False,
+    "avoid_same_faction_first_round": False,
+    "clubs": {},
+}
+VICTORY_POINTS = "victory-points"
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the day
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player of the event: their newest submission, and whether they still play."""
+
+    name: str
+    submission: Submission
+    withdrawn: bool
+
+    @property
+    def key(self) -> str:
+        return player_key(self.name)
+
+
+def day_settings(day: Day) -> dict[str, Any]:
+    """The day's settings: the defaults, then each of the organiser's edits in turn."""
+    found = dict(DAY_DEFAULTS)
+    for entry in day.log:
+        if entry.kind == "settings":
+            found.update(entry.data.get("after", {}).get("day", {}))
+    return found
+
+
+def players(day: Day) -> list[Player]:
+    """Every player who submitted, in the order they first did, with their withdrawals applied."""
+    withdrawn: set[str] = set()
+    for entry in day.log:
+        if entry.kind in ("withdraw", "reinstate"):
+            key = player_key(entry.data["player"])
+            (withdrawn.add if entry.kind == "withdraw" else withdrawn.discard)(key)
+    return [Player(s.player, s, s.player_key in withdrawn) for s, _ in latest_submissions(day.submissions)]
+
+
+def find_player(day: Day, name: str, field: str = "player") -> Player:
+    """The player called *name* (case and spacing aside). Raises ListError (422)."""
+    key = player_key(name)
+    found = next((p for p in players(day) if p.key == key), None)
+    if found is None:
+        raise ListError(
+            "unknown_player", f"no player {name!r} submitted a list to this event", {field: ["unknown player"]}
+        )
+    return found
+
+
+def tables(day: Day, number: int) -> list[tuple[int, str, str | None]]:
+    """Round *number*'s tables as they stand: as paired, then each logged swap applied."""
+    paired = next((r for r in day.rounds if r.number == number), None)
+    if paired is None:
+        raise RoundNotFound(day.event.id, f"round {number} has not started (rounds so far: {len(day.rounds)})")
+    seats = [[n, a, b] for n, a, b in paired.tables]
+    for entry in day.log:
+        if entry.kind == "swap" and entry.data["round"] == number:
+            first, second = (player_key(p) for p in entry.data["players"])
+            for seat in seats:
+                seat[1:] = [_swapped(p, first, second, entry.data["players"]) for p in seat[1:]]
+    return [(n, a, b) for n, a, b in seats]
+
+
+def _swapped(name: str | None, first: str, second: str, names: Sequence[str]) -> str | None:
+    if name is None:
+        return None
+    key = player_key(name)
+    return names[1] if key == first else names[0] if key == second else name
+
+
+def table_result(day: Day, number: int, table: int) -> TableResult:
+    return settle([_step(r) for r in day.results_by_table.get((number, table), ())])
+
+
+def _step(entry: ResultEntry) -> Step:
+    return Step(entry.seq, entry.kind, entry.by, entry.result)
+
+
+def round_complete(day: Day, number: int) -> list[int]:
+    """The tables of round *number* still without a result (empty: the round is complete)."""
+    return [n for n, _, b in tables(day, number) if b is not None and table_result(day, number, n).final is None]
+
+
+# --------------------------------------------------------------------------------------------
+# Scores and standings
+
+
+def unit_costs(player: Player) -> dict[str, Mapping[str, float]]:
+    """Each unit of the player's locked list with its cost, as checked when it was submitted."""
+    return {key: entry["cost"] for key, entry in player.submission.report.get("entries", {}).items()}
+
+
+def scores(
+    scoring: str, day: Day, seat: tuple[str, str], result: Mapping[str, Any], lists: Mapping[str, Player] | None = None
+) -> dict[str, GameScore]:
+    """What *result* gives each player at *seat* (*lists*: the players by key, when the caller
+    scores many games). Raises ScoringError."""
+    if scoring == VICTORY_POINTS:
+        costs = {name: unit_costs(lists[player_key(name)] if lists else find_player(day, name)) for name in seat}
+        sides = {
+            name: Losses(frozenset(side.get("destroyed", ())), frozenset(side.get("crippled", ())))
+            for name, side in result["sides"].items()
+        }
+        return armour_hex_result(seat, costs, sides)
+    return opr_result(seat, result["outcome"], result["secondary"])
+
+
+def bye_score(scoring: str, day: Day, name: str) -> GameScore:
+    if scoring == VICTORY_POINTS:
+        return armour_hex_bye(unit_costs(find_player(day, name)))
+    return GameScore(3, 0.0, "win")
+
+
+def games(day: Day, scoring: str) -> list[Game]:
+    """Every game with a result that counts, round by round (byes included)."""
+    lists = {p.key: p for p in players(day)}
+    found = []
+    for paired in day.rounds:
+        for n, a, b in tables(day, paired.number):
+            if b is None:
+                found.append(Game(paired.number, (a, None), {a: bye_score(scoring, day, a)}))
+                continue
+            final = table_result(day, paired.number, n).final
+            if final is not None:
+                found.append(Game(paired.number, (a, b), scores(scoring, day, (a, b), final.result, lists)))
+    return found
+
+
+def current_standings(day: Day, scoring: str) -> list[Standing]:
+    return standings([p.name for p in players(day)], games(day, scoring), day_settings(day)["tiebreakers"])
+
+
+# --------------------------------------------------------------------------------------------
+# Plans: what the store writes, decided with the event locked
+
+
+def _organiser_only(day: Day) -> None:
+    if not day.caller.organiser:
+        raise TokenWrong(day.event.id, "only the organiser may do this: send the organiser token")
+
+
+def plan_round(
+    scoring: str, *, seed: int | None, seed_order: Sequence[str] | None, factions: Mapping[str, str]
+) -> Plan:
+    """Start the next round: every table of the last round has a result (else 409), then
+    pair the players still in. Round 1 takes a *seed* (drawn when None) or a *seed_order*."""
+
+    def plan(day: Day) -> Sequence[Change]:
+        _organiser_only(day)
+        number = len(day.rounds) + 1
+        if day.rounds and (open_tables := round_complete(day, number - 1)):
+            raise DayConflict(
+                day.event.id, f"round {number - 1} has tables without a result: {open_tables}", field="round"
+            )
+        if number > 1 and (seed is not None or seed_order is not None):
+            raise ListError(
+                "invalid_round",
+                "seed and seed_order choose round 1 only; later rounds are paired by the standings",
+                {"seed" if seed is not None else "seed_order": ["round 1 only"]},
+            )
+        entrants = _entrants(day, scoring, factions)
+        if len(entrants) < 2:
+            raise DayConflict(
+                day.event.id, f"{counted(len(entrants), 'player')} still in: a round needs two", field="players"
+            )
+        settings = day_settings(day)
+        options = Options(bool(settings["avoid_same_club"]), bool(settings["avoid_same_faction_first_round"]))
+        drawn = None
+        try:
+            if number == 1:
+                order = _seed_keys(day, seed_order, entrants) if seed_order is not None else None
+                drawn = seed if seed is not None or order is not None else secrets.randbelow(2**31)
+                paired = pair_first_round(entrants, options=options, seed=drawn, seed_order=order)
+            else:
+                paired = pair_round(entrants, options=options)
+        except PairingError as error:
+            raise ListError("invalid_round", str(error), {"seed_order": [str(error)]}) from None
+        names = {player_key(p.name): p.name for p in players(day)}
+        return [
+            AddRound(
+                number,
+                drawn,
+                [(t.number, names[t.players[0]], names[t.players[1]] if t.players[1] else None) for t in paired],
+            )
+        ]
+
+    return plan
+
+
+def _entrants(day: Day, scoring: str, factions: Mapping[str, str]) -> list[Entrant]:
+    """The players still in, in standings order, as the pairing sees them (keys, not names)."""
+    clubs = {player_key(k): v for k, v in day_settings(day)["clubs"].items()}
+    still_in = {p.key for p in players(day) if not p.withdrawn}
+    found = []
+    for s in current_standings(day, scoring):
+        key = player_key(s.player)
+        if key in still_in:
+            found.append(
+                Entrant(
+                    key,
+                    s.score,
+                    clubs.get(key),
+                    factions.get(key),
+                    s.byes > 0,
+                    frozenset(player_key(o) for o in s.opponents),
+                )
+            )
+    return found
+
+
+def _seed_keys(day: Day, seed_order: Sequence[str], entrants: Sequence[Entrant]) -> list[str]:
+    keys = [find_player(day, name, "seed_order").key for name in seed_order]
+    if sorted(keys) != sorted(e.key for e in entrants):
+        raise ListError(
+            "invalid_round",
+            "seed_order must name every player still in exactly once",
+            {"seed_order": ["not every player, or one twice"]},
+        )
+    return keys
+
+
+def plan_result(scoring: str, number: int, table: int, body: Mapping[str, Any] | None) -> Plan:
+    """Record a result at *table* (*body* None: confirm the opponent's). A player enters or
+    confirms for their own table in the current round; the organiser overrides any table."""
+
+    def plan(day: Day) -> Sequence[Change]:
+        seat = _seat(day, number, table)
+        caller = day.caller
+        if not caller.organiser:
+            if number != len(day.rounds):
+                raise DayConflict(
+                    day.event.id, f"round {number} is over: ask the organiser to change its results", field="round"
+                )
+            if caller.player is None or player_key(caller.player) not in {player_key(p) for p in seat}:
+                raise TokenWrong(day.event.id, f"you do not play at table {table} of round {number}")
+        result = None if body is None else canonical_result(scoring, day, seat, body)
+        try:
+            kind, recorded = next_step(
+                table_result(day, number, table), organiser=caller.organiser, player=caller.player, result=result
+            )
+        except ResultRefused as refused:
+            raise DayConflict(day.event.id, str(refused), field="table") from None
+        return [AddResult(number, table, kind, ORGANISER if caller.organiser else str(caller.player), recorded)]
+
+    return plan
+
+
+def _seat(day: Day, number: int, table: int) -> tuple[str, str]:
+    found = next(((a, b) for n, a, b in tables(day, number) if n == table), None)
+    if found is None:
+        raise RoundNotFound(day.event.id, f"round {number} has no table {table}")
+    a, b = found
+    if b is None:
+        raise ListError(
+            "invalid_result", f"table {table} is {a}'s bye: there is no game to report", {"table": ["a bye"]}
+        )
+    return a, b
+
+
+def canonical_result(scoring: str, day: Day, seat: tuple[str, str], body: Mapping[str, Any]) -> dict[str, Any]:
+    """*body* with players named as the table names them, checked by scoring it. Raises ListError."""
+    names = {player_key(p): p for p in seat}
+
+    def by_seat(given: Mapping[str, Any], field: str) -> dict[str, Any]:
+        unknown = [k for k in given if player_key(k) not in names]
+        if unknown:
+            raise ListError(
+                "invalid_result",
+                f"{unknown} do not play at this table ({list(seat)})",
+                {field: [f"players at this table: {list(seat)}"]},
+            )
+        return {names[player_key(k)]: v for k, v in given.items()}
+
+    if scoring == VICTORY_POINTS:
+        if "sides" not in body:
+            raise ListError(
+                "invalid_result",
+                "an armour-hex result gives each side's destroyed and crippled enemy units",
+                {"sides": ["required"]},
+            )
+        result = {
+            "sides": {
+                p: {"destroyed": sorted(set(s.get("destroyed", []))), "crippled": sorted(set(s.get("crippled", [])))}
+                for p, s in by_seat(body["sides"], "sides").items()
+            }
+        }
+    else:
+        if "outcome" not in body:
+            raise ListError(
+                "invalid_result", "give each player's outcome (win, draw or loss)", {"outcome": ["required"]}
+            )
+        secondary = body.get("secondary") or dict.fromkeys(seat, 0)
+        result = {"outcome": by_seat(body["outcome"], "outcome"), "secondary": by_seat(secondary, "secondary")}
+    try:
+        scores(scoring, day, seat, result)
+    except ScoringError as error:
+        raise ListError("invalid_result", error.message, {error.field: [error.message]}) from None
+    return result
+
+
+def plan_swap(number: int, first: str, second: str) -> Plan:
+    """Swap two players of the current round between their tables, before either table has a result."""
+
+    def plan(day: Day) -> Sequence[Change]:
+        _organiser_only(day)
+        if number != len(day.rounds):
+            raise DayConflict(
+                day.event.id, f"only the current round ({len(day.rounds)}) can change its tables", field="round"
+            )
+        a, b = find_player(day, first, "players[0]"), find_player(day, second, "players[1]")
+        seats = {player_key(p): n for n, *pair in tables(day, number) for p in pair if p is not None}
+        for i, p in enumerate((a, b)):
+            if p.key not in seats:
+                raise ListError(
+                    "invalid_swap",
+                    f"{p.name} does not play in round {number}",
+                    {f"players[{i}]": ["not in this round"]},
+                )
+        if seats[a.key] == seats[b.key]:
+            raise ListError(
+                "invalid_swap", f"{a.name} and {b.name} already play each other", {"players": ["same table"]}
+            )
+        played = sorted({seats[a.key], seats[b.key]} & {r.table for r in day.results if r.round == number})
+        if played:
+            raise DayConflict(
+                day.event.id, f"table(s) {played} have results already: their games have started", field="players"
+            )
+        return [AddLog("swap", {"round": number, "players": [a.name, b.name]})]
+
+    return plan
+
+
+def plan_withdrawal(name: str, *, withdraw: bool) -> Plan:
+    """Withdraw a player from the rounds still to come (their games so far stay), or reinstate them."""
+
+    def plan(day: Day) -> Sequence[Change]:
+        _organiser_only(day)
+        player = find_player(day, name)
+        if player.withdrawn == withdraw:
+            raise DayConflict(
+                day.event.id, f"{player.name} is {'already withdrawn' if withdraw else 'playing'}", field="player"
+            )
+        return [
+            AddLog("withdraw" if withdraw else "reinstate", {"player": player.name, "after_round": len(day.rounds)})
+        ]
+
+    return plan
+
+
+def round_body(day: Day, number: int, scoring: str) -> dict[str, Any]:
+    """A round as the API shows it: the issue's ``pairings`` and, per table, where its result stands."""
+    pairings = []
+    for n, a, b in tables(day, number):
+        item: dict[str, Any] = {"table": n, "players": [a, b]}
+        if b is None:
+            item.update(status="bye", result=None, scores=None)
+        else:
+            state = table_result(day, number, n)
+            counted = state.final
+            item["status"] = (
+                "decided"
+                if state.decided_by_organiser
+                else "confirmed"
+                if counted
+                else "waiting"
+                if state.pending
+                else "open"
+            )
+            item["result"] = dict((counted or state.pending).result) if (counted or state.pending) else None
+            item["entered_by"] = state.pending.by if state.pending else None
+            item["scores"] = (
+                {p: _score_dict(s) for p, s in scores(scoring, day, (a, b), counted.result).items()}
+                if counted
+                else None
+            )
+        pairings.append(item)
+    started = next(r for r in day.rounds if r.number == number)
+    return {
+        "number": number,
+        "pairings": pairings,
+        "complete": not round_complete(day, number),
+        "seed": started.seed,
+        "started_at": started.started_at,
+    }
+
+
+def _score_dict(score: GameScore) -> dict[str, Any]:
+    return {"points": round(score.points, 3), "secondary": score.secondary, "outcome": score.outcome}
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
