@@ -206,6 +206,54 @@ def test_a_toy_family_through_the_http_api(toy_registry, tmp_path):
     assert printed.status_code == 200 and printed.data.startswith(b"%PDF")
 
 
+def test_a_toy_familys_preview_form_is_served_from_its_schema(toy_registry):
+    """No form written anywhere: the builder's inputs are the toy schema's fields, as they are."""
+    from listbuilder.web import create_app
+
+    client = create_app({"TESTING": True, "REGISTRY": toy_registry}).test_client()
+    answer = client.get(f"/api/v1/systems/{TOY}")
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["preview"] == {
+        "available": True,
+        "counts_wounds": False,
+        "attack_input": "attack",
+        "inputs": [
+            {
+                "name": "bonus",
+                "kind": "number",
+                "label": "Bonus",
+                "default": 0,
+                "initial": 0,
+                "min": 0,
+                "max": 2,
+                "max_length": None,
+                "when": None,
+                "choices": [],
+                "choices_from": None,
+            },
+            {
+                "name": "attack",
+                "kind": "select",
+                "label": "Attack",
+                "default": "melee",
+                "initial": "melee",
+                "min": None,
+                "max": None,
+                "max_length": None,
+                "when": None,
+                "choices": [{"value": "melee", "label": "Melee"}],
+                "choices_from": None,
+            },
+        ],
+        "other_keys": [],
+        "comparisons": [],
+    }
+    # Counting wounds, it offers its one attack kind to the loadout comparison.
+    register(TOY_FAMILY.variant(counts_wounds=True))
+    counted = client.get(f"/api/v1/systems/{TOY}").get_json()["preview"]
+    assert counted["comparisons"] == [{"label": "Melee", "attack": "melee", "flags": []}]
+
+
 def test_a_variant_loads_its_own_parts_and_never_shares_the_originals():
     original = TOY_FAMILY.variant(id="toy-original")
     assert original.part("engine") is toy_engine  # loaded (and kept) by the original first

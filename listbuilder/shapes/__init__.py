@@ -8,6 +8,7 @@ Modules:
 - ``previews``: a combat preview's request envelope and answer
 - ``preview_requests``: a preview request read: JSON -> the combat service's parsed request
 - ``hex_situations``: the hex families' situation schemas
+- ``situation_forms``: the builder's preview form, read from a family's situation schema
 - ``saved``: saved lists, versions and their diffs
 - ``events``: events and submissions
 - ``rounds``: rounds, results and standings

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from marshmallow import fields, post_dump
+from marshmallow import fields, post_dump, validate
 
 from listbuilder import issue_data
 from listbuilder.families import FAMILIES
@@ -199,6 +199,77 @@ class SystemOut(SystemSummaryOut):
     composition = fields.Dict(metadata={"description": "the system's army-building parameters"})
 
 
+class ChoiceOut(OutSchema):
+    value = fields.String()
+    label = fields.String(metadata={"description": "the words the form shows for it"})
+
+
+class SituationValue(fields.Raw):
+    """A situation key's value in a preview form: a flag, a whole number or a word, or null."""
+
+    def __init__(self, description: str) -> None:
+        # allow_none adds "null" to the types in the document
+        super().__init__(
+            allow_none=True, metadata={"type": ["boolean", "integer", "string"], "description": description}
+        )
+
+
+class FormInputOut(OutSchema):
+    """One input of the builder's preview form: a key of the family's situation schema."""
+
+    name = fields.String(metadata={"description": "the situation key it sets"})
+    kind = fields.String(
+        validate=validate.OneOf(["select", "number", "checkbox", "text"]),
+        metadata={"description": "the input it shows as"},
+    )
+    label = fields.String()
+    default = SituationValue("what the engine assumes when the key is left out (null: none, or required)")
+    initial = SituationValue("the value the form starts with (null: empty)")
+    min = fields.Integer(allow_none=True, metadata={"description": "a number's least value"})
+    max = fields.Integer(allow_none=True, metadata={"description": "a number's greatest value"})
+    max_length = fields.Integer(allow_none=True, metadata={"description": "a text's longest length"})
+    when = fields.String(
+        allow_none=True,
+        metadata={"description": "shown and sent only when the attack input has this value (null: always)"},
+    )
+    choices = fields.List(
+        fields.Nested(ChoiceOut), metadata={"description": "a select's choices, the first chosen at the start"}
+    )
+    choices_from = fields.String(
+        allow_none=True,
+        metadata={"description": "the list of the system's composition the choices come from, default first"},
+    )
+
+
+class ComparisonOut(OutSchema):
+    """An attack the builder's loadout comparison offers (``POST /api/v1/previews/compare``)."""
+
+    label = fields.String()
+    attack = fields.String(metadata={"description": "the value of the situation's attack input"})
+    flags = fields.List(fields.String(), metadata={"description": "situation flags set true for it"})
+
+
+class PreviewFormOut(OutSchema):
+    """The system's combat previews as the builder offers them: the situation form, read from
+    the rules family's situation schema (``POST /api/v1/previews`` reads the same keys)."""
+
+    available = fields.Boolean(metadata={"description": "whether the system has combat previews at all"})
+    counts_wounds = fields.Boolean(
+        metadata={"description": "whether its previews count wounds, so loadouts can be compared per 100 points"}
+    )
+    attack_input = fields.String(
+        allow_none=True, metadata={"description": "the input that picks the kind of attack, which `when` names"}
+    )
+    inputs = fields.List(fields.Nested(FormInputOut), metadata={"description": "the form's inputs, in order"})
+    other_keys = fields.List(
+        fields.String(), metadata={"description": "situation keys the form does not show (typed in as JSON)"}
+    )
+    comparisons = fields.List(
+        fields.Nested(ComparisonOut),
+        metadata={"description": "the attacks a loadout comparison offers (none unless it counts wounds)"},
+    )
+
+
 class SystemDetailOut(SystemOut):
     """A system with what its rules object adds: limits at common sizes, game modes, codes."""
 
@@ -209,6 +280,9 @@ class SystemDetailOut(SystemOut):
         metadata={"description": "every issue code the system's validation can report, with what it means"},
     )
     books = fields.List(fields.String(), metadata={"description": "ids of the system's army books"})
+    preview = fields.Nested(
+        PreviewFormOut, metadata={"description": "the builder's combat preview form for the system's rules family"}
+    )
 
 
 class CostOut(OutSchema):

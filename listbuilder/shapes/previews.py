@@ -23,6 +23,7 @@ from marshmallow import ValidationError, fields, validate
 
 from listbuilder.formats.fields import Schema, StrictSchema, WholeNumber
 from listbuilder.formats.lists import ArmyListSchema, ChosenUpgradeSchema
+from listbuilder.shapes.situation_forms import Comparison
 
 _ID = validate.Length(min=1, max=100)
 _COUNT = validate.Range(min=0, max=10000, error="not a count from 0 to 10000")
@@ -201,19 +202,33 @@ class OprSharedSituation(StrictSchema):
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=0, max=1000),
-        metadata={"description": "shooting: distance in inches (weapons out of range do not fire)"},
+        metadata={
+            "description": "shooting: distance in inches (weapons out of range do not fire)",
+            "label": "Range (inches)",
+            "when": "shooting",
+            "initial": 12,
+        },
     )
     hold = fields.Boolean(
         load_default=True,
-        metadata={"description": "shooting: the attacker stood still (Hold) rather than moved before firing"},
+        metadata={
+            "description": "shooting: the attacker stood still (Hold) rather than moved before firing",
+            "label": "Attacker held still",
+            "when": "shooting",
+        },
     )
-    cover = fields.Boolean(load_default=False, metadata={"description": "the defender is in cover"})
+    cover = fields.Boolean(
+        load_default=False, metadata={"description": "the defender is in cover", "label": "Defender in cover"}
+    )
     facing = fields.String(
         load_default="front",
         validate=validate.OneOf(["front", "flank", "rear"]),
-        metadata={"description": "melee: where the charge hits the defender (002 flanking, Counter)"},
+        metadata={"description": "melee: where the charge hits the defender (002 flanking, Counter)", "form": False},
     )
-    strike_back = fields.Boolean(load_default=True, metadata={"description": "melee: the defender strikes back"})
+    strike_back = fields.Boolean(
+        load_default=True,
+        metadata={"description": "melee: the defender strikes back", "label": "Defender strikes back", "when": "melee"},
+    )
     attacker = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
     defender = fields.Nested(SideStateSchema, load_default=lambda: fresh_side_state())
     weapons = fields.List(
@@ -235,27 +250,69 @@ class OprSharedSituation(StrictSchema):
 class OprSituationSchema(OprSharedSituation):
     """How an OPR-family attack happens. Top-level state keys describe the defender."""
 
-    attack = fields.String(required=True, validate=validate.OneOf(["shooting", "melee"]))
+    # The builder's preview form (listbuilder.shapes.situation_forms): the shared fields come
+    # first in the class, the form shows them among this class's own. A loadout comparison
+    # offers a charge and shooting.
+    FORM_ORDER: ClassVar[tuple[str, ...]] = (
+        "attack",
+        "range",
+        "hold",
+        "charging",
+        "strike_back",
+        "cover",
+        "shaken",
+        "fatigued",
+        "models_lost",
+        "wounds_taken",
+    )
+    COMPARISONS: ClassVar[tuple[Comparison, ...]] = (
+        Comparison("Charge (melee)", "melee", flags=("charging",)),
+        Comparison("Shooting", "shooting"),
+    )
+
+    attack = fields.String(
+        required=True,
+        validate=validate.OneOf(["shooting", "melee"]),
+        metadata={"label": "Attack", "choices": {"shooting": "Shooting", "melee": "Melee"}},
+    )
     charging = fields.Boolean(
-        load_default=False, metadata={"description": "melee: the attacker charged this activation"}
+        load_default=False,
+        metadata={
+            "description": "melee: the attacker charged this activation",
+            "label": "Attacker charged",
+            "when": "melee",
+            "initial": True,
+        },
     )
     shaken = fields.Boolean(
-        load_default=None, allow_none=True, metadata={"description": "shortcut for defender.shaken"}
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "shortcut for defender.shaken", "label": "Defender shaken"},
     )
     fatigued = fields.Boolean(
-        load_default=None, allow_none=True, metadata={"description": "shortcut for defender.fatigued"}
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "shortcut for defender.fatigued", "label": "Defender fatigued", "when": "melee"},
     )
     models_lost = WholeNumber(
         load_default=None,
         allow_none=True,
         validate=_COUNT,
-        metadata={"description": "shortcut for defender.models_lost"},
+        metadata={
+            "description": "shortcut for defender.models_lost",
+            "label": "Defender models already lost",
+            "initial": 0,
+        },
     )
     wounds_taken = WholeNumber(
         load_default=None,
         allow_none=True,
         validate=_COUNT,
-        metadata={"description": "shortcut for defender.wounds_taken"},
+        metadata={
+            "description": "shortcut for defender.wounds_taken",
+            "label": "Wounds already on the defender",
+            "initial": 0,
+        },
     )
 
     def load(self, data: Any, **kw: Any) -> Any:  # type: ignore[override]

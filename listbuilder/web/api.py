@@ -23,6 +23,7 @@ from listbuilder.model import ArmyList, GameSystem
 from listbuilder.resolve import resolve_entry
 from listbuilder.shapes.api import BookOut, BookSummaryOut, ProfileOut, ReportOut, SystemDetailOut, SystemSummaryOut
 from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
+from listbuilder.shapes.situation_forms import preview_form
 from listbuilder.web.context import ARMY_LIST, BookAnswer, registry
 from listbuilder.web.http.errors import error_body
 from listbuilder.web.http.rest import Blueprint
@@ -56,10 +57,12 @@ class BookIdConverter(BaseConverter):
 
 
 class SystemDetail:
-    """A game system with what its rules object and the registry add (see SystemDetailOut)."""
+    """A game system with what its rules object, the registry and its family's preview form
+    add (see SystemDetailOut)."""
 
     def __init__(self, system: GameSystem, limits: dict[str, Any], issue_codes: Mapping[str, str], books: list[str]):
         self.system, self.limits, self.issue_codes, self.books = system, limits, issue_codes, books
+        self.preview = preview_form(system)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.system, name)
@@ -109,7 +112,8 @@ class System(MethodView):
     @blp.errors(404)
     @blp.doc(operationId="getSystem")
     def get(self, system_id: str) -> Any:
-        """Read one game system: glossary, composition parameters, game modes, issue codes."""
+        """Read one game system: glossary, composition parameters, game modes, issue codes, and
+        the builder's combat preview form."""
         reg = registry()
         system = reg.systems.get(system_id)
         if system is None:

@@ -224,6 +224,8 @@ def test_real_answers_keep_the_documents_promises(saved_client, spec):
     paths = {
         "/api/v1/health": "HealthOut",
         "/api/v1/systems/armour-hex": "SystemDetailOut",
+        "/api/v1/systems/ancients-hex": "SystemDetailOut",
+        "/api/v1/systems/grimdark-future": "SystemDetailOut",
         "/api/v1/books/gf-cinder-covenant": "BookOut",
         "/api/v1/books/ah-hammerdeep-holds": "BookOut",
     }
@@ -262,6 +264,35 @@ def test_real_answers_keep_the_documents_promises(saved_client, spec):
         },
     )
     conforms(spec, "PreviewOut", preview.json)
+
+
+def test_a_systems_preview_form_is_declared_fully_typed(client, spec):
+    """``preview`` (issue 34): every key of the form, its inputs, choices and comparisons typed
+    and required; an answer breaking the form's shape does not conform."""
+    from jsonschema import ValidationError
+
+    schemas = spec["components"]["schemas"]
+    assert schemas["SystemDetailOut"]["properties"]["preview"]["$ref"] == "#/components/schemas/PreviewFormOut"
+    assert "preview" in schemas["SystemDetailOut"]["required"]
+    for name in ("PreviewFormOut", "FormInputOut", "ChoiceOut", "ComparisonOut"):
+        component = schemas[name]
+        assert component["additionalProperties"] is False and component["required"] == list(component["properties"])
+        for key, declared in component["properties"].items():
+            assert "type" in declared or "$ref" in declared, f"{name}.{key}"
+            if declared.get("type") == "array":
+                assert "type" in declared["items"] or "$ref" in declared["items"], f"{name}.{key}"
+    assert schemas["FormInputOut"]["properties"]["initial"]["type"] == ["boolean", "integer", "string", "null"]
+    form = client.get("/api/v1/systems/grimdark-future").json["preview"]
+    conforms(spec, "PreviewFormOut", form)
+    first = form["inputs"][0]
+    for broken in (
+        {**form, "inputs": [{**first, "kind": "slider"}]},
+        {**form, "inputs": [{**first, "initial": {"any": "thing"}}]},
+        {**form, "comparisons": [{"label": "Charge", "attack": "melee"}]},
+        {**form, "extra": True},
+    ):
+        with pytest.raises(ValidationError):
+            conforms(spec, "PreviewFormOut", broken)
 
 
 def test_tournament_day_answers_keep_the_documents_promises(saved_client, spec):
