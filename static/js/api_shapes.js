@@ -109,6 +109,43 @@
  * @property {Record<string, any>} limits
  * @property {any[]} [spells]
  * @property {any[]} [glossary]  the rules' texts
+ * @property {PreviewForm} [preview]  the combat preview form, as the system's rules family reads a situation
+ *   (none in an answer kept offline from before the server sent it)
+ */
+
+/**
+ * A system's combat previews as the builder offers them (GET /api/v1/systems/<id>'s preview).
+ * @typedef {object} PreviewForm
+ * @property {boolean} available  whether the system has combat previews at all
+ * @property {boolean} counts_wounds  whether its previews count wounds (the loadout comparison needs it)
+ * @property {string | null} attack_input  the input that picks the kind of attack, which `when` names
+ * @property {FormInput[]} inputs  in the order the form shows them
+ * @property {string[]} other_keys  situation keys the form leaves to the JSON box
+ * @property {Comparison[]} comparisons  the attacks a loadout comparison offers
+ */
+
+/**
+ * One input of the preview form: a key of the situation.
+ * @typedef {object} FormInput
+ * @property {string} name
+ * @property {"select" | "number" | "checkbox" | "text"} kind
+ * @property {string} label
+ * @property {boolean | number | string | null} default  what the engine assumes when the key is left out
+ * @property {boolean | number | string | null} initial  what the form starts with
+ * @property {number | null} min
+ * @property {number | null} max
+ * @property {number | null} max_length
+ * @property {string | null} when  shown (and sent) only for this attack kind
+ * @property {{value: string, label: string}[]} choices  a select's, the first chosen at the start
+ * @property {string | null} choices_from  the composition list they come from
+ */
+
+/**
+ * An attack the loadout comparison offers: the attack kind and the flags set true for it.
+ * @typedef {object} Comparison
+ * @property {string} label
+ * @property {string} attack
+ * @property {string[]} flags
  */
 
 /**

@@ -19,7 +19,7 @@ import { setRowOrder } from "./upgrade_rows.js";
 import { Preview } from "./preview.js";
 import { initSaved, listIdInAddress } from "./saved.js";
 import { draftKey, readDraft } from "./drafts.js";
-import { $, BOOK_ID, FAMILY, SYSTEM_ID, announce, entry, keepBook, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
+import { $, BOOK_ID, SYSTEM_ID, announce, entry, keepBook, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
 import { freshList, normalise, payload, payloadOf } from "./list_format.js";
 import { replaceList } from "./list_edits.js";
 import { closeEditor, renderEditor, renderList } from "./list_panel.js";
@@ -67,7 +67,7 @@ async function start() {
   wireExport();
   page.saved = initSaved({ container: $("saved-controls"), bookId: BOOK_ID, bookName: book.name, getList: payload, setList: replaceList,
     canonical: (raw) => payloadOf(normalise(raw)) });
-  const preview = new Preview({ system, family: FAMILY, book, list: () => page.list, nameOf, labelOf, payload, bookCache: loadBook });
+  const preview = new Preview({ system, book, list: () => page.list, nameOf, labelOf, payload, bookCache: loadBook });
   page.preview = preview;
   renderAll();
   validateNow();

@@ -17,7 +17,6 @@ import { UnitPicker } from "./unit_picker.js";
  * @typedef {object} EfficiencyContext
  * @property {import("./api_shapes.js").GameSystem} system
  * @property {Book} book
- * @property {string} family
  * @property {Map<string, Section>} sections
  * @property {() => Promise<any[]>} books  the system's listed books
  * @property {(id: string) => Promise<Book>} bookCache
@@ -25,9 +24,10 @@ import { UnitPicker } from "./unit_picker.js";
 
 const MAX_OPTIONS = 8; // the API compares 2 to 8 loadouts at once
 
-// Kept across editor re-renders (the editor is rebuilt on every change of the entry).
-/** @type {{book: string | null, target: string | null, attack: string}} */
-const chosen = { book: null, target: null, attack: "melee" };
+// Kept across editor re-renders (the editor is rebuilt on every change of the entry); attack
+// is the label of the comparison's attack (null: the first the system offers).
+/** @type {{book: string | null, target: string | null, attack: string | null}} */
+const chosen = { book: null, target: null, attack: null };
 
 /**
  * Loadouts to compare: the entry as it is, then the entry with each option it has not taken
@@ -95,7 +95,10 @@ function standsBare(unit, book) {
  * @returns {HTMLDetailsElement | null}
  */
 export function efficiencyPanel(ctx, entry, unit) {
-  if (ctx.family !== "opr") return null; // the shooting/melee choice below is the OPR situation
+  // Only where previews count wounds, with the attacks the system's rules family offers for it.
+  const form = ctx.system.preview;
+  if (!form || !form.available || !form.counts_wounds || !form.comparisons.length) return null;
+  const attacks = form.comparisons;
   const options = loadouts(entry, unit, ctx.sections);
   if (options.length < 2) return null;
   const out = h("div", { class: "efficiency-out", "aria-live": "polite" });
@@ -107,20 +110,18 @@ export function efficiencyPanel(ctx, entry, unit) {
     onChange: (v) => { chosen.book = v.book; chosen.target = v.unit; } });
   ctx.books().catch(() => []).then((books) => picker.setBooks(books, { current: chosen.book || ctx.book.id, own: ctx.book, unit: chosen.target }));
   const attack = h("select", { id: "eff-attack", onchange: (e) => { chosen.attack = e.target.value; } },
-    h("option", { value: "melee", selected: chosen.attack === "melee" }, "Charge (melee)"),
-    h("option", { value: "shooting", selected: chosen.attack === "shooting" }, "Shooting"));
+    attacks.map((a) => h("option", { value: a.label, selected: a.label === chosen.attack }, a.label)));
   const run = async (/** @type {HTMLButtonElement} */ button) => {
     const defender = picker.value;
     if (!defender.unit) { out.replaceChildren(h("p", { class: "notice" }, "Pick a target unit.")); return; }
     button.disabled = true;
     out.replaceChildren(h("p", { class: "hint" }, "Working out the odds…"));
-    const body = {
-      system: ctx.system.id,
-      attacker: { book: ctx.book.id, unit: unit.id },
-      options,
-      defender,
-      situation: chosen.attack === "melee" ? { attack: "melee", charging: true } : { attack: "shooting" },
-    };
+    const how = attacks.find((a) => a.label === chosen.attack) || attacks[0];
+    /** @type {Record<string, unknown>} */
+    const situation = {};
+    if (form.attack_input) situation[form.attack_input] = how.attack;
+    for (const flag of how.flags) situation[flag] = true;
+    const body = { system: ctx.system.id, attacker: { book: ctx.book.id, unit: unit.id }, options, defender, situation };
     try {
       out.replaceChildren(resultTable(await api("/api/v1/previews/compare", { method: "POST", body })));
     } catch (err) {

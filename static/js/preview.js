@@ -10,8 +10,7 @@ import { atLeastTable, barChart, fmt, headlineOdds, matchup, otherFigures, sente
 /**
  * What the preview reads from the builder.
  * @typedef {object} PreviewContext
- * @property {import("./api_shapes.js").GameSystem} system
- * @property {string} family  the system's rules family: which situation fields it has
+ * @property {import("./api_shapes.js").GameSystem} system  its preview: the situation form and whether there are previews
  * @property {Book} book
  * @property {() => import("./api_shapes.js").ArmyList} list
  * @property {(entry: Entry) => string} nameOf
@@ -20,78 +19,6 @@ import { atLeastTable, barChart, fmt, headlineOdds, matchup, otherFigures, sente
  * @property {(id: string) => Promise<Book>} bookCache
  */
 
-// The situation inputs each rules family's engine reads (docs: the previews schema).
-// `when` hides a field (and leaves it out of the request) unless the attack type matches.
-/**
- * @typedef {object} SituationField
- * @property {string} name
- * @property {string} type  "select", "number", "checkbox" or "text"
- * @property {string} label
- * @property {[string, string][] | ((system: any) => [string, string][])} [choices]
- * @property {number} [min]
- * @property {number} [max]
- * @property {number | boolean} [value]
- * @property {string} [when]
- */
-/** @type {Record<string, SituationField[]>} */
-const SITUATIONS = {
-  opr: [
-    { name: "attack", type: "select", label: "Attack", choices: [["shooting", "Shooting"], ["melee", "Melee"]] },
-    { name: "range", type: "number", label: "Range (inches)", min: 0, max: 1000, value: 12, when: "shooting" },
-    { name: "hold", type: "checkbox", label: "Attacker held still", value: true, when: "shooting" },
-    { name: "charging", type: "checkbox", label: "Attacker charged", value: true, when: "melee" },
-    { name: "strike_back", type: "checkbox", label: "Defender strikes back", value: true, when: "melee" },
-    { name: "cover", type: "checkbox", label: "Defender in cover", value: false },
-    { name: "shaken", type: "checkbox", label: "Defender shaken", value: false },
-    { name: "fatigued", type: "checkbox", label: "Defender fatigued", value: false, when: "melee" },
-    { name: "models_lost", type: "number", label: "Defender models already lost", min: 0, max: 10000, value: 0 },
-    { name: "wounds_taken", type: "number", label: "Wounds already on the defender", min: 0, max: 10000, value: 0 },
-  ],
-  "ancients-hex": [
-    { name: "attack", type: "select", label: "Attack", choices: [["melee", "Close combat"], ["shooting", "Missile fire"]] },
-    { name: "range", type: "number", label: "Range (hexes)", min: 2, max: 100, value: 2, when: "shooting" },
-    { name: "moved", type: "checkbox", label: "Attacker moved first", value: false, when: "shooting" },
-    { name: "charging", type: "checkbox", label: "Attacker charged", value: false, when: "melee" },
-    { name: "defender_action", type: "select", label: "Defender", when: "melee", choices: [["defend", "Defends"], ["evade", "Evades"], ["fight_back", "Fights back"]] },
-    { name: "fight_back_with", type: "select", label: "Fights back with", when: "melee", choices: [["defence", "Defence dice"], ["missile", "Missile dice"]] },
-    { name: "attacker_support", type: "number", label: "Attacker support", min: 0, max: 6, value: 0 },
-    { name: "defender_support", type: "number", label: "Defender support", min: 0, max: 6, value: 0 },
-    { name: "attacker_disadvantage", type: "number", label: "Attacker disadvantages", min: 0, max: 5, value: 0 },
-    { name: "defender_disadvantage", type: "number", label: "Defender disadvantages", min: 0, max: 5, value: 0 },
-    { name: "defender_hp_lost", type: "number", label: "Defender hit points lost", min: 0, max: 100, value: 0 },
-    { name: "attacker_hp_lost", type: "number", label: "Attacker hit points lost", min: 0, max: 100, value: 0 },
-    { name: "retreat_blocked", type: "number", label: "Retreat hexes blocked", min: 0, max: 3, value: 0 },
-    { name: "terror", type: "checkbox", label: "Terror tests", value: true },
-    { name: "defender_activated", type: "checkbox", label: "Defender already activated", value: false },
-  ],
-  "armour-hex": [
-    { name: "attack", type: "select", label: "Attack", choices: [["shooting", "Fire"], ["assault", "Assault"]] },
-    { name: "range", type: "number", label: "Range (hexes)", min: 1, max: 1000, value: 3, when: "shooting" },
-    { name: "weapon", type: "text", label: "Weapon (name; empty: the first that can)", when: "shooting" },
-    { name: "attacker_speed", type: "select", label: "Attacker speed", choices: (sys) => pairs(sys.composition.speeds, "slow") },
-    { name: "defender_speed", type: "select", label: "Defender speed", choices: (sys) => pairs(sys.composition.speeds, "slow") },
-    { name: "defender_terrain", type: "select", label: "Defender terrain", choices: (sys) => pairs(sys.composition.terrain, "clear") },
-    { name: "facing", type: "select", label: "Facing hit", choices: [["front", "Front"], ["front_side", "Front side"], ["back_side", "Back side"], ["back", "Back"]] },
-    { name: "aim", type: "checkbox", label: "Aimed", value: false, when: "shooting" },
-    { name: "attacker_in_smoke", type: "checkbox", label: "Attacker in smoke", value: false },
-    { name: "defender_in_smoke", type: "checkbox", label: "Defender in smoke", value: false },
-    { name: "to_hit_modifier", type: "number", label: "Other to-hit modifier", min: -10, max: 10, value: 0 },
-    { name: "future_damage", type: "number", label: "Damage already on the defender", min: 0, max: 100, value: 0 },
-    { name: "models_lost", type: "number", label: "Defender models lost", min: 0, max: 100, value: 0 },
-  ],
-};
-
-/**
- * [["slow", "Slow"], ...] from a list of ids (or {id, name}), the default first.
- * @param {(string | {id: string, name?: string})[] | undefined} values
- * @param {string} first
- * @returns {[string, string][]}
- */
-function pairs(values, first) {
-  const out = (values || []).map((v) => /** @type {[string, string]} */ (typeof v === "string" ? [v, humanize(v)] : [v.id, v.name || v.id]));
-  out.sort((a, b) => (a[0] === first ? -1 : b[0] === first ? 1 : 0));
-  return out;
-}
 const PREFERRED = ["models_killed", "hp_lost", "damage", "damage_results", "wounds", "hits"];
 
 export class Preview {
@@ -104,13 +31,23 @@ export class Preview {
     this.defender = byId("pv-defender", HTMLSelectElement);
     this.situation = byId("pv-situation", HTMLFieldSetElement);
     this.result = byId("preview-result");
-    this.fields = SITUATIONS[ctx.family] || [];
+    // The situation inputs the system's rules family reads (its situation schema, served with
+    // the system). A system answer kept offline from before the server sent them has none: the
+    // JSON box alone then.
+    const form = ctx.system.preview;
+    this.available = !form || form.available;
+    this.fields = form ? form.inputs : [];
+    this.attackInput = form ? form.attack_input : null;
     /** @type {string | null} the result charted last, charted again for the next answer */
     this.chosen = null;
     this.picker = new UnitPicker({ bookSelect: this.bookSelect, unitSelect: this.defender, bookCache: ctx.bookCache,
       onError: (box) => this.result.replaceChildren(box) });
     this.buildSituation();
     this.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(); });
+    if (!this.available) {
+      this.form.hidden = true;
+      this.result.replaceChildren(h("p", { class: "notice" }, "This game system has no combat previews."));
+    }
   }
 
   /**
@@ -139,12 +76,11 @@ export class Preview {
     const controls = this.fields.map((f) => {
       const id = `pv-s-${f.name}`;
       let input;
-      const choices = (typeof f.choices === "function" ? f.choices(this.ctx.system) : f.choices) || [];
-      if (f.type === "select") input = h("select", { id, name: f.name }, choices.map(([v, t]) => h("option", { value: v }, t)));
-      else if (f.type === "text") input = h("input", { id, name: f.name, type: "text", maxlength: 100 });
-      else if (f.type === "checkbox") input = h("input", { id, name: f.name, type: "checkbox", checked: Boolean(f.value) });
-      else input = h("input", { id, name: f.name, type: "number", min: f.min, max: f.max, value: f.value, inputmode: "numeric" });
-      const wrap = f.type === "checkbox"
+      if (f.kind === "select") input = h("select", { id, name: f.name }, f.choices.map((c) => h("option", { value: c.value, selected: c.value === f.initial }, c.label)));
+      else if (f.kind === "text") input = h("input", { id, name: f.name, type: "text", maxlength: f.max_length, value: typeof f.initial === "string" ? f.initial : null });
+      else if (f.kind === "checkbox") input = h("input", { id, name: f.name, type: "checkbox", checked: Boolean(f.initial) });
+      else input = h("input", { id, name: f.name, type: "number", min: f.min, max: f.max, value: f.initial, inputmode: "numeric" });
+      const wrap = f.kind === "checkbox"
         ? h("label", { class: "field check", dataset: { when: f.when || "" } }, input, ` ${f.label}`)
         : h("label", { class: "field", dataset: { when: f.when || "" } }, f.label, input);
       return wrap;
@@ -157,8 +93,10 @@ export class Preview {
     this.showRelevant();
   }
 
+  /** @returns {string} the kind of attack chosen, which a field's `when` names ("" when the form has no such input) */
   attackType() {
-    const el = /** @type {HTMLSelectElement | null} */ (this.situation.querySelector('[name="attack"]'));
+    if (!this.attackInput) return "";
+    const el = /** @type {HTMLSelectElement | null} */ (this.situation.querySelector(`[name="${this.attackInput}"]`));
     return el ? el.value : "";
   }
 
@@ -177,9 +115,9 @@ export class Preview {
       if (f.when && f.when !== attack) continue;
       // An input, or a select (read by its value alone).
       const el = /** @type {HTMLInputElement} */ (byId(`pv-s-${f.name}`));
-      if (f.type === "checkbox") out[f.name] = el.checked;
-      else if (f.type === "number") { if (el.value !== "") out[f.name] = Math.floor(Number(el.value)); }
-      else if (f.type === "text") { if (el.value.trim()) out[f.name] = el.value.trim(); }
+      if (f.kind === "checkbox") out[f.name] = el.checked;
+      else if (f.kind === "number") { if (el.value !== "") out[f.name] = Math.floor(Number(el.value)); }
+      else if (f.kind === "text") { if (el.value.trim()) out[f.name] = el.value.trim(); }
       else out[f.name] = el.value;
     }
     const extra = byId("pv-extra", HTMLTextAreaElement).value.trim();
