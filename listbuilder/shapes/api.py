@@ -283,6 +283,13 @@ class SystemDetailOut(SystemOut):
     preview = fields.Nested(
         PreviewFormOut, metadata={"description": "the builder's combat preview form for the system's rules family"}
     )
+    stat_formats = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": 'how a unit\'s stat reads, by stat, "{value}" standing for the value ({"quality": "{value}+"}); a stat not named reads as it is'
+        },
+    )
 
 
 class CostOut(OutSchema):

@@ -6,6 +6,7 @@ schemas in ``listbuilder.shapes`` describe payloads (and the OpenAPI document).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.routing import BaseConverter
 
 from listbuilder.books.editions import edition_note
+from listbuilder.families import FAMILIES
 from listbuilder.formats.fields import OutSchema, Schema
 from listbuilder.lists.documents import ListError, book_for, parse_list, validate_list
 from listbuilder.model import ArmyList, GameSystem
@@ -57,15 +59,32 @@ class BookIdConverter(BaseConverter):
 
 
 class SystemDetail:
-    """A game system with what its rules object, the registry and its family's preview form
-    add (see SystemDetailOut)."""
+    """A game system with what its rules object, the registry and its family's record (the
+    preview form, how its stats read) add (see SystemDetailOut)."""
 
     def __init__(self, system: GameSystem, limits: dict[str, Any], issue_codes: Mapping[str, str], books: list[str]):
         self.system, self.limits, self.issue_codes, self.books = system, limits, issue_codes, books
         self.preview = preview_form(system)
+        self.stat_formats = stat_formats(system)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.system, name)
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # "{value}", "{missile_range}" in a sheet's column format
+
+
+def stat_formats(system: GameSystem) -> dict[str, str]:
+    """How the family's roster sheet writes a stat on its own, by stat: ``{"quality": "{value}+"}``
+    (columns that combine stats, or print the value as it is, are left out)."""
+    family = FAMILIES.get(system.family)
+    sheet = family.part("sheet") if family is not None else None
+    columns = sheet.stats if sheet is not None else ()
+    return {
+        c.key: c.fmt
+        for c in columns
+        if ":" not in c.key and c.fmt != "{value}" and _PLACEHOLDER.findall(c.fmt) == ["{value}"]
+    }
 
 
 class BookQuery(Schema):

@@ -111,6 +111,7 @@
  * @property {any[]} [glossary]  the rules' texts
  * @property {PreviewForm} [preview]  the combat preview form, as the system's rules family reads a situation
  *   (none in an answer kept offline from before the server sent it)
+ * @property {Record<string, string>} [stat_formats]  how a stat reads, by stat ("{value}+"); the same caveat
  */
 
 /**

@@ -4,7 +4,7 @@ import { actOnChoice, CHOICE_HINT, counted, formatCost, h } from "./util.js";
 import { ruleList, rulesShown, ruleTexts, statLine, weaponTable, itemList } from "./profile.js";
 import { joinersOf } from "./joining.js";
 import { optionCost, sectionKind } from "./upgrade_rows.js";
-import { $, FAMILY, page } from "./builder_state.js";
+import { $, page } from "./builder_state.js";
 import { addUnit } from "./list_panel.js";
 
 /** @typedef {import("./api_shapes.js").Unit} Unit */
@@ -29,7 +29,7 @@ export function renderBook() {
     h("details", { class: "unit-details", open: detailed() },
       h("summary", {}, "Details", h("span", { class: "sr-only" }, ` of ${u.name}`)),
       u.upgrades.length ? h("p", { class: "meta" }, counted(u.upgrades.length, "upgrade section")) : null,
-      bookMarks(u), statLine(u, FAMILY), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
+      bookMarks(u), statLine(u, page.system.stat_formats), weaponTable(u.weapons), itemList(u.items), ruleList(u.rules),
       u.description ? h("p", { class: "desc" }, u.description) : null,
       ruleTexts(glossary, rulesShown(u), { whose: u.name })))));
   const toggle = $("book-detailed", HTMLInputElement);

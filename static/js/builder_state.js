@@ -33,7 +33,6 @@ import { api, ApiError, byId } from "./util.js";
 export const app = byId("app");
 export const SYSTEM_ID = app.dataset.system || "";
 export const BOOK_ID = app.dataset.book || "";
-export const FAMILY = app.dataset.family || "";
 
 /**
  * The page's state. system, book, glossary, store and list are set by builder.js's start()

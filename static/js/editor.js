@@ -18,7 +18,6 @@ import { sectionControl } from "./section_control.js";
  * @typedef {object} EditorContext
  * @property {import("./api_shapes.js").GameSystem} system
  * @property {import("./api_shapes.js").Book} book
- * @property {string} family
  * @property {Map<string, import("./api_shapes.js").Unit>} units
  * @property {Map<string, import("./api_shapes.js").Section>} sections
  * @property {import("./profile.js").Glossary} glossary
@@ -120,7 +119,7 @@ export class Editor {
     return h("div", { class: "profile-card", dataset: { key: entry.key } },
       h("h4", {}, this.ctx.labelOf(entry), " ", h("span", { class: "meta" }, `${models} model${models === 1 ? "" : "s"}, ${formatCost(live ? live.cost : unit.cost)}`)),
       p ? null : h("p", { class: "hint" }, "As in the book (checking the upgrades…)"),
-      statLine(unit, this.ctx.family), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules),
+      statLine(unit, this.ctx.system.stat_formats), weaponTable(p ? p.weapons : unit.weapons), itemList(p ? p.items : unit.items), ruleList(p ? p.rules : unit.rules),
       this.keptOpen(ruleTexts(this.ctx.glossary, rulesShown(p || unit), { whose: this.ctx.labelOf(entry) }), `ed-rules-${cssId(entry.key)}`));
   }
 

@@ -3,7 +3,7 @@
 import { formatCost, h, keepFocus } from "./util.js";
 import { deploymentGroups, groupOf } from "./groups.js";
 import { Editor } from "./editor.js";
-import { $, FAMILY, app, announce, cssId, entry, groupName, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
+import { $, app, announce, cssId, entry, groupName, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
 import { addEntries, duplicateGroup, edit, moveGroup, removeEntries } from "./list_edits.js";
 import { entryCost, issuesByEntry, sumCosts } from "./list_costs.js";
 
@@ -92,7 +92,7 @@ export function renderEditor() {
   if (!page.editor) {
     const { system, book, units, sections, glossary } = page;
     page.editor = new Editor($("editor"), {
-      system, book, family: FAMILY, units, sections, glossary, books: systemBooks, bookCache: loadBook,
+      system, book, units, sections, glossary, books: systemBooks, bookCache: loadBook,
       list: () => page.list, entry, nameOf, labelOf, groupName,
       /** fn(entry) changes one entry of the list, as one undoable step. */
       update: (fn, { key, light = false, merge = null, label = null }) => {

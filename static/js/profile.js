@@ -3,11 +3,6 @@ import { h, humanize } from "./util.js";
 
 /** @typedef {{name: string, text?: string, param?: unknown, kind?: string}} Rule  a glossary entry */
 
-// How a family's stats read best. Only display: the values are the book's.
-/** @type {Record<string, Record<string, (v: unknown) => string>>} */
-const STAT_FORMATS = {
-  opr: { quality: (v) => `${v}+`, defense: (v) => `${v}+` },
-};
 const HIDDEN_STATS = new Set(["move_first", "move_total", "spell_roles", "keyword", "damage_tables"]);
 
 /**
@@ -74,15 +69,14 @@ export function ruleList(labels) {
 
 /**
  * @param {{stats?: Record<string, unknown>}} unit
- * @param {string} family  the system's rules family (how its stats read)
+ * @param {Record<string, string>} [formats]  how the system's stats read, by stat ("{value}+": the system's stat_formats)
  * @returns {HTMLDListElement | null} the unit's stats, or null when it shows none
  */
-export function statLine(unit, family) {
-  const formats = STAT_FORMATS[family] || {};
+export function statLine(unit, formats = {}) {
   const items = [];
   for (const [key, value] of Object.entries(unit.stats || {})) {
     if (HIDDEN_STATS.has(key) || value === null || value === undefined || value === "") continue;
-    const shown = formats[key] ? formats[key](value) : statText(value);
+    const shown = formats[key] ? formats[key].replace("{value}", String(value)) : statText(value);
     if (!shown) continue;
     items.push(h("div", { class: "stat" }, h("dt", {}, humanize(key)), h("dd", {}, String(shown))));
   }

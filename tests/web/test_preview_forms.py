@@ -144,3 +144,15 @@ def test_an_order_that_is_not_the_forms_inputs_is_refused():
                 preview_form(SimpleNamespace(family=family.id, composition={}))
         finally:
             unregister(family.id)
+
+
+def test_a_system_says_how_its_stats_read(client):
+    """``stat_formats``: the family's sheet's formats of one stat each, so the builder writes
+    "Quality 4+" without knowing which family writes it so."""
+    assert client.get("/api/v1/systems/grimdark-future").json["stat_formats"] == {
+        "quality": "{value}+",
+        "defense": "{value}+",
+    }
+    # "{value} @ {missile_range} hex" combines two stats, "{value}" changes nothing: neither is sent.
+    assert client.get("/api/v1/systems/ancients-hex").json["stat_formats"] == {}
+    assert client.get("/api/v1/systems/armour-hex").json["stat_formats"] == {}
