@@ -15,7 +15,7 @@ document is built, never at start-up (the families' records in ``listbuilder.fam
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import fields, validate
 
@@ -41,14 +41,33 @@ def _flag(default: bool | None, description: str, form: dict[str, Any] | None = 
     return Flag(load_default=default, allow_none=default is None, metadata={"description": description, **(form or {})})
 
 
-# The builder's preview form (listbuilder.shapes.situation_forms) shows the fields in the order
-# declared here, with the label, `when`, choice words and starting value each field's *form*
-# adds to its metadata; HIDDEN leaves a field to the form's JSON box.
+# The builder's preview form (listbuilder.shapes.situation_forms) shows the fields in each
+# schema's FORM_ORDER, with the label, `when`, choice words and starting value each field's
+# *form* adds to its metadata; HIDDEN leaves a field to the form's JSON box.
 HIDDEN: dict[str, Any] = {"form": False}
 
 
 class AncientsHexSituationSchema(StrictSchema):
     """How an ancients-hex attack happens (rulebook 003); only ``attack`` is required."""
+
+    # The form's order; the fields are declared in the order of the engine's Situation.
+    FORM_ORDER: ClassVar[tuple[str, ...]] = (
+        "attack",
+        "range",
+        "moved",
+        "charging",
+        "defender_action",
+        "fight_back_with",
+        "attacker_support",
+        "defender_support",
+        "attacker_disadvantage",
+        "defender_disadvantage",
+        "defender_hp_lost",
+        "attacker_hp_lost",
+        "retreat_blocked",
+        "terror",
+        "defender_activated",
+    )
 
     attack = _choice(
         (ancients.MELEE, ancients.SHOOTING),
@@ -64,15 +83,24 @@ class AncientsHexSituationSchema(StrictSchema):
         load_default=None,
         allow_none=True,
     )
+    charging = _flag(
+        False,
+        "melee: the attacker moved into contact this activation",
+        {"label": "Attacker charged", "when": ancients.MELEE},
+    )
     moved = _flag(
         False,
         "shooting: the shooter moved first (disadvantaged, no Volley Fire)",
         {"label": "Attacker moved first", "when": ancients.SHOOTING},
     )
-    charging = _flag(
-        False,
-        "melee: the attacker moved into contact this activation",
-        {"label": "Attacker charged", "when": ancients.MELEE},
+    attacker_disadvantage = _count(
+        0,
+        5,
+        "other causes of disadvantage on the attacker's dice (terrain, spells)",
+        {"label": "Attacker disadvantages"},
+    )
+    defender_disadvantage = _count(
+        0, 5, "other causes of disadvantage on the defender's dice", {"label": "Defender disadvantages"}
     )
     no_charge_bonus = _flag(False, "the terrain denies the charge and impact bonus without a disadvantage", HIDDEN)
     defender_action = _choice(
@@ -97,44 +125,44 @@ class AncientsHexSituationSchema(StrictSchema):
     )
     attacker_support = _count(0, 6, "adjacent Support partners of the attacker", {"label": "Attacker support"})
     defender_support = _count(0, 6, "adjacent Support partners of the defender", {"label": "Defender support"})
-    attacker_disadvantage = _count(
-        0,
-        5,
-        "other causes of disadvantage on the attacker's dice (terrain, spells)",
-        {"label": "Attacker disadvantages"},
-    )
-    defender_disadvantage = _count(
-        0, 5, "other causes of disadvantage on the defender's dice", {"label": "Defender disadvantages"}
-    )
-    defender_hp_lost = _count(0, 100, "hit points the defender has already lost", {"label": "Defender hit points lost"})
     attacker_hp_lost = _count(0, 100, "hit points the attacker has already lost", {"label": "Attacker hit points lost"})
+    defender_hp_lost = _count(0, 100, "hit points the defender has already lost", {"label": "Defender hit points lost"})
     retreat_blocked = _count(
         0, 3, "hexes the defender cannot fall back into (one extra hit each)", {"label": "Retreat hexes blocked"}
     )
     defender_stands = _flag(None, "whether a defender that may stand does (null: it stands when it can)", HIDDEN)
-    terror = _flag(True, "roll the Terror tests (false when they were already taken)", {"label": "Terror tests"})
+    critical_hit = _flag(None, "force Critical Hit on or off (null: read the target kind from the card)", HIDDEN)
     defender_activated = _flag(
         False, "the defender has already activated this turn (Flight)", {"label": "Defender already activated"}
     )
-    critical_hit = _flag(None, "force Critical Hit on or off (null: read the target kind from the card)", HIDDEN)
+    terror = _flag(True, "roll the Terror tests (false when they were already taken)", {"label": "Terror tests"})
 
 
 class ArmourHexSituationSchema(StrictSchema):
     """How an armour-hex fire or assault happens (rulebook 004); only ``attack`` is required."""
+
+    # The form's order; the fields are declared in the order of the engine's Situation.
+    FORM_ORDER: ClassVar[tuple[str, ...]] = (
+        "attack",
+        "range",
+        "weapon",
+        "attacker_speed",
+        "defender_speed",
+        "defender_terrain",
+        "facing",
+        "aim",
+        "attacker_in_smoke",
+        "defender_in_smoke",
+        "to_hit_modifier",
+        "future_damage",
+        "models_lost",
+    )
 
     attack = _choice(
         (armour.SHOOTING, armour.ASSAULT),
         "fire (shooting) or assault",
         {"label": "Attack", "choices": {armour.SHOOTING: "Fire", armour.ASSAULT: "Assault"}},
         required=True,
-    )
-    range = _count(
-        1,
-        1000,
-        "shooting: the distance in hexes",
-        {"label": "Range (hexes)", "when": armour.SHOOTING, "initial": 3},
-        load_default=None,
-        allow_none=True,
     )
     weapon = fields.String(
         load_default=None,
@@ -145,6 +173,14 @@ class ArmourHexSituationSchema(StrictSchema):
             "label": "Weapon (name; empty: the first that can)",
             "when": armour.SHOOTING,
         },
+    )
+    range = _count(
+        1,
+        1000,
+        "shooting: the distance in hexes",
+        {"label": "Range (hexes)", "when": armour.SHOOTING, "initial": 3},
+        load_default=None,
+        allow_none=True,
     )
     # The speeds and terrain the form offers are the system's own lists (its composition).
     attacker_speed = _choice(
@@ -168,15 +204,14 @@ class ArmourHexSituationSchema(StrictSchema):
             "choices_from": "terrain",
         },
     )
+    attacker_in_smoke = _flag(False, "smoke around the shooter", {"label": "Attacker in smoke"})
+    defender_in_smoke = _flag(False, "smoke around the target", {"label": "Defender in smoke"})
+    aim = _flag(False, "shooting: the attacker aimed (+2 to hit)", {"label": "Aimed", "when": armour.SHOOTING})
+    on_edge = _flag(False, "shooting: the target is on the edge of the firing angle", HIDDEN)
     facing = _choice(armour.FACINGS, "the defender's side that is hit", {"label": "Facing hit"}, load_default="front")
     attacker_facing = _choice(
         armour.FACINGS, "the attacker's side that fires or assaults", HIDDEN, load_default="front"
     )
-    aim = _flag(False, "shooting: the attacker aimed (+2 to hit)", {"label": "Aimed", "when": armour.SHOOTING})
-    on_edge = _flag(False, "shooting: the target is on the edge of the firing angle", HIDDEN)
-    attacker_in_smoke = _flag(False, "smoke around the shooter", {"label": "Attacker in smoke"})
-    defender_in_smoke = _flag(False, "smoke around the target", {"label": "Defender in smoke"})
-    to_hit_modifier = _count(-10, 10, "any other to-hit modifier", {"label": "Other to-hit modifier"})
     future_damage = _count(
         0, 100, "future-damage tokens already on the defender", {"label": "Damage already on the defender"}
     )
@@ -186,6 +221,7 @@ class ArmourHexSituationSchema(StrictSchema):
     revealing = _flag(False, "the attacker reveals itself from hiding (+2 to hit, +1 damage)", HIDDEN)
     crippled_crew = _flag(False, "the attacker has a crippled crew", HIDDEN)
     defender_crippled_crew = _flag(False, "the defender has a crippled crew", HIDDEN)
+    to_hit_modifier = _count(-10, 10, "any other to-hit modifier", {"label": "Other to-hit modifier"})
     tie_winner = _choice(
         ("attacker", "defender"),
         "assault: who wins a tie (null: by nation order, else reported as a tie)",

@@ -24,8 +24,9 @@ Its ``metadata`` adds what the form needs beyond that, each key optional:
 
 Two things no single field can say are the schema's own, both optional: ``FORM_ORDER``, the
 inputs' names in the form's order when that is not the order of declaration (the OPR fields
-come from two classes), and ``COMPARISONS``, the attacks a loadout comparison offers (families
-whose engine counts wounds; by default one per word of ``attack``).
+come from two classes, the hex ones in the order of their engine's ``Situation``), and
+``COMPARISONS``, the attacks a loadout comparison offers (families whose engine counts wounds;
+by default one per word of ``attack``).
 
 A family with no engine has no previews and an empty form; one with an engine and no
 situation schema an empty form (the JSON box alone).
