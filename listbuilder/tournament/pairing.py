@@ -6,35 +6,48 @@ networkx's (``max_weight_matching`` with ``maxcardinality``: Edmonds' blossom al
 kept and proven) rather than one of our own, whose corner cases (odd cycles of preferences)
 are exactly where home-made Swiss pairers go wrong.
 
-What makes a pair good, most important first (each level outweighs every lower one summed
-over a whole round, so the order is strict):
+An odd field has one more vertex, the bye, joined to every player: the player matched to it
+sits out. So the bye is chosen by the matching, together with the games, never before them
+(a bye chosen first can leave the others a rematch that another bye avoids).
 
-1. they have not met before (a rematch only when no pairing of everyone avoids it);
-2. their scores are close (the round's total score difference is the smallest possible);
-3. with the options on, they are not of the same club, nor (round 1) the same faction;
-4. their places in the order are close: neighbours in the standings from round 2
-   (1 v 2, 3 v 4 within a score group), and in round 1 the fold of the order (1 v n/2+1),
-   so that the top seeds do not meet at once.
+The rules, most important first (each level outweighs every lower one summed over a whole
+round, so the order is strict; every weight is an exact integer):
 
-An odd number of players gives one bye, decided before the matching: the lowest-ranked player
-who has not had one (in round 1, the last of the order).
+a. nobody has a second bye while someone who has had none can take it;
+b. as few rematches as possible: none while a pairing of everyone (with a bye allowed by a)
+   avoids them;
+c. the bye goes to the lowest-scored player for whom (a) and (b) still hold (FIDE C.04.1);
+d. the sum of the squared score differences of the games is the smallest, so a game across
+   two score groups costs more than two games across one each;
+e. with the options on, players of one club apart, and in round 1 of one faction apart;
+f. places in the order close: neighbours in the standings from round 2 (1 v 2, 3 v 4 within
+   a score group), and in round 1 the fold of the order (1 v n/2+1), so that the top seeds do
+   not meet at once; among equals, the bye goes to the lowest in the order (in round 1, the
+   last of the order).
 
 Large fields: the graph joins each player to the ``window`` players either side of them in
-the order, widened (doubling) whenever the matching is not perfect or holds a rematch, up to
-the whole field; below ``FULL_GRAPH`` players it is whole from the start.
+the order (and the bye to everyone), widened (doubling) whenever its matching is not perfect,
+holds a rematch, or puts the bye where (a) or (c) would not, up to the whole field; below
+``FULL_GRAPH`` players it is whole from the start.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 FULL_GRAPH = 128  # fields up to this size are paired on the complete graph
 WINDOW = 8  # larger fields start with this many neighbours either side
 SCORE_UNIT = 1000  # scores compared in thousandths (armour-hex scores are square roots)
+
+# The levels of a cost, most important first (see the module's doc).
+SECOND_BYE, REMATCH, BYE_SCORE, SQUARED_GAP, CLASH, PLACE = range(6)
+LEAST_FIRST = (PLACE, CLASH, SQUARED_GAP, BYE_SCORE, REMATCH, SECOND_BYE)
+Cost = tuple[int, int, int, int, int, int]
 
 
 class PairingError(ValueError):
@@ -96,68 +109,92 @@ def pair_round(ranked: Sequence[Entrant], *, options: Options = Options()) -> li
 def _pair(order: list[Entrant], options: Options, *, first_round: bool) -> list[Table]:
     if len(order) < 2:
         raise PairingError("a round needs at least two players")
-    bye = None
-    if len(order) % 2:
-        bye = next((e for e in reversed(order) if not e.had_bye), order[-1])
-        order = [e for e in order if e is not bye]
-    pairs = _match(order, _cost_function(order, options, first_round))
-    position = {e.key: i for i, e in enumerate(order)}
-    pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
-    tables = [Table(n, pair) for n, pair in enumerate(pairs, start=1)]
+    games, bye = _match(_Costs(order, options, first_round))
+    tables = [Table(n, (order[i].key, order[j].key)) for n, (i, j) in enumerate(sorted(games), start=1)]
     if bye is not None:
-        tables.append(Table(len(tables) + 1, (bye.key, None)))
+        tables.append(Table(len(tables) + 1, (order[bye].key, None)))
     return tables
 
 
-Cost = Callable[[int, int], tuple[int, int, int, int]]
+class _Costs:
+    """What makes a game (i, j), or a bye for i, worse, level by level (see the module's doc),
+    for players by their place in *order*."""
 
+    def __init__(self, order: list[Entrant], options: Options, first_round: bool):
+        self.order, self.options, self.first_round = order, options, first_round
+        self.n = len(order)
+        self.half = self.n // 2
+        # Scores in thousandths, less the lowest, in units of their greatest common divisor:
+        # the same order of every sum of squares, in the smallest integers.
+        thousandths = [round(e.score * SCORE_UNIT) for e in order]
+        low = min(thousandths)
+        unit = math.gcd(*(s - low for s in thousandths)) or 1
+        self.scores = [(s - low) // unit for s in thousandths]
+        group = {s: rank for rank, s in enumerate(sorted(set(self.scores)))}
+        self.group = [group[s] for s in self.scores]
+        # (a): only someone without a bye may take it, unless everyone has had one.
+        self.may_sit_out = [not e.had_bye for e in order] if not all(e.had_bye for e in order) else [True] * self.n
+        # (c): the lowest score group among them.
+        self.lowest_group = min(g for g, may in zip(self.group, self.may_sit_out) if may)
 
-def _cost_function(order: list[Entrant], options: Options, first_round: bool) -> Cost:
-    """The four levels of what makes a pair (i, j) worse, as integers (see the module's doc)."""
-    half = len(order) // 2
-    scores = [round(e.score * SCORE_UNIT) for e in order]
-
-    def cost(i: int, j: int) -> tuple[int, int, int, int]:
-        a, b = order[i], order[j]
-        clash = int(options.avoid_same_club and a.club is not None and a.club == b.club)
+    def game(self, i: int, j: int) -> Cost:
+        a, b = self.order[i], self.order[j]
+        clash = int(self.options.avoid_same_club and a.club is not None and a.club == b.club)
         clash += int(
-            first_round and options.avoid_same_faction_first_round and a.faction is not None and a.faction == b.faction
+            self.first_round
+            and self.options.avoid_same_faction_first_round
+            and a.faction is not None
+            and a.faction == b.faction
         )
-        place = abs(abs(i - j) - half) if first_round else abs(i - j) - 1
-        return int(b.key in a.opponents), abs(scores[i] - scores[j]), clash, place
+        place = abs(abs(i - j) - self.half) if self.first_round else abs(i - j) - 1
+        return 0, int(b.key in a.opponents), 0, (self.scores[i] - self.scores[j]) ** 2, clash, place
 
-    return cost
+    def bye(self, i: int) -> Cost:
+        return int(not self.may_sit_out[i]), 0, self.group[i], 0, 0, self.n - 1 - i
+
+    def settled(self, games: list[tuple[int, int]], bye: int | None) -> bool:
+        """Whether a matching found on part of the graph already keeps (a) to (c): no rematch,
+        and a bye for the lowest score group of those who may take it."""
+        if any(self.order[j].key in self.order[i].opponents for i, j in games):
+            return False
+        return bye is None or (self.may_sit_out[bye] and self.group[bye] == self.lowest_group)
 
 
-def _match(order: list[Entrant], cost: Cost) -> list[tuple[str, str]]:
-    """The best perfect matching of *order*, on a window of the order widened until it
-    pairs everyone without a rematch (or is the whole field)."""
-    n = len(order)
+def _match(costs: _Costs) -> tuple[list[tuple[int, int]], int | None]:
+    """The best perfect matching of the players (i < j in each game) and who sits out (None
+    for an even field), on a window of the order widened until it keeps (a) to (c) (or is
+    the whole field)."""
+    n = costs.n
+    bye_vertex = n if n % 2 else None
     window = n if n <= FULL_GRAPH else WINDOW
     while True:
-        edges = {(i, j): cost(i, j) for i in range(n) for j in range(i + 1, min(n, i + window + 1))}
-        mates = _best_matching(n, edges)
-        complete = len(mates) * 2 == n
-        if window >= n or (complete and not any(edges[pair][0] for pair in mates)):
+        edges = {(i, j): costs.game(i, j) for i in range(n) for j in range(i + 1, min(n, i + window + 1))}
+        if bye_vertex is not None:
+            edges.update({(i, bye_vertex): costs.bye(i) for i in range(n)})
+        mates = _best_matching(n + n % 2, edges)
+        games = [(i, j) for i, j in mates if j != bye_vertex]
+        bye = next((i for i, j in mates if j == bye_vertex), None)
+        complete = len(mates) * 2 == n + n % 2
+        if window >= n or (complete and costs.settled(games, bye)):
             if not complete:
                 raise PairingError("no pairing of every player exists")
-            return [(order[i].key, order[j].key) for i, j in mates]
+            return games, bye
         window *= 2
 
 
-def _best_matching(n: int, edges: dict[tuple[int, int], tuple[int, int, int, int]]) -> list[tuple[int, int]]:
+def _best_matching(vertices: int, edges: dict[tuple[int, int], Cost]) -> list[tuple[int, int]]:
     """Lexicographic costs folded into one integer weight each: every level is scaled past the
-    largest total the levels below it can reach over one matching, so the order is strict."""
-    pairs = n // 2
-    totals = [0, 0, 0, 0]
-    for costs in edges.values():
-        for level, value in enumerate(costs):
-            totals[level] = max(totals[level], value)
-    scale, weight_of_level = 1, [0, 0, 0, 0]
-    for level in (3, 2, 1, 0):
+    largest total the levels below it can reach over one matching, so the order is strict.
+    The weights are Python integers, however large: networkx's matching then computes in
+    integers only, exactly (floats would lose the lower levels past 2**53)."""
+    per_matching = vertices // 2
+    largest = [max(costs[level] for costs in edges.values()) for level in range(len(LEAST_FIRST))]
+    scale, weight_of_level = 1, [0] * len(LEAST_FIRST)
+    for level in LEAST_FIRST:
         weight_of_level[level] = scale
-        scale *= totals[level] * pairs + 1
+        scale *= largest[level] * per_matching + 1
     graph = nx.Graph()
     for (i, j), costs in edges.items():
         graph.add_edge(i, j, weight=scale - sum(c * w for c, w in zip(costs, weight_of_level)))
-    return sorted(tuple(sorted(pair)) for pair in nx.max_weight_matching(graph, maxcardinality=True))
+    matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted((min(pair), max(pair)) for pair in matching)

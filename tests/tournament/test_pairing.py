@@ -38,8 +38,8 @@ def test_a_rematch_only_when_no_pairing_avoids_it():
     assert len(pair_round(ranked)) == 2
 
 
-def total_difference(pairs, score):
-    return sum(abs(score[a] - score[b]) for a, b in pairs)
+def squared_differences(pairs, score):
+    return sum((score[a] - score[b]) ** 2 for a, b in pairs)
 
 
 def all_perfect_matchings(players):
@@ -53,16 +53,16 @@ def all_perfect_matchings(players):
 
 
 @pytest.mark.parametrize("trial", range(8))
-def test_on_12_players_a_brute_force_search_finds_no_pairing_with_a_smaller_total_score_difference(trial):
+def test_on_12_players_a_brute_force_search_finds_no_pairing_with_smaller_squared_score_differences(trial):
     rng = random.Random(trial)
     played = play_swiss(12, 3, rng)
     score, met = played.score, played.met
     ours = pairs_of(pair_round(played.ranked()))
     assert all(b not in met[a] for a, b in ours)
     best = min(
-        total_difference(m, score) for m in all_perfect_matchings(list(score)) if all(b not in met[a] for a, b in m)
+        squared_differences(m, score) for m in all_perfect_matchings(list(score)) if all(b not in met[a] for a, b in m)
     )
-    assert total_difference(ours, score) == best
+    assert squared_differences(ours, score) == best
 
 
 def test_close_scores_meet_and_neighbours_in_the_standings_play():
