@@ -4,7 +4,8 @@ A game system's ``family`` (in its ``_system.yaml``) names the record. The recor
 that differs between families: the rules class (book checks and list validation; ``listbuilder.systems.rules.rules_for`` makes one per system), the
 schemas of its files, the stats its units carry, the combat engines and the situation they
 read, and the roster sheet. Adding a family is writing those parts and registering one record
-(``tests/test_family_record.py`` does it with a toy family in one file).
+(docs/architecture.md, "Adding a rules family", lists the steps; ``tests/test_adding_a_family.py``
+follows them for a toy family).
 
 The record is a catalogue at the bottom of the house: every module may read it, so it
 imports none of the parts it names. Each part is a ``"module:name"`` string, imported on first

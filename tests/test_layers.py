@@ -1,19 +1,14 @@
 """The package's layers (docs/architecture.md), checked from its imports.
 
-A room is one of:
+A room is a module at the root of ``listbuilder`` (``families.py``, ``cli.py``), one of its
+packages (``books/``, ``printing/``, ``web/``: a folder is one room, whatever it holds), or an
+entry point beside the package (``wsgi.py``, ``benchmarks/``). Every import counts, at the top
+of a module or inside a function or an ``if TYPE_CHECKING`` block: each says which room needs
+which. A room's floor is one above the highest floor it imports. Run this file with Python to
+print the floors: ``python tests/test_layers.py``.
 
-- a module at the root of ``listbuilder`` (``families.py``, ``cli.py``);
-- a **layer package**, whose modules stand together (``model/``, ``resolve/``, ``combat/``,
-  ``formats/``, ``shapes/``, ``store/``, ``importers/``, ``web/``, ...): the package is one room;
-- a module of a **subject package** (``books/``, ``lists/``, ``events/``, ``printing/``,
-  ``systems/``): these group modules by what they are about, so a subject's base and its edge
-  (the book checks and the stored imports; the rules base and each family's rules) stand on
-  different floors, each module a room of its own;
-- an entry point beside the package (``wsgi.py``, ``benchmarks/``).
-
-Every import counts, at the top of a module or inside a function or an ``if TYPE_CHECKING``
-block: each says which room needs which. A room's floor is one above the highest floor it
-imports. Run this file with Python to print the floors: ``python tests/test_layers.py``.
+The pure core is checked module by module: from each of its modules, every module it imports
+(and each package ``__init__`` that import runs), transitively, imports no edge library.
 
 A package is entered through its front door: from outside it, code imports the package itself
 (the names its ``__init__`` defines) or one of the modules its docstring lists as
@@ -33,7 +28,6 @@ PACKAGE = ROOT / "listbuilder"
 MAX_FLOORS = 12
 MAX_WEB_FLOORS = 3
 MAX_ROOT_MODULES = 8
-SUBJECT_PACKAGES = ("books", "lists", "events", "printing", "systems")
 # The pure core: no web framework, YAML, schema library or PDF renderer, not even through
 # another module of the package.
 CORE = (
@@ -42,7 +36,7 @@ CORE = (
     "issue_data.py",
     "dice.py",
     "resolve/",
-    "lists/deployment.py",
+    "resolve/deployment.py",
     "families.py",
     "printing/sheets.py",
     "systems/",
@@ -93,11 +87,7 @@ def _imports(path: Path, *, at_run_time: bool = False) -> Iterable[str]:
 
 def _room(path: Path, base: Path) -> str:
     parts = path.relative_to(base).parts
-    if len(parts) == 1:
-        return parts[0]
-    if base == PACKAGE and parts[0] in SUBJECT_PACKAGES:
-        return "/".join(parts[:2]) if len(parts) == 2 else parts[0] + "/" + parts[1] + "/"
-    return parts[0] + "/"
+    return parts[0] + "/" if len(parts) > 1 else parts[0]
 
 
 def _module_room(module: str, base: Path) -> str | None:
@@ -105,12 +95,6 @@ def _module_room(module: str, base: Path) -> str | None:
     parts = module.split(".")
     if len(parts) < 2 or parts[0] != "listbuilder":
         return None
-    if base == PACKAGE and parts[1] in SUBJECT_PACKAGES:
-        if len(parts) == 2:
-            return parts[1] + "/__init__.py"
-        if (base / parts[1] / parts[2]).is_dir():
-            return f"{parts[1]}/{parts[2]}/"
-        return f"{parts[1]}/{parts[2]}.py" if (base / parts[1] / f"{parts[2]}.py").is_file() else None
     if (base / parts[1]).is_dir():
         return parts[1] + "/"
     return parts[1] + ".py" if (base / f"{parts[1]}.py").is_file() else None
@@ -168,32 +152,41 @@ def test_the_web_layer_spans_at_most_three_floors():
     assert max(stack.values()) <= MAX_WEB_FLOORS, stack
 
 
-def _rooms_of(name: str) -> list[str]:
-    """The rooms a CORE entry names: a subject package's modules are rooms of their own."""
-    if name.rstrip("/") in SUBJECT_PACKAGES:
-        return sorted({_room(p, PACKAGE) for p in (PACKAGE / name).rglob("*.py")})
-    return [name]
+def _files_run_by(module: str) -> list[Path]:
+    """The files importing *module* runs: each package ``__init__`` on its way, then the module
+    (or package) itself; nothing for a name that is not a module of ours."""
+    parts = module.split(".")
+    if parts[0] != "listbuilder":
+        return []
+    files = []
+    for depth in range(1, len(parts) + 1):
+        here = ROOT.joinpath(*parts[:depth])
+        if (here / "__init__.py").is_file():
+            files.append(here / "__init__.py")
+        elif here.with_suffix(".py").is_file():
+            files.append(here.with_suffix(".py"))
+        else:
+            break
+    return files
 
 
 def test_the_core_imports_no_edge_library():
     # At run time: the core may name the loader's BookRegistry in an annotation.
-    edges = graph(at_run_time=True)
-    core = [room for name in CORE for room in _rooms_of(name)]
-    reached = set(core)
-    todo = list(core)
+    core = [p for name in CORE for p in ([PACKAGE / name] if name.endswith(".py") else (PACKAGE / name).rglob("*.py"))]
+    reached, todo, offenders = set(core), list(core), {}
     while todo:
-        for target in edges.get(todo.pop(), ()):
-            if target not in reached:
-                reached.add(target)
-                todo.append(target)
-    offenders = {}
-    for room in reached:
-        paths = [PACKAGE / room] if room.endswith(".py") else list((PACKAGE / room).rglob("*.py"))
-        for path in paths:
-            bad = {m.split(".")[0] for m in _imports(path, at_run_time=True)} & set(EDGE_LIBRARIES)
-            if bad:
-                offenders[str(path.relative_to(ROOT))] = sorted(bad)
+        path = todo.pop()
+        imported = set(_imports(path, at_run_time=True))
+        bad = {m.split(".")[0] for m in imported} & set(EDGE_LIBRARIES)
+        if bad:
+            offenders[str(path.relative_to(ROOT))] = sorted(bad)
+        for module in imported:
+            for found in _files_run_by(module):
+                if found not in reached:
+                    reached.add(found)
+                    todo.append(found)
     assert offenders == {}
+    assert PACKAGE / "util" / "words.py" in reached  # the walk follows the core into what it imports
 
 
 def test_a_loop_of_imports_is_refused():

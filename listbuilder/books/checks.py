@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from listbuilder.model import ArmyBook, GameSystem, Item, RuleRef, Weapon
+from listbuilder.model import ArmyBook, GameSystem
+from listbuilder.systems.rules import labelled_rules
 
 
 @dataclass(frozen=True)
@@ -81,34 +82,6 @@ def _known_sections(book: ArmyBook) -> Iterator[tuple[str, str]]:
         for j, section_id in enumerate(unit.upgrades):
             if section_id not in book.sections:
                 yield f"units[{i}].upgrades[{j}]", f"no upgrade section {section_id!r} in this book"
-
-
-def labelled_rules(book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
-    """Every rule label in the book with its path."""
-    for i, unit in enumerate(book.units):
-        for j, rule in enumerate(unit.rules):
-            yield f"units[{i}].rules[{j}]", rule
-        yield from _gear_rules(f"units[{i}]", unit.weapons, unit.items)
-    for s, section in enumerate(book.sections.values()):
-        for o, option in enumerate(section.options):
-            base = f"upgrades[{s}].options[{o}].gains"
-            for j, rule in enumerate(option.gains.rules):
-                yield f"{base}.rules[{j}]", rule
-            for j, rule in enumerate(option.gains.weapon_rules):
-                yield f"{base}.weapon_rules[{j}]", rule
-            yield from _gear_rules(base, option.gains.weapons, option.gains.items)
-
-
-def _gear_rules(base: str, weapons: tuple[Weapon, ...], items: tuple[Item, ...]) -> Iterator[tuple[str, RuleRef]]:
-    for w, weapon in enumerate(weapons):
-        for j, rule in enumerate(weapon.rules):
-            yield f"{base}.weapons[{w}].rules[{j}]", rule
-    for t, item in enumerate(items):
-        for j, rule in enumerate(item.rules):
-            yield f"{base}.items[{t}].rules[{j}]", rule
-        for w, weapon in enumerate(item.weapons):
-            for j, rule in enumerate(weapon.rules):
-                yield f"{base}.items[{t}].weapons[{w}].rules[{j}]", rule
 
 
 def _known_rules(book: ArmyBook, system: GameSystem) -> Iterator[tuple[str, str]]:

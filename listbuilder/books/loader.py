@@ -27,13 +27,14 @@ from typing import Any
 from listbuilder.books import cache as book_cache
 from listbuilder.books.checks import BookProblem, book_warnings, check_references
 from listbuilder.books.lines import line_of, split_path
-from listbuilder.books.parsing import read_mapping, text_digest
+from listbuilder.books.parsing import read_mapping
 from listbuilder.books.registry import BookLoadError, BookRegistry
 from listbuilder.books.schemas import apply_schema
 from listbuilder.books.settings import SYSTEM_FILE, cache_folder, default_books_folders
 from listbuilder.families import FAMILIES
 from listbuilder.model import ArmyBook, GameSystem
 from listbuilder.systems.rules import SystemRules, rules_for
+from listbuilder.util.digest import text_digest
 
 # Gives a file's text, or None after adding a problem that says why it could not be read.
 Reader = Callable[[Path, list[BookProblem]], "str | None"]

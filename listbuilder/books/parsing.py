@@ -1,9 +1,8 @@
 """A book or system file's text -> plain data: YAML through ``yaml.safe_load`` (remembered as
-JSON under the text's digest), JSON read directly, and the digest a text is known by."""
+JSON under the text's digest), JSON read directly."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -12,11 +11,7 @@ import yaml
 from listbuilder.books import cache as book_cache
 from listbuilder.books.checks import BookProblem
 from listbuilder.books.settings import cache_folder
-
-
-def text_digest(text: str) -> str:
-    """SHA-256 of a book or system file's text: its ``digest`` and the key its copy is kept under."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+from listbuilder.util.digest import text_digest
 
 
 def read_mapping(text: str, where: str, problems: list[BookProblem]) -> dict[str, Any] | None:

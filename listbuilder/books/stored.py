@@ -1,9 +1,8 @@
-"""Army books imported through the API: converted, stored, and found again by their id.
+"""Army books imported through the API, found again by their id wherever a book id is used.
 
-The edge between the Army Forge importer, the store and the book loader (like ``lists/saved.py``
-for saved lists); it knows no Flask and no SQL. An import converts the whole file first and
-stores the book (its canonical JSON, in ``book_texts``) and its row in one transaction, so a
-file that fails anywhere leaves nothing behind.
+The edge between the store and the book loader (like ``lists/saved.py`` for saved lists); it
+knows no Flask and no SQL. The import itself (convert, then store) is
+``listbuilder.importers.stored``.
 
 Every use of a book id (validation, saved lists, rosters, previews, list import, the builder
 page) goes through ``registry.books``. :func:`with_imported_books` makes that mapping a
@@ -14,17 +13,15 @@ per-process LRU keeps the books loaded lately, keyed by id and text digest.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from listbuilder.books.loader import load_book_text
 from listbuilder.books.registry import BookLoadError, BookRegistry
-from listbuilder.importers.errors import ImportFailed
 from listbuilder.model import ArmyBook
-from listbuilder.store.tokens import is_book_id, new_book_id
+from listbuilder.store.tokens import is_book_id
 from listbuilder.util.lazy import lazy_module
 from listbuilder.util.lru import Lru
 
@@ -32,55 +29,11 @@ if TYPE_CHECKING:
     from listbuilder.store.database import Database
 
 stored = lazy_module("listbuilder.store.books")
-book_importer = lazy_module("listbuilder.importers.army_forge_book")  # run on the first import, not at start-up
 log = logging.getLogger(__name__)
 
 # Books loaded from the store, by (id, digest). A big imported book is costly to load and to
 # keep in memory; a process keeps the ones in use.
 LOADED: Lru[tuple[str, str], ArmyBook] = Lru(32)
-
-
-@dataclass(frozen=True)
-class ImportedBook:
-    """A book just imported: its model (id included) and what the importer has to say."""
-
-    book: ArmyBook
-    warnings: list[str]  # rules used but defined nowhere (the preview does not model them)
-    undefined_rules: list[str]
-    notes: list[str]  # what was left out or guessed, with the place in the source file
-
-
-def book_text(document: Mapping[str, Any]) -> str:
-    """The text an imported book is kept as: its canonical JSON, whose SHA-256 is the digest
-    ``books.book_from_data`` gives the same document."""
-    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def import_book(db: Database, registry: BookRegistry, data: Any) -> ImportedBook:
-    """Convert an Army Forge book export and store it under a new random id.
-
-    Raises ImportFailed (path in the source JSON) before anything is stored.
-    """
-    book_id = new_book_id()
-    converted = book_importer.convert_book(data, registry.systems, source=f"imported book {book_id}", book_id=book_id)
-    text = book_text(converted.document)
-    if json.loads(text) != converted.document:  # what is stored must load back the same
-        raise ImportFailed("invalid_result", "", "the converted book does not read back the same from JSON")
-    book = converted.book
-    warnings = [problem.message for problem in converted.warnings]
-    origin = converted.document.get("extra", {}).get(book_importer.SOURCE_KEY, {})
-    stored.store_book(
-        db,
-        book_id,
-        book.system,
-        book.name,
-        text,
-        warnings,
-        str(origin.get("uid") or ""),
-        str(origin.get("version") or ""),
-    )
-    LOADED.put((book_id, book.digest), book)
-    return ImportedBook(book, warnings, list(book.undefined_rules), list(converted.notes))
 
 
 class ImportedBooks:

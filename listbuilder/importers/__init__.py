@@ -1,6 +1,7 @@
 """Importers: other tools' files -> our army books and lists (leaves, like the YAML loader).
 
-The core never imports this package; the CLI and the web layer call it.
+The core never imports this package; the CLI and the web layer call it. Above ``books`` and
+``store``: an imported book is read back through the loader and kept in the database.
 
     army_forge_book.convert_book(data, systems)   Army Forge book JSON -> our book document + model
     army_forge_list.convert_list(data, book)      Army Forge list JSON -> our list document
@@ -10,6 +11,7 @@ Modules entered from outside:
 - ``army_forge``: the two conversions above, by file kind
 - ``army_forge_book``: one Army Forge book export -> our book
 - ``army_forge_list``: one Army Forge list export -> our list
+- ``stored``: a book imported through the API, converted whole and then stored under a new id
 - ``book_files``: the CLI's plan of which book files an import writes, and writing them
 - ``errors``: ``ImportFailed``
 

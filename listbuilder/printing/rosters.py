@@ -21,12 +21,12 @@ from listbuilder.books.editions import edition_note
 from listbuilder.books.registry import BookRegistry
 from listbuilder.families import FAMILIES
 from listbuilder.lists.canonical import rules_version, verification_code
-from listbuilder.lists.deployment import count_totals, deployment_groups
 from listbuilder.lists.documents import book_for
 from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, RuleRef, Spell, Weapon, rule_rating, spell_chart
 from listbuilder.printing.quick_reference import Definitions, rules_used
 from listbuilder.printing.sheets import FALLBACK_SHEET, FamilySheet, Table
 from listbuilder.resolve import ResolvedEntry
+from listbuilder.resolve.deployment import count_totals, deployment_groups
 from listbuilder.util.words import counted
 from listbuilder.validation import ERROR
 

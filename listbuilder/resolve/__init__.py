@@ -5,6 +5,11 @@ entry, and reports every upgrade rule the choice breaks. Validation, rosters and
 previews all start from the ResolvedEntry this package builds, so a unit's profile after
 upgrades is computed in exactly one place. The gear a row changes, and how rules stack, are in
 ``resolve/gear.py``; pricing and the sections' bounds are here.
+
+Modules entered from outside (besides ``resolve_entry`` and ``ResolvedEntry`` here):
+
+- ``deployment``: resolved entries as they deploy: combined units, joined heroes, and the
+  list's totals (units, activations, models) that the rules and the roster count alike
 """
 
 from __future__ import annotations

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import Column, DateTime, ForeignKey, String, Table, Text, bindparam, insert, select
 
-from listbuilder.books.parsing import text_digest
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.texts import keep_texts, read_texts
+from listbuilder.util.digest import text_digest
 
 imported_books = Table(
     "imported_books",

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 
 from sqlalchemy import Column, Connection, DateTime, Engine, String, Table, Text, select
 
-from listbuilder.books.parsing import text_digest
 from listbuilder.store.database import Database, insert_or_merge, metadata, utcnow
+from listbuilder.util.digest import text_digest
 
 book_texts = Table(
     "book_texts",

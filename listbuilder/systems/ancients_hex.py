@@ -23,9 +23,9 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from listbuilder.lists.deployment import count_totals
 from listbuilder.model import ArmyBook, ArmyList, GameSystem, has_rule, rule_rating, spell_chart
 from listbuilder.resolve import ResolvedEntry
+from listbuilder.resolve.deployment import count_totals
 from listbuilder.systems.ancients_hex_books import VP, BookChecks
 from listbuilder.systems.rules import SystemRules
 from listbuilder.validation import ERROR, WARNING, Issue, ValidationReport

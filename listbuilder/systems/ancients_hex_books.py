@@ -8,8 +8,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from listbuilder.books.checks import labelled_rules
 from listbuilder.model import ArmyBook, GameSystem, Unit, has_rule, spell_chart
+from listbuilder.systems.rules import labelled_rules
 
 VP = "vp"
 CARDS = range(1, 11)  # 003 §7.1: the home player lays terrain with card values ace (1) to 10

@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from listbuilder.lists.deployment import count_totals
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.resolve import ResolvedEntry
+from listbuilder.resolve.deployment import count_totals
 from listbuilder.systems.armour_hex_books import BookChecks
 from listbuilder.systems.armour_hex_budget import Budgets
 from listbuilder.systems.armour_hex_loadout import Loadouts

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from listbuilder.lists.deployment import count_totals
 from listbuilder.model import ArmyBook, ArmyList, Cost, Spell, spell_chart
 from listbuilder.resolve import ResolvedEntry
+from listbuilder.resolve.deployment import count_totals
 from listbuilder.systems.opr_table import POINTS, combine, command_groups, force_org_issues, joins
 from listbuilder.systems.rules import SystemRules
 from listbuilder.validation import WARNING, Issue, ValidationReport

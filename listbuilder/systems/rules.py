@@ -9,11 +9,11 @@ Shared steps (resolving every entry against the book, totalling costs) live here
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from listbuilder.families import family_of
-from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem
+from listbuilder.model import ArmyBook, ArmyList, Cost, GameSystem, Item, RuleRef, Weapon
 from listbuilder.resolve import ResolvedEntry, resolve_entry
 from listbuilder.validation import WARNING, Issue, ValidationReport
 
@@ -112,3 +112,32 @@ def rules_for(system: GameSystem) -> SystemRules:
     """The rules object for *system*; raises KeyError for a family nobody registered."""
     rules: SystemRules = family_of(system).part("rules")(system)
     return rules
+
+
+def labelled_rules(book: ArmyBook) -> Iterator[tuple[str, RuleRef]]:
+    """Every rule label in the book with its path (units, their gear, and what upgrades give):
+    what the shared book checks and a family's own book checks walk."""
+    for i, unit in enumerate(book.units):
+        for j, rule in enumerate(unit.rules):
+            yield f"units[{i}].rules[{j}]", rule
+        yield from _gear_rules(f"units[{i}]", unit.weapons, unit.items)
+    for s, section in enumerate(book.sections.values()):
+        for o, option in enumerate(section.options):
+            base = f"upgrades[{s}].options[{o}].gains"
+            for j, rule in enumerate(option.gains.rules):
+                yield f"{base}.rules[{j}]", rule
+            for j, rule in enumerate(option.gains.weapon_rules):
+                yield f"{base}.weapon_rules[{j}]", rule
+            yield from _gear_rules(base, option.gains.weapons, option.gains.items)
+
+
+def _gear_rules(base: str, weapons: tuple[Weapon, ...], items: tuple[Item, ...]) -> Iterator[tuple[str, RuleRef]]:
+    for w, weapon in enumerate(weapons):
+        for j, rule in enumerate(weapon.rules):
+            yield f"{base}.weapons[{w}].rules[{j}]", rule
+    for t, item in enumerate(items):
+        for j, rule in enumerate(item.rules):
+            yield f"{base}.items[{t}].rules[{j}]", rule
+        for w, weapon in enumerate(item.weapons):
+            for j, rule in enumerate(weapon.rules):
+                yield f"{base}.items[{t}].weapons[{w}].rules[{j}]", rule

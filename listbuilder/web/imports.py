@@ -1,7 +1,7 @@
 """Army Forge files in: ``POST /api/v1/books/import`` and ``POST /api/v1/lists/import``.
 
 A book export is converted and stored in the database under a new random id that nothing
-lists (``listbuilder.books.stored``); from then on that id works wherever a book id does. A list
+lists (``listbuilder.importers.stored``); from then on that id works wherever a book id does. A list
 must name units of a book imported from Army Forge (through the API, ``listbuilder
 import-book``, or any book whose ``extra.army_forge`` maps Army Forge ids). A file that cannot
 be imported is a 422 whose ``errors`` name the place in the request body (``units[2].cost``
@@ -17,10 +17,10 @@ from flask.views import MethodView
 from marshmallow import INCLUDE, ValidationError, fields, pre_load, validate
 
 from listbuilder.books.editions import edition_note
-from listbuilder.books.stored import import_book
 from listbuilder.formats.fields import OutSchema, Schema, WholeNumber
 from listbuilder.importers import ImportFailed
 from listbuilder.importers.army_forge import LINES, supported
+from listbuilder.importers.stored import import_book
 from listbuilder.lists.canonical import list_document
 from listbuilder.lists.documents import ListError, parse_list, validate_list
 from listbuilder.shapes.api import BookSummaryOut, EditionOut, ReportOut

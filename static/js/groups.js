@@ -1,5 +1,5 @@
 // What deploys together, as the page shows and edits it: a combined pair once, joined heroes
-// inside their unit. The same drawing rules as listbuilder/lists/deployment.py (only links that can be
+// inside their unit. The same drawing rules as listbuilder/resolve/deployment.py (only links that can be
 // drawn are drawn; whether they are legal is the validator's answer), so the list panel groups
 // exactly what the API's "activations" count.
 

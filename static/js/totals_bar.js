@@ -78,7 +78,7 @@ function offlineTotals() {
   return chips;
 }
 
-/** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/lists/deployment.py). */
+/** units, activations, models: one vocabulary in the bar, the list and the PDF (listbuilder/resolve/deployment.py). */
 const COUNT_WORDS = { units: ["unit", "units"], activations: ["activation", "activations"], models: ["model", "models"] };
 
 /**

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from listbuilder.books.parsing import text_digest
 from listbuilder.store import books
 from listbuilder.store.texts import read_texts
 from listbuilder.store.tokens import new_book_id
+from listbuilder.util.digest import text_digest
 
 
 def test_store_book_keeps_row_and_text_together(db):

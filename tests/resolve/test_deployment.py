@@ -67,8 +67,8 @@ TANGLED = [  # every link that can or cannot be drawn, in one list
 def test_activations_counted_from_the_links_equal_the_groups(registry, size):
     """count_totals counts the drawable links without grouping; the roster groups them. Both
     must agree on every shape of list (each prefix of a tangle of links)."""
-    from listbuilder.lists.deployment import count_totals, deployment_groups
     from listbuilder.lists.documents import book_for
+    from listbuilder.resolve.deployment import count_totals, deployment_groups
 
     army = parse_list({"system": "grimdark-future", "book": "gf-cinder-covenant", "units": TANGLED[:size]})
     rules, book = book_for(registry, army)
