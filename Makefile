@@ -81,11 +81,10 @@ browser:
 test: setup native browser lint
 	$(VENV)/bin/python -m pytest -q
 
-# ruff's lint rules on everything, and mypy on the pure core (model, validation, dice, the rules
-# base and Family records, systems, combat): strict, settings in pyproject.toml.
-# TODO(lead): add `$(VENV)/bin/ruff format --check .` once `ruff format` has been applied repo-wide.
+# ruff's lint rules on everything, and mypy on the pure core (model, validation, issue data, dice,
+# the Family records, systems, combat, the tournament day, util): strict, settings in pyproject.toml.
 CORE := -p listbuilder.model -p listbuilder.validation -p listbuilder.issue_data -p listbuilder.dice -p listbuilder.families \
-	-p listbuilder.systems -p listbuilder.combat
+	-p listbuilder.systems -p listbuilder.combat -p listbuilder.tournament -p listbuilder.util
 lint: setup lint-js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
