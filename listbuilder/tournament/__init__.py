@@ -15,4 +15,8 @@ Modules:
 
 # The tiebreakers ``standings`` knows, by name (what each weighs: its docstring). Here, not
 # there, so the API's shapes name them without importing the tournament's engine at start-up.
-TIEBREAKERS = ("buchholz", "opponents_strength", "secondary", "head_to_head")
+TIEBREAKERS = ("buchholz", "opponents_strength", "secondary", "head_to_head", "sos", "secondary_difference")
+
+# The order an event uses until its organiser sets one: the four tiebreakers there were before
+# ``sos`` and ``secondary_difference`` came (issue 35), so that no existing event's standings move.
+DEFAULT_TIEBREAKERS = ("buchholz", "opponents_strength", "secondary", "head_to_head")

@@ -1,16 +1,28 @@
 """Standings: players ranked by score, then by the tiebreakers the organiser put in order.
 
 Always recomputed from every game played (nothing is kept as a running total), so a result the
-organiser overrides in round 1 moves everything after it. The tiebreakers:
+organiser overrides in round 1 moves everything after it. "The opponents" are the players one
+met in a game that counts (once per game: an opponent met twice counts twice); a bye brings
+none, and neither does a round one did not play (not arrived yet, withdrawn, a table still
+without a result). An opponent's score is their total now, their own byes included. The
+tiebreakers:
 
-- ``buchholz`` (strength of schedule): the sum of the scores of the opponents one met;
+- ``buchholz``: the sum of one's opponents' scores (a bye or a missed round adds nothing, so it
+  lowers Buchholz against players who met an opponent every round);
 - ``opponents_strength``: the sum of those opponents' own Buchholz (how hard their schedules were);
 - ``secondary``: the sum of one's secondary scores (OPR: the event's own; armour-hex: MVP);
 - ``head_to_head``: among the players still tied when it is applied, the points each scored in
-  the games they played against one another.
+  the games they played against one another;
+- ``sos`` (strength of schedule): the mean of one's opponents' scores: Buchholz divided by
+  the number of games that brought an opponent; 0 for a player with no such game.
+  Byes and missed rounds are left out of both, so they neither raise nor lower it;
+- ``secondary_difference``: the sum, over one's games against an opponent, of one's secondary
+  score minus the opponent's in that game (a bye counts nothing): over the event the values
+  sum to 0.
 
 A bye counts as a game won but brings no opponent. Players equal on the score and on every
-tiebreaker share a rank (1, 2, 2, 4) and are listed by name.
+tiebreaker share a rank (1, 2, 2, 4) and are listed by name. Values are compared and shown
+rounded to 6 decimals (a mean such as 13/3 would otherwise tie by chance or not at all).
 """
 
 from __future__ import annotations
@@ -19,10 +31,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from listbuilder.tournament import TIEBREAKERS
+from listbuilder.tournament import DEFAULT_TIEBREAKERS, TIEBREAKERS
 from listbuilder.tournament.scoring import GameScore
-
-DEFAULT_TIEBREAKERS = TIEBREAKERS
 
 
 @dataclass(frozen=True)
@@ -57,6 +67,7 @@ def standings(
         raise ValueError(f"unknown tiebreakers {unknown}; known: {list(TIEBREAKERS)}")
     score: dict[str, float] = dict.fromkeys(players, 0.0)
     secondary: dict[str, float] = dict.fromkeys(players, 0.0)
+    difference: dict[str, float] = dict.fromkeys(players, 0.0)
     opponents: dict[str, list[str]] = {p: [] for p in players}
     outcomes: dict[str, dict[str, int]] = {p: defaultdict(int) for p in players}
     for game in games:
@@ -70,12 +81,15 @@ def standings(
             outcomes[me]["bye" if other is None else mine.outcome] += 1
             if other is not None:
                 opponents[me].append(other)
+                difference[me] += mine.secondary - game.scores[other].secondary
     buchholz = {p: sum(score[o] for o in opponents[p]) for p in players}
     values = {
         "score": score,
         "buchholz": buchholz,
         "secondary": secondary,
         "opponents_strength": {p: sum(buchholz[o] for o in opponents[p]) for p in players},
+        "sos": {p: buchholz[p] / len(opponents[p]) if opponents[p] else 0.0 for p in players},
+        "secondary_difference": difference,
     }
     shown: dict[str, dict[str, float]] = {p: {} for p in players}
     classes = _rank(list(players), ["score", *tiebreakers], values, games, shown)
@@ -112,6 +126,7 @@ def _rank(
     if not criteria or len(group) == 1:
         return [sorted(group, key=str.casefold)]
     first, rest = criteria[0], criteria[1:]
+    value: Mapping[str, float]
     if first == "head_to_head":
         value = _head_to_head(set(group), games)
         for p in group:
