@@ -172,8 +172,16 @@ def games(day: Day, scoring: str) -> list[Game]:
     return found
 
 
+def ranked_players(day: Day) -> list[Player]:
+    """The players the standings rank: every player, less those withdrawn before they were
+    seated at any table (a game or a bye) of a round started; a withdrawn player who played
+    stays, their games counting. A player reinstated before playing (a late arrival) is back."""
+    seated = {player_key(p) for paired in day.rounds for _, a, b in paired.tables for p in (a, b) if p is not None}
+    return [p for p in players(day) if not p.withdrawn or p.key in seated]
+
+
 def current_standings(day: Day, scoring: str) -> list[Standing]:
-    return standings([p.name for p in players(day)], games(day, scoring), day_settings(day)["tiebreakers"])
+    return standings([p.name for p in ranked_players(day)], games(day, scoring), day_settings(day)["tiebreakers"])
 
 
 # --------------------------------------------------------------------------------------------
