@@ -76,8 +76,9 @@ CSV_COLUMNS = ("rank", "player", "faction", "score", "played", "wins", "draws", 
 
 
 def standings_csv(body: Mapping[str, Any]) -> str:
-    """The standings as CSV, the tiebreakers as the last columns; cells starting with
-    = + - @ get a leading ' so no spreadsheet runs them."""
+    """The standings as CSV, the tiebreakers as the last columns; text cells starting with
+    = + - @ get a leading ' so no spreadsheet runs them (numbers stay numbers: a negative
+    ``secondary_difference`` is -9, not '-9)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([*CSV_COLUMNS, *body["tiebreakers"]])
@@ -88,5 +89,7 @@ def standings_csv(body: Mapping[str, Any]) -> str:
 
 
 def _cell(value: Any) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
     text = "yes" if value is True else "no" if value is False else str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
@@ -12,7 +12,7 @@ from listbuilder.shapes.api import ReportOut
 from listbuilder.shapes.events import NOT_BLANK, EventOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
-from listbuilder.tournament import TIEBREAKERS
+from listbuilder.tournament import DEFAULT_TIEBREAKERS, TIEBREAKERS
 
 MAX_PLAYERS = 2000
 OUTCOMES = ("win", "draw", "loss")
@@ -20,6 +20,11 @@ OUTCOMES = ("win", "draw", "loss")
 
 def _name(high: int, **kw: Any) -> fields.String:
     return fields.String(validate=[validate.Length(min=1, max=high), NOT_BLANK], **kw)
+
+
+def _each_once(names: list[str]) -> None:
+    if len(set(names)) != len(names):
+        raise ValidationError("name each tiebreaker at most once")
 
 
 class EventEditIn(StrictSchema):
@@ -47,8 +52,12 @@ class EventEditIn(StrictSchema):
     tiebreakers = fields.List(
         fields.String(validate=validate.OneOf(TIEBREAKERS)),
         load_default=None,
-        validate=validate.Length(max=len(TIEBREAKERS)),
-        metadata={"description": "the tiebreakers after the score, in the organiser's order"},
+        validate=[validate.Length(max=len(TIEBREAKERS)), _each_once],
+        metadata={
+            "description": "the tiebreakers after the score, in the organiser's order, each at most once"
+            f" (until set: {', '.join(DEFAULT_TIEBREAKERS)}); defined in docs/events.md",
+            "uniqueItems": True,
+        },
     )
     avoid_same_club = fields.Boolean(
         load_default=None, metadata={"description": "pair players of one club apart when the scores allow"}

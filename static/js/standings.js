@@ -5,7 +5,7 @@ import { api, byId, h } from "./util.js";
 
 const root = byId("standings-page");
 const url = `/api/v1/events/${encodeURIComponent(root.dataset.id || "")}/standings`;
-const label = (t) => t.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+const label = (t) => (t === "sos" ? "SoS" : t.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
 const number = (x) => String(Math.round(x * 1000) / 1000);
 
 function row(s, tiebreakers) {
