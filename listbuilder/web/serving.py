@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import sys
 
-from listbuilder.compat.gunicorn import answer_errors_with, hide_server_header
+from listbuilder.compat.gunicorn import answer_errors_with, hide_server_header, write_head_with_body
 from listbuilder.web.http.errors import gunicorn_error_response
 
 preload_app = True  # books are loaded once in the master and shared by the workers
@@ -52,10 +52,12 @@ if not control_socket_disable:
     control_socket = os.environ["LISTBUILDER_CONTROL_SOCKET"]
 
 
-# The requests gunicorn answers itself (414, 431, broken HTTP): in the API's error shape; and no
-# answer names the server software.
+# The requests gunicorn answers itself (414, 431, broken HTTP): in the API's error shape; no
+# answer names the server software; an answer's head and body leave in one write, so an instance
+# killed under load never leaves the proxy in front a head without its body (docs/deploy.md).
 answer_errors_with(gunicorn_error_response)
 hide_server_header()
+write_head_with_body()
 
 
 def post_worker_init(worker: object) -> None:

@@ -50,3 +50,32 @@ def test_a_response_gunicorn_writes_names_no_server(monkeypatch):
         head = client.recv(4096).split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
     assert head[0] == "HTTP/1.1 200 OK" and any(line.startswith("Date:") for line in head)
     assert not any(line.lower().startswith("server:") for line in head)
+
+
+def test_a_whole_body_leaves_with_its_head_in_one_write(monkeypatch):
+    from gunicorn.http import wsgi
+    from gunicorn.http.parser import RequestParser
+
+    from listbuilder.compat.gunicorn import hide_server_header, write_head_with_body
+
+    monkeypatch.setattr(wsgi.Response, "default_headers", wsgi.Response.default_headers)  # gunicorn's back afterwards
+    monkeypatch.setattr(wsgi.Response, "write", wsgi.Response.write)
+    hide_server_header()
+    write_head_with_body()
+    write_head_with_body()  # once is enough
+    config = Config()
+    writes: list[bytes] = []
+    client, server = socket.socketpair()
+    with client, server:
+        client.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n" * 2)
+        requests = iter(RequestParser(config, server, ("127.0.0.1", 5)))
+        monkeypatch.setattr(util, "write", lambda sock, data, chunked=False: writes.append(data))
+        for length, pieces in ((2, [b"ok"]), (None, [b"o", b"k"])):  # whole, then streamed (chunked)
+            response, _ = wsgi.create(next(requests), server, ("127.0.0.1", 5), ("127.0.0.1", 80), config)
+            response.start_response("200 OK", [("Content-Length", str(length))] if length else [])
+            for piece in pieces:
+                response.write(piece)
+    head, _, body = writes[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n") and b"Content-Length: 2" in head and body == b"ok"
+    assert not any(line.lower().startswith(b"server:") for line in head.split(b"\r\n"))
+    assert len(writes) > 2 and writes[1].startswith(b"HTTP/1.1 200 OK")  # chunked: head alone, then each chunk
