@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup native browser run test lint lint-js lock upgrade-check bench check-books clean
+.PHONY: setup native browser nginx run stack test lint lint-js lock upgrade-check bench check-books clean
 
 setup: $(VENV)/.installed
 
@@ -78,7 +78,19 @@ browser:
 	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends nodejs npm)
 	cd tests/browser/a11y && ($(AXE_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund)
 
-test: setup native browser lint
+# The production stack's proxy (deploy/): Debian's nginx, run by `make stack` and the stack
+# tests (tests/deploy) as the current user, never as the system's service.
+nginx:
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && apt-get install -y --no-install-recommends nginx)
+
+# The whole production stack on this machine, in the foreground (docs/deploy.md): nginx on
+# $(PORT), two gunicorn instances on free loopback ports, $$DATABASE_URL and $$REDIS_URL when set.
+# Ctrl-C stops all of it.
+stack: setup native nginx
+	$(PY) -m compileall -q listbuilder wsgi.py
+	$(PY) -m deploy.stack --host $(HOST) --port $(PORT)
+
+test: setup native browser nginx lint
 	$(VENV)/bin/python -m pytest -q
 
 # ruff's lint rules on everything, and mypy on the pure core (model, validation, issue data, dice,

@@ -1,0 +1,165 @@
+"""Fill the deploy templates: the nginx site, the nginx.conf of ``make stack``, the systemd unit.
+
+    python -m deploy.render nginx --root /srv/listbuilder --upstream 127.0.0.1:8001 --upstream 127.0.0.1:8002
+    python -m deploy.render systemd --root /srv/listbuilder --user listbuilder
+
+A template names each value as ``{{name}}``; every name must be given and every value used, so a
+template and this script cannot drift apart silently. The body size cap and the security headers
+come from the app itself (``listbuilder.web.MAX_BODY_BYTES``, ``listbuilder.web.http.security``),
+never copied by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SITE_TEMPLATE = HERE / "nginx" / "listbuilder.conf.in"
+STACK_TEMPLATE = HERE / "nginx" / "stack.conf.in"
+UNIT_TEMPLATE = HERE / "systemd" / "listbuilder@.service.in"
+_NAME = re.compile(r"\{\{(\w+)\}\}")
+# The answers nginx makes itself (body too big, no instance answering, an instance too slow).
+NGINX_ERRORS = {
+    413: ("Payload Too Large", "the request body is larger than the service accepts"),
+    502: ("Bad Gateway", "no instance of the service answered; try again"),
+    503: ("Service Unavailable", "the service is not available; try again"),
+    504: ("Gateway Timeout", "the service took too long to answer; try again"),
+}
+
+
+def fill(template: str, values: Mapping[str, object]) -> str:
+    """*template* with each ``{{name}}`` replaced; ValueError for a name not given or a value not used."""
+    names = set(_NAME.findall(template))
+    if missing := names - set(values):
+        raise ValueError(f"no value for {sorted(missing)}")
+    if unused := set(values) - names:
+        raise ValueError(f"the template has no {sorted(unused)}")
+    return _NAME.sub(lambda m: str(values[m.group(1)]), template)
+
+
+def _quoted(text: str) -> str:
+    """*text* as one nginx string, taken as it is (no variables, no escapes)."""
+    if "$" in text or "\\" in text or ("'" in text and '"' in text):
+        raise ValueError(f"cannot quote {text!r} for nginx")
+    return f"'{text}'" if "'" not in text else f'"{text}"'
+
+
+def security_headers(hsts_seconds: int = 0) -> str:
+    """``add_header`` lines for what nginx serves itself: the app's security headers, and HSTS
+    when nginx terminates TLS (the app sends its own on what it answers)."""
+    from listbuilder.web.http.security import HEADERS
+
+    headers = dict(HEADERS)
+    if hsts_seconds:
+        headers["Strict-Transport-Security"] = f"max-age={int(hsts_seconds)}"
+    return "\n".join(f"        add_header {name} {_quoted(value)} always;" for name, value in headers.items())
+
+
+def error_pages(hsts_seconds: int = 0) -> str:
+    """``error_page`` lines and one named location per status, answering in the API's error shape."""
+    from listbuilder.web.http.errors import error_body
+
+    lines = []
+    for status, (name, message) in NGINX_ERRORS.items():
+        body = json.dumps(error_body(status, name, message, {"(request)": [message]}), separators=(",", ":"))
+        lines += [
+            f"    error_page {status} @error_{status};",
+            f"    location @error_{status} {{",
+            "        default_type application/json;",
+            security_headers(hsts_seconds),
+            f"        return {status} {_quoted(body)};",
+            "    }",
+        ]
+    return "\n".join(lines)
+
+
+def site(
+    upstreams: Iterable[str],
+    listen: str = "80",
+    server_name: str = "_",
+    static_root: Path = ROOT / "static",
+    access_log: str = "/var/log/nginx/listbuilder.access.log",
+    hsts_seconds: int = 0,
+) -> str:
+    """The nginx site: an upstream of *upstreams* (``host:port``) and the server in front of them."""
+    from listbuilder.web import MAX_BODY_BYTES
+
+    servers = [f"    server {address} max_fails=1 fail_timeout=3s;" for address in upstreams]
+    if not servers:
+        raise ValueError("at least one upstream instance")
+    return fill(
+        SITE_TEMPLATE.read_text(),
+        {
+            "upstream_servers": "\n".join(servers),
+            "listen": listen,
+            "server_name": server_name,
+            "access_log": access_log,
+            "max_body_bytes": MAX_BODY_BYTES,
+            "static_root": Path(static_root).resolve(),
+            "static_headers": security_headers(hsts_seconds),
+            "error_pages": error_pages(hsts_seconds),
+        },
+    )
+
+
+def stack(folder: Path, mime_types: Path, user: str | None = None, worker_processes: str = "auto") -> str:
+    """A whole nginx.conf writing everything into *folder*, which must hold the site as
+    ``listbuilder.conf``. *user*: the ``user`` directive (only when nginx starts as root)."""
+    return fill(
+        STACK_TEMPLATE.read_text(),
+        {
+            "user": f"user {user};" if user else "",
+            "worker_processes": worker_processes,
+            "folder": Path(folder).resolve(),
+            "mime_types": mime_types,
+        },
+    )
+
+
+def unit(
+    root: Path = ROOT,
+    user: str = "listbuilder",
+    group: str | None = None,
+    environment_file: str = "/etc/listbuilder/environment",
+) -> str:
+    """The systemd template unit ``listbuilder@.service`` for the checkout at *root*."""
+    return fill(
+        UNIT_TEMPLATE.read_text(),
+        {"root": Path(root).resolve(), "user": user, "group": group or user, "environment_file": environment_file},
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m deploy.render", description=__doc__.split("\n\n")[0])
+    kinds = parser.add_subparsers(dest="kind", required=True)
+    nginx = kinds.add_parser("nginx", help="the nginx site (an http {} block's server and upstream)")
+    nginx.add_argument("--root", type=Path, default=ROOT, help="the checkout (its static/ is served)")
+    nginx.add_argument("--upstream", action="append", required=True, help="host:port of an instance (repeat)")
+    nginx.add_argument("--listen", default="80", help="nginx's listen directive (e.g. 80, '443 ssl')")
+    nginx.add_argument("--server-name", default="_")
+    nginx.add_argument("--access-log", default="/var/log/nginx/listbuilder.access.log")
+    nginx.add_argument("--hsts-seconds", type=int, default=0, help="HSTS on what nginx serves (with TLS)")
+    systemd = kinds.add_parser("systemd", help="the template unit listbuilder@.service")
+    systemd.add_argument("--root", type=Path, default=ROOT, help="the checkout (with its .venv)")
+    systemd.add_argument("--user", default="listbuilder")
+    systemd.add_argument("--group")
+    systemd.add_argument("--environment-file", default="/etc/listbuilder/environment")
+    args = parser.parse_args(argv)
+    if args.kind == "nginx":
+        print(
+            site(
+                args.upstream, args.listen, args.server_name, args.root / "static", args.access_log, args.hsts_seconds
+            ),
+            end="",
+        )
+    else:
+        print(unit(args.root, args.user, args.group, args.environment_file), end="")
+
+
+if __name__ == "__main__":
+    main()
