@@ -6,7 +6,8 @@ nothing bounded lists, events or the players of an event. So, per client address
 ==========================  ==============  =================================================
 setting (environment)       default         counts
 ==========================  ==============  =================================================
-LISTBUILDER_RATE_LIMIT      600/minute      every request but /health and static files
+LISTBUILDER_RATE_LIMIT      600/minute      every request but /health and static files: one
+                                            budget per client across every endpoint
 LISTBUILDER_HEAVY_RATE_LIMIT  60/minute     one shared budget for the heavy kinds: validate-
                                             batch, imports, PDFs (rosters, pairings,
                                             standings), previews, roster pack, revalidate
@@ -15,6 +16,11 @@ LISTBUILDER_LISTS_PER_HOUR    300           lists saved new or copied (POST /lis
 LISTBUILDER_EVENTS_PER_HOUR   30            events created
 ==========================  ==============  =================================================
 
+The first is Flask-Limiter's application limit (one count per client, ``scope="all"``), not
+its default limits, which count per client *and endpoint*: with those, a client that had
+spent its 600 on ``/systems`` got 1,500 more answers from five other endpoints (issue 36). A
+heavy request or a new list spends from its own budget and from the 600 alike.
+
 Over a limit: 429 in the API's error shape, with ``Retry-After``. And per event,
 ``LISTBUILDER_MAX_PLAYERS`` (1000) players: a new player past it is 413 naming ``player``
 (checked before the submission's transaction, so players submitting at the very same moment
@@ -22,7 +28,12 @@ at the cap can pass it by as many as they are).
 
 Counts live in Redis when ``REDIS_URL`` is set, shared by every worker and instance; a Redis
 that fails is replaced by counts in the worker (Flask-Limiter's in-memory fallback) until it
-answers again. Without Redis each worker process counts alone, so a client can reach the
+answers again. A storage error never becomes an answer (``swallow_errors``): the limiter
+checks Redis before the view and reads it again after, for the ``X-RateLimit-*`` headers,
+and when Redis dies between the two, or under several requests at once, the requests that
+find it dead after another one switched to the fallback are let through uncounted, or
+answered without those headers, instead of with a 500 (killing Redis under load gave 1 x 500
+in 22,118 requests before). Without Redis each worker process counts alone, so a client can reach the
 limit once per worker. Behind a reverse proxy the client is the proxy unless
 ``LISTBUILDER_PROXY_HOPS`` says how many proxies append to ``X-Forwarded-For``. The limits are
 off in tests (``TESTING``) unless ``RATELIMIT_ENABLED`` is set.
@@ -111,17 +122,22 @@ def start(app: Flask) -> Limiter:
     gunicorn forks): it hooks into the app and wraps the counted views."""
     if LIMITER_KEY in app.extensions:
         return app.extensions[LIMITER_KEY]
-    from flask_limiter import Limiter
+    from flask_limiter import ApplicationLimit, Limiter
     from flask_limiter.util import get_remote_address
 
     config = app.config
     limiter = Limiter(
         get_remote_address,
         app=app,
-        default_limits=[config["RATE_LIMIT"]],
+        application_limits=[
+            ApplicationLimit(
+                config["RATE_LIMIT"], scope="all", error_message=_message("RATE_LIMIT", "requests of any kind")
+            )
+        ],
         headers_enabled=True,
         key_prefix="listbuilder",
         in_memory_fallback_enabled=True,
+        swallow_errors=True,
         **app.extensions[STORAGE_KEY],
     )
     app.extensions[LIMITER_KEY] = limiter  # the wrapped views hold it only weakly
