@@ -85,9 +85,38 @@ def site(
     static_root: Path = ROOT / "static",
     access_log: str = "/var/log/nginx/listbuilder.access.log",
     hsts_seconds: int = 0,
+    tls: tuple[Path, Path] | None = None,
 ) -> str:
-    """The nginx site: an upstream of *upstreams* (``host:port``) and the server in front of them."""
+    """The nginx site: an upstream of *upstreams* (``host:port``) and the server in front of them.
+
+    *tls*: (certificate, key) files: the server listens with TLS (*listen* should say ``443 ssl``),
+    plain HTTP on port 80 is sent there (301), and what nginx answers itself carries HSTS for
+    *hsts_seconds* (one year unless given; the app sends its own when LISTBUILDER_PUBLIC_URL is
+    ``https://``)."""
     from listbuilder.web import MAX_BODY_BYTES
+
+    tls_lines = redirect = ""
+    if tls:
+        hsts_seconds = hsts_seconds or 365 * 24 * 3600
+        tls_lines = "\n".join(
+            [
+                f"    ssl_certificate {Path(tls[0]).resolve()};",
+                f"    ssl_certificate_key {Path(tls[1]).resolve()};",
+                "    ssl_protocols TLSv1.2 TLSv1.3;",
+                "    ssl_session_cache shared:listbuilder_tls:10m;",
+                "    ssl_session_timeout 1d;",
+            ]
+        )
+        redirect = "\n".join(
+            [
+                "server {",
+                "    listen 80;",
+                f"    server_name {server_name};",
+                "    server_tokens off;",
+                "    return 301 https://$host$request_uri;",
+                "}",
+            ]
+        )
 
     servers = [f"    server {address} max_fails=1 fail_timeout=3s;" for address in upstreams]
     if not servers:
@@ -98,11 +127,13 @@ def site(
             "upstream_servers": "\n".join(servers),
             "listen": listen,
             "server_name": server_name,
-            "access_log": access_log,
+            "access_log": access_log if access_log == "off" else f"{access_log} listbuilder",
             "max_body_bytes": MAX_BODY_BYTES,
             "static_root": Path(static_root).resolve(),
             "static_headers": security_headers(hsts_seconds),
             "error_pages": error_pages(hsts_seconds),
+            "tls": tls_lines,
+            "http_redirect": redirect,
         },
     )
 
@@ -143,7 +174,9 @@ def main(argv: list[str] | None = None) -> None:
     nginx.add_argument("--listen", default="80", help="nginx's listen directive (e.g. 80, '443 ssl')")
     nginx.add_argument("--server-name", default="_")
     nginx.add_argument("--access-log", default="/var/log/nginx/listbuilder.access.log")
-    nginx.add_argument("--hsts-seconds", type=int, default=0, help="HSTS on what nginx serves (with TLS)")
+    nginx.add_argument("--tls-certificate", type=Path, help="TLS: the certificate chain (with --tls-key)")
+    nginx.add_argument("--tls-key", type=Path, help="TLS: the certificate's private key")
+    nginx.add_argument("--hsts-seconds", type=int, default=0, help="HSTS on what nginx serves (TLS: one year)")
     systemd = kinds.add_parser("systemd", help="the template unit listbuilder@.service")
     systemd.add_argument("--root", type=Path, default=ROOT, help="the checkout (with its .venv)")
     systemd.add_argument("--user", default="listbuilder")
@@ -151,12 +184,12 @@ def main(argv: list[str] | None = None) -> None:
     systemd.add_argument("--environment-file", default="/etc/listbuilder/environment")
     args = parser.parse_args(argv)
     if args.kind == "nginx":
-        print(
-            site(
-                args.upstream, args.listen, args.server_name, args.root / "static", args.access_log, args.hsts_seconds
-            ),
-            end="",
-        )
+        if bool(args.tls_certificate) != bool(args.tls_key):
+            parser.error("--tls-certificate and --tls-key go together")
+        tls = (args.tls_certificate, args.tls_key) if args.tls_certificate else None
+        listen = "443 ssl" if tls and args.listen == "80" else args.listen
+        static = args.root / "static"
+        print(site(args.upstream, listen, args.server_name, static, args.access_log, args.hsts_seconds, tls), end="")
     else:
         print(unit(args.root, args.user, args.group, args.environment_file), end="")
 

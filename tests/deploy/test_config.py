@@ -61,6 +61,33 @@ def test_nginx_accepts_the_stack_configuration(tmp_path):
     assert checked.returncode == 0, checked.stderr
 
 
+@pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make nginx installs Debian's)")
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl command to make a test certificate")
+def test_nginx_accepts_the_site_with_tls_and_sends_hsts_on_what_it_serves(tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=lists.example.org"]
+        + ["-keyout", str(key), "-out", str(cert)],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    site = render.site(["127.0.0.1:8001"], listen="443 ssl", access_log="off", tls=(cert, key))
+    assert site.count("Strict-Transport-Security 'max-age=31536000'") == 4 + len(render.NGINX_ERRORS)
+    assert "return 301 https://$host$request_uri;" in site
+    nginx = nginx_binary()
+    (tmp_path / "listbuilder.conf").write_text(site)
+    user = f"{pwd.getpwuid(os.geteuid()).pw_name}" if os.geteuid() == 0 else None
+    (tmp_path / "nginx.conf").write_text(render.stack(tmp_path, mime_types(nginx), user=user))
+    checked = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "error.log")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
 @pytest.mark.skipif(
     shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed (a machine without systemd)"
 )
