@@ -7,14 +7,19 @@ Slow clients: gunicorn alone, as ``make run`` serves (2 workers of 2 threads), a
 the /health probes within 1 s beside 20 slow-body and 20 slow-header clients (0/30 over 30 s,
 measured with ``python -m tests.deploy.slow_clients``; the issue measured 0/14 with 8 slow-body
 clients): each slow client holds one of its threads. Behind nginx, which reads every request
-whole before an instance sees it, 150/150.
+whole before an instance sees it, 150/150. A Redis of the test's own is SIGKILLed under load (rate
+limits on, roster PDFs cached in it) and started again: no 5xx.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
+import shutil
+import socket
+import subprocess
 import threading
 import time
 from contextlib import nullcontext
@@ -22,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from deploy.stack import Stack, nginx_binary
+from deploy.stack import Stack, free_port, nginx_binary
 from tests.deploy.slow_clients import measure
 from tests.loopback import request
 from tests.web.test_saved_api import LIST
@@ -153,3 +158,83 @@ def test_an_instance_killed_under_load_costs_no_read_and_comes_back(stack):
         assert request(stack.port, "GET", "/api/v1/systems").status == 200
         time.sleep(0.05)
     assert back in _upstreams(stack, since)
+
+
+@pytest.fixture()
+def own_redis(tmp_path):
+    """A redis-server of this test's own on a free loopback port (it gets killed: never the
+    machine's), started again on the same port by calling the returned function."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed: the Redis outage through the stack is not tried")
+    port = free_port()
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        processes.append(process)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return process
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    start()
+    yield f"redis://127.0.0.1:{port}/0", start, processes
+    for process in processes:
+        process.kill()
+        process.wait(10)
+
+
+def test_redis_killed_and_restarted_under_load_costs_no_error(own_redis, tmp_path):
+    """The rate limits (on, with budgets no test reaches) and the roster cache live in a Redis
+    that is SIGKILLed under load and started again: no answer is a 5xx, none is lost."""
+    redis_url, start_redis, processes = own_redis
+    env = {
+        "LISTBUILDER_RATELIMIT_ENABLED": "true",
+        "LISTBUILDER_RATE_LIMIT": "1000000/minute",
+        "LISTBUILDER_HEAVY_RATE_LIMIT": "1000000/minute",
+        "LISTBUILDER_THREADS": "2",
+    }
+    database = f"sqlite:///{tmp_path / 'stack.sqlite3'}"
+    with (
+        open(tmp_path / "instances.log", "w+b") as log,
+        Stack(workers=2, database_url=database, redis_url=redis_url, env=env, output=log) as stack,
+    ):
+        calls = [("GET", "/api/v1/systems", None), ("POST", "/api/v1/rosters/pdf?paper=a4&layout=sheet", LIST)]
+        failures: list[str] = []
+        answered = [0]
+        stopping = threading.Event()
+
+        def load(n: int) -> None:
+            while not stopping.is_set():
+                method, path, body = calls[(answered[0] + n) % len(calls)]
+                try:
+                    status = request(stack.port, method, path, body, timeout=15).status
+                except (OSError, http.client.HTTPException) as error:
+                    failures.append(f"{method} {path}: {error!r}")
+                    continue
+                answered[0] += 1
+                if status != 200:
+                    failures.append(f"{method} {path}: {status}")
+
+        threads = [threading.Thread(target=load, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        try:
+            time.sleep(2)
+            processes[-1].kill()
+            time.sleep(3)
+            before = answered[0]
+            start_redis()
+            time.sleep(3)
+            assert answered[0] > before + 20
+        finally:
+            stopping.set()
+            for thread in threads:
+                thread.join(20)
+    assert failures == []
