@@ -103,6 +103,11 @@ class SubmissionConflict(StoreError):
         self.field = field
 
 
+class SubmissionNotFound(StoreError):
+    status = 404
+    field = "number"
+
+
 class EventGone(StoreError):
     status = 410
     field = "event_id"

@@ -10,10 +10,13 @@ Tables::
     event_submissions   (event_id, number) -> player (as typed) and player_key (folded, to
                         match resubmissions), player_token_hash, list_id + list_version,
                         valid, report (JSON, as checked on submission), verification_code,
-                        submitted_at
+                        submitted_at, undone_at (set once, by the organiser, before round 1)
 
-A submission row is written once and never changed; a player who submits again adds a row,
-and the newest row of each player is their entry. Submitting locks the saved list in the
+A submission row is written once and never changed but for ``undone_at``, set once when the
+organiser undoes it (it then counts nowhere: not as an entry, a name, a token or a list taken);
+a player who submits again adds a row, and the newest live row of each player is their entry.
+``player_key`` is the player's identity: the folded name of their first submission (a later
+submission under a name the organiser renamed them to keeps that key). Submitting locks the saved list in the
 same transaction that records the submission, after checking that the version checked is
 still the list's current one, so what the organiser sees is exactly what was locked. On
 PostgreSQL the event row is locked (``FOR UPDATE``) while a submission is numbered, so two
@@ -42,9 +45,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    column,
     func,
     insert,
     select,
+    table,
 )
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
@@ -89,6 +94,7 @@ event_submissions = Table(
     Column("report", Text, nullable=False),
     Column("verification_code", String(9), nullable=False),
     Column("submitted_at", DateTime(timezone=True), nullable=False),
+    Column("undone_at", DateTime(timezone=True), nullable=True),  # the organiser undid it (0008)
     PrimaryKeyConstraint("event_id", "number"),
     Index("ix_event_submissions_player_key", "player_key", postgresql_using="hash"),  # a hash: no key too long for it
 )
@@ -135,6 +141,7 @@ class Submission:
     report_json: str
     verification_code: str
     submitted_at: dt.datetime
+    key: str | None = None  # the player's identity as stored; None: the folded name
 
     @property
     def report(self) -> dict[str, Any]:
@@ -142,7 +149,7 @@ class Submission:
 
     @property
     def player_key(self) -> str:
-        return player_key(self.player)
+        return self.key if self.key is not None else player_key(self.player)
 
 
 @dataclass(frozen=True)
@@ -163,6 +170,15 @@ class Submitted:
     submission: Submission
     player_token: str | None
     created: bool
+
+
+LIVE = event_submissions.c.undone_at.is_(None)  # a submission the organiser has not undone
+# The day's rounds (``store/rounds.py`` defines the table and imports this module): only
+# whether one has started is asked here, before a submission.
+_ROUNDS = table("event_rounds", column("event_id"), column("number"))
+CLOSED_ONCE_STARTED = (
+    "round 1 has started: lists are closed for the day (the organiser's setting lists_after_start allows changes)"
+)
 
 
 def player_key(name: str) -> str:
@@ -226,6 +242,8 @@ def submit(
     list_id: str,
     list_token: str | None,
     checked: Checked,
+    key: str | None = None,
+    closed_once_started: bool = False,
 ) -> Submitted:
     """Record *checked* (a version of *list_id*) as *player*'s entry and lock the list.
 
@@ -235,10 +253,14 @@ def submit(
     list is not another player's entry. Submitting the version a player already has as their
     entry changes nothing and answers that submission again with the player's token (a retried
     request, even a first one whose answer was lost, gets the same answer; see
-    ``_player_token``). Raises EventNotFound, DeadlinePassed, SubmissionConflict, TokenMissing,
-    TokenWrong and what locking the list raises (ListNotFound, ListGone, StaleVersion).
+    ``_player_token``). *key* is the player's identity when the caller resolved the name (an
+    old name of a renamed player); else the folded name. With *closed_once_started*, a round
+    started is a SubmissionConflict too, but for a repeat (checked here, with the event locked,
+    so a submission racing round 1 either comes first or is refused). Raises EventNotFound, DeadlinePassed,
+    SubmissionConflict, TokenMissing, TokenWrong and what locking the list raises
+    (ListNotFound, ListGone, StaleVersion).
     """
-    key = player_key(player)
+    key = key or player_key(player)
     with db.writing() as conn:
         row = live_row(conn.execute(select(events).where(events.c.id == event_id).with_for_update()).first(), event_id)
         deadline, now = as_utc(row.deadline), utcnow()
@@ -253,6 +275,8 @@ def submit(
                 player_token or _player_token(list_token, event_id, key, earlier.player_token_hash),
                 created=False,
             )
+        if closed_once_started and conn.scalar(select(_ROUNDS.c.number).where(_ROUNDS.c.event_id == event_id).limit(1)):
+            raise SubmissionConflict(event_id, CLOSED_ONCE_STARTED, field="round")
         return _record(conn, event_id, player, key, list_id, list_token, checked, earlier, now)
 
 
@@ -263,7 +287,7 @@ def _players_entry(
     SubmissionConflict when the name is another's (no right token) or the list another player's entry."""
     earlier = conn.execute(
         select(event_submissions)
-        .where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key)
+        .where(event_submissions.c.event_id == event_id, event_submissions.c.player_key == key, LIVE)
         .order_by(event_submissions.c.number.desc())
     ).first()
     repeat = earlier is not None and earlier.list_id == list_id and earlier.list_version == list_version
@@ -277,6 +301,7 @@ def _players_entry(
             event_submissions.c.event_id == event_id,
             event_submissions.c.list_id == list_id,
             event_submissions.c.player_key != key,
+            LIVE,
         )
     ).first()
     if taken is not None:
@@ -334,6 +359,7 @@ def _record(
             checked.report_json,
             checked.verification_code,
             now,
+            key,
         ),
         token,
         created=True,
@@ -388,7 +414,7 @@ def read_as_organiser(db: Database, event_id: str, token: str | None) -> tuple[E
             raise TokenWrong(event_id, f"that is not the organiser token of event {event_id!r}")
         rows = conn.execute(
             select(event_submissions)
-            .where(event_submissions.c.event_id == event_id)
+            .where(event_submissions.c.event_id == event_id, LIVE)
             .order_by(event_submissions.c.number)
         ).all()
     return event_from_row(row), [submission_from_row(r) for r in rows]
@@ -428,6 +454,7 @@ def submission_from_row(row: Any) -> Submission:
         row.report,
         row.verification_code,
         as_utc(row.submitted_at),
+        row.player_key,
     )
 
 

@@ -7,13 +7,15 @@ Tables::
     event_results   (event_id, round, seq) -> table_number, kind (entry | confirmation |
                     override), entered_by (a player's name, or "organiser"), result (JSON,
                     as given), entered_at
-    event_log       (event_id, seq) -> kind (settings | withdraw | reinstate | swap | delete),
-                    data (JSON), logged_at
+    event_log       (event_id, seq) -> kind (settings | withdraw | reinstate | swap | rename |
+                    undo_submission | delete), data (JSON), logged_at
 
 Rows are only ever added: a changed result is a new row, a swap is a log row applied to the
 tables as paired, and the standings are recomputed from all of it (``listbuilder/events/rounds.py``).
 The one thing written in place is the ``events`` row itself (name, deadline, settings before
-round 1; ``deleted_at``), and each such change is logged with the values before and after.
+round 1; ``deleted_at``), and each such change is logged with the values before and after;
+and a submission the organiser undoes (before round 1) gets its ``undone_at``, logged with
+what it was.
 
 Every write is one transaction that locks the event's row (``FOR UPDATE`` on PostgreSQL; on
 SQLite the write lock), reads the day as it stands, asks the caller's *plan* what to write
@@ -53,6 +55,7 @@ from listbuilder.store import rendered
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.errors import TokenMissing, TokenWrong
 from listbuilder.store.events import (
+    LIVE,
     Event,
     Submission,
     event_from_row,
@@ -164,6 +167,8 @@ class Day:
     log: tuple[LogEntry, ...]
     caller: Caller = field(default_factory=Caller)
     books: Mapping[int, str] = field(default_factory=dict)  # submission number -> its list's army book
+    # what the day's readers derive from these rows, computed once per Day (events/rounds.py)
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def book_of(self, submission: Submission) -> str:
         return self.books.get(submission.number, "")
@@ -211,11 +216,18 @@ class UpdateEvent:
 
 
 @dataclass(frozen=True)
+class UndoSubmission:
+    """Mark submission *number* undone (the organiser, before round 1): it counts nowhere after."""
+
+    number: int
+
+
+@dataclass(frozen=True)
 class ForgetRendered:
     """Remove the event's rendered rosters and packs (it is being deleted: nothing prints them again)."""
 
 
-Change = AddLog | AddRound | AddResult | UpdateEvent | ForgetRendered
+Change = AddLog | AddRound | AddResult | UpdateEvent | UndoSubmission | ForgetRendered
 Plan = Callable[[Day], Sequence[Change]]
 
 
@@ -252,7 +264,7 @@ def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> 
     submissions = tuple(
         submission_from_row(r)
         for r in conn.execute(
-            select(event_submissions).where(where_event(event_submissions)).order_by(event_submissions.c.number)
+            select(event_submissions).where(where_event(event_submissions), LIVE).order_by(event_submissions.c.number)
         )
     )
     caller = Caller()
@@ -296,7 +308,7 @@ def _caller(event_id: str, token: str, organiser_hash: str, conn: Connection) ->
         return Caller(organiser=True)
     found = conn.execute(
         select(event_submissions.c.player, event_submissions.c.player_token_hash)
-        .where(event_submissions.c.event_id == event_id)
+        .where(event_submissions.c.event_id == event_id, LIVE)
         .order_by(event_submissions.c.number.desc())
     ).all()
     for player, token_hash in found:
@@ -343,6 +355,12 @@ def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) ->
                 result=json.dumps(change.result, sort_keys=True),
                 entered_at=now,
             )
+        )
+    elif isinstance(change, UndoSubmission):
+        conn.execute(
+            update(event_submissions)
+            .where(event_submissions.c.event_id == event_id, event_submissions.c.number == change.number, LIVE)
+            .values(undone_at=now)
         )
     elif isinstance(change, ForgetRendered):
         rendered.forget_event(conn, event_id)
