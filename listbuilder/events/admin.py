@@ -3,7 +3,12 @@
 Plans for ``store.rounds.change_day`` (run with the event locked). The event's row is the one
 record changed in place, so every change is also logged with the values before and after.
 
-Choices (docs/events.md): settings, name and deadline are fixed once round 1 starts; the list
+Choices (docs/events.md): a rename changes the name a player is shown under, never who they
+are (their key, the folded name of their first submission; every name they were shown under
+still finds them), and may not take another player's name; a rename to the name shown already
+changes nothing (a retry). Undoing a submission (before round 1 only, the player's newest
+only) marks it undone: the player's entry is their submission before it, or they are out of
+the event; the row stays, and its list stays locked. Settings, name and deadline are fixed once round 1 starts; the list
 settings (points limit, force organisation, game mode, budget) only while no list has been
 submitted under them, since a submission's verification code is of the list as played with
 them. Closing sets the deadline to now; reopening takes a new deadline, which must be in the
@@ -17,14 +22,14 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from listbuilder.events.rounds import day_settings
+from listbuilder.events.rounds import day_settings, find_player, names
 from listbuilder.events.submissions import SETTINGS
 from listbuilder.lists.documents import ListError
-from listbuilder.store.errors import DayConflict, TokenWrong
-from listbuilder.store.rounds import AddLog, Change, Day, ForgetRendered, Plan, UpdateEvent
+from listbuilder.store.errors import DayConflict, SubmissionNotFound, TokenWrong
+from listbuilder.store.rounds import AddLog, Change, Day, ForgetRendered, Plan, UndoSubmission, UpdateEvent
 
 EVENT_FIELDS = ("name", "deadline", "allow_illegal")
-DAY_FIELDS = ("tiebreakers", "avoid_same_club", "avoid_same_faction_first_round", "clubs")
+DAY_FIELDS = ("tiebreakers", "avoid_same_club", "avoid_same_faction_first_round", "clubs", "lists_after_start")
 
 
 def check_deadline(deadline: dt.datetime, now: dt.datetime) -> dt.datetime:
@@ -118,5 +123,58 @@ def plan_delete(now: dt.datetime) -> Plan:
     def plan(day: Day) -> Sequence[Change]:
         _organiser(day)
         return [UpdateEvent({"deleted_at": now}), ForgetRendered(), AddLog("delete", {"at": now.isoformat()})]
+
+    return plan
+
+
+def plan_rename(player: str, name: str) -> Plan:
+    """Show *player* (any name they are known by) as *name* from now on: tables, results and
+    standings, past rounds included. Refused (409) when *name* is another player's."""
+
+    def plan(day: Day) -> Sequence[Change]:
+        _organiser(day)
+        found = find_player(day, player)
+        new = name.strip()
+        owner = names(day).key_of(new)
+        if owner is not None and owner != found.key:
+            raise DayConflict(
+                day.event.id, f"{new!r} is the name of another player ({names(day).shown[owner]})", field="name"
+            )
+        if new == found.name:
+            return []
+        return [AddLog("rename", {"player": found.key, "before": found.name, "after": new})]
+
+    return plan
+
+
+def plan_undo_submission(number: int) -> Plan:
+    """Undo submission *number*, a player's newest, before round 1: their entry is the one
+    before it again (or they are out). Raises SubmissionNotFound (404: none, or undone
+    already) and DayConflict (409: round 1 started, or a newer submission of theirs exists)."""
+
+    def plan(day: Day) -> Sequence[Change]:
+        _organiser(day)
+        undone = next((s for s in day.submissions if s.number == number), None)
+        if undone is None:
+            raise SubmissionNotFound(day.event.id, f"no submission {number} to undo (none, or undone already)")
+        if day.rounds:
+            raise DayConflict(
+                day.event.id, "round 1 has started: the submissions are the day's record now", field="number"
+            )
+        newest = max(s.number for s in day.submissions if s.player_key == undone.player_key)
+        if newest != number:
+            raise DayConflict(
+                day.event.id,
+                f"submission {number} is not {undone.player}'s newest: undo number {newest} first",
+                field="number",
+            )
+        record = {
+            "number": number,
+            "player": undone.player,
+            "list_id": undone.list_id,
+            "list_version": undone.list_version,
+            "verification_code": undone.verification_code,
+        }
+        return [UndoSubmission(number), AddLog("undo_submission", record)]
 
     return plan

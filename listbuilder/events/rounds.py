@@ -9,6 +9,16 @@ locked (each plan checks the day as it stands then, and refuses by raising).
 Errors: :class:`~listbuilder.lists.documents.ListError` (422: a body that does not fit the day, naming
 the field), the store's DayConflict (409), RoundNotFound (404) and TokenWrong (403: only the
 organiser may, or only a player of that table).
+
+**One identity per player** (issue 35). The day knows a player by their key: the folded name
+(``store.events.player_key``) of their first submission, stored with every submission of
+theirs. The name shown is the spelling of that first submission, or the latest name the
+organiser gave them (a ``rename`` in the log). Every name the day stored or is sent (tables,
+result rows and their bodies, confirmations, withdrawals, swaps, clubs, seed orders) is read
+through :func:`names`: any spelling of the key, or of a name the player was shown under, is
+that player, and it is shown as their name now. So a resubmission under ``"cid"`` or a
+rename changes no table, result or standing, and a token never acts as another spelling of
+its own player.
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ DAY_DEFAULTS: Mapping[str, Any] = {
     "avoid_same_club": False,
     "avoid_same_faction_first_round": False,
     "clubs": {},
+    "lists_after_start": False,
 }
 VICTORY_POINTS = "victory-points"
 
@@ -51,16 +62,56 @@ VICTORY_POINTS = "victory-points"
 
 
 @dataclass(frozen=True)
+class Names:
+    """Who is who: each player's name shown, by key, and every spelling that names them."""
+
+    shown: Mapping[str, str]  # key -> the name shown
+    keys: Mapping[str, str]  # folded: the key itself and every name shown since -> key
+
+    def key_of(self, name: str) -> str | None:
+        """The key of the player *name* names (any spelling), or None."""
+        return self.keys.get(player_key(name))
+
+    def show(self, name: str) -> str:
+        """*name* as the player is shown now (a name no player has: as it is)."""
+        key = self.key_of(name)
+        return self.shown[key] if key is not None else name
+
+
+def names(day: Day) -> Names:
+    """The day's players by key (computed once per Day): first spellings, then renames in order."""
+    if "names" not in day.derived:
+        shown: dict[str, str] = {}
+        for s in day.submissions:
+            shown.setdefault(s.player_key, s.player)
+        keys = {key: key for key in shown}
+        for entry in day.log:
+            if entry.kind == "rename" and entry.data["player"] in shown:
+                shown[entry.data["player"]] = entry.data["after"]
+                keys.setdefault(player_key(entry.data["after"]), entry.data["player"])
+        day.derived["names"] = Names(shown, keys)
+    found: Names = day.derived["names"]
+    return found
+
+
+def _shown(found: Names, result: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored result body with its players (the keys of each part) named as shown now."""
+    return {
+        part: {found.show(name): value for name, value in by_player.items()}
+        if isinstance(by_player, Mapping)
+        else by_player
+        for part, by_player in result.items()
+    }
+
+
+@dataclass(frozen=True)
 class Player:
-    """A player of the event: their newest submission, and whether they still play."""
+    """A player of the event: their name shown, their newest submission, whether they still play, their key."""
 
     name: str
     submission: Submission
     withdrawn: bool
-
-    @property
-    def key(self) -> str:
-        return player_key(self.name)
+    key: str
 
 
 def day_settings(day: Day) -> dict[str, Any]:
@@ -74,17 +125,21 @@ def day_settings(day: Day) -> dict[str, Any]:
 
 def players(day: Day) -> list[Player]:
     """Every player who submitted, in the order they first did, with their withdrawals applied."""
-    withdrawn: set[str] = set()
+    found = names(day)
+    withdrawn: set[str | None] = set()
     for entry in day.log:
         if entry.kind in ("withdraw", "reinstate"):
-            key = player_key(entry.data["player"])
+            key = found.key_of(entry.data["player"])
             (withdrawn.add if entry.kind == "withdraw" else withdrawn.discard)(key)
-    return [Player(s.player, s, s.player_key in withdrawn) for s, _ in latest_submissions(day.submissions)]
+    return [
+        Player(found.shown[s.player_key], s, s.player_key in withdrawn, s.player_key)
+        for s, _ in latest_submissions(day.submissions)
+    ]
 
 
 def find_player(day: Day, name: str, field: str = "player") -> Player:
-    """The player called *name* (case and spacing aside). Raises ListError (422)."""
-    key = player_key(name)
+    """The player called *name* (case and spacing aside; any name they were shown under). Raises ListError (422)."""
+    key = names(day).key_of(name)
     found = next((p for p in players(day) if p.key == key), None)
     if found is None:
         raise ListError(
@@ -94,32 +149,32 @@ def find_player(day: Day, name: str, field: str = "player") -> Player:
 
 
 def tables(day: Day, number: int) -> list[tuple[int, str, str | None]]:
-    """Round *number*'s tables as they stand: as paired, then each logged swap applied."""
+    """Round *number*'s tables as they stand: as paired, then each logged swap applied; players
+    as they are shown now."""
     paired = next((r for r in day.rounds if r.number == number), None)
     if paired is None:
         raise RoundNotFound(day.event.id, f"round {number} has not started (rounds so far: {len(day.rounds)})")
-    seats = [[n, a, b] for n, a, b in paired.tables]
+    found = names(day)
+    seats = [[n, found.show(a), None if b is None else found.show(b)] for n, a, b in paired.tables]
     for entry in day.log:
         if entry.kind == "swap" and entry.data["round"] == number:
-            first, second = (player_key(p) for p in entry.data["players"])
+            first, second = (found.show(p) for p in entry.data["players"])
+            swapped = {first: second, second: first}
             for seat in seats:
-                seat[1:] = [_swapped(p, first, second, entry.data["players"]) for p in seat[1:]]
+                seat[1:] = [None if p is None else swapped.get(p, p) for p in seat[1:]]
     return [(n, a, b) for n, a, b in seats]
 
 
-def _swapped(name: str | None, first: str, second: str, names: Sequence[str]) -> str | None:
-    if name is None:
-        return None
-    key = player_key(name)
-    return names[1] if key == first else names[0] if key == second else name
-
-
 def table_result(day: Day, number: int, table: int) -> TableResult:
-    return settle([_step(r) for r in day.results_by_table.get((number, table), ())])
+    found = names(day)
+    return settle([_step(found, r) for r in day.results_by_table.get((number, table), ())])
 
 
-def _step(entry: ResultEntry) -> Step:
-    return Step(entry.seq, entry.kind, entry.by, entry.result)
+def _step(found: Names, entry: ResultEntry) -> Step:
+    """A result row as the rules read it: who entered it and the players of its body as shown
+    now, so that two spellings of one player are one player (never their own opponent)."""
+    by = entry.by if entry.by == ORGANISER else found.show(entry.by)
+    return Step(entry.seq, entry.kind, by, _shown(found, entry.result))
 
 
 def round_complete(day: Day, number: int) -> list[int]:
@@ -142,7 +197,8 @@ def scores(
     """What *result* gives each player at *seat* (*lists*: the players by key, when the caller
     scores many games). Raises ScoringError."""
     if scoring == VICTORY_POINTS:
-        costs = {name: unit_costs(lists[player_key(name)] if lists else find_player(day, name)) for name in seat}
+        key_of = names(day).key_of
+        costs = {name: unit_costs(lists[str(key_of(name))] if lists else find_player(day, name)) for name in seat}
         sides = {
             name: Losses(frozenset(side.get("destroyed", ())), frozenset(side.get("crippled", ())))
             for name, side in result["sides"].items()
@@ -176,7 +232,8 @@ def ranked_players(day: Day) -> list[Player]:
     """The players the standings rank: every player, less those withdrawn before they were
     seated at any table (a game or a bye) of a round started; a withdrawn player who played
     stays, their games counting. A player reinstated before playing (a late arrival) is back."""
-    seated = {player_key(p) for paired in day.rounds for _, a, b in paired.tables for p in (a, b) if p is not None}
+    key_of = names(day).key_of
+    seated = {key_of(p) for paired in day.rounds for _, a, b in paired.tables for p in (a, b) if p is not None}
     return [p for p in players(day) if not p.withdrawn or p.key in seated]
 
 
@@ -229,12 +286,12 @@ def plan_round(
                 paired = pair_round(entrants, options=options)
         except PairingError as error:
             raise ListError("invalid_round", str(error), {"seed_order": [str(error)]}) from None
-        names = {player_key(p.name): p.name for p in players(day)}
+        shown = {p.key: p.name for p in players(day)}
         return [
             AddRound(
                 number,
                 drawn,
-                [(t.number, names[t.players[0]], names[t.players[1]] if t.players[1] else None) for t in paired],
+                [(t.number, shown[t.players[0]], shown[t.players[1]] if t.players[1] else None) for t in paired],
             )
         ]
 
@@ -243,12 +300,13 @@ def plan_round(
 
 def _entrants(day: Day, scoring: str, factions: Mapping[str, str]) -> list[Entrant]:
     """The players still in, in standings order, as the pairing sees them (keys, not names)."""
-    clubs = {player_key(k): v for k, v in day_settings(day)["clubs"].items()}
+    key_of = names(day).key_of
+    clubs = {key_of(k) or player_key(k): v for k, v in day_settings(day)["clubs"].items()}
     still_in = {p.key for p in players(day) if not p.withdrawn}
     found = []
     for s in current_standings(day, scoring):
-        key = player_key(s.player)
-        if key in still_in:
+        key = key_of(s.player)
+        if key is not None and key in still_in:
             found.append(
                 Entrant(
                     key,
@@ -256,7 +314,7 @@ def _entrants(day: Day, scoring: str, factions: Mapping[str, str]) -> list[Entra
                     clubs.get(key),
                     factions.get(key),
                     s.byes > 0,
-                    frozenset(player_key(o) for o in s.opponents),
+                    frozenset(str(key_of(o)) for o in s.opponents),
                 )
             )
     return found
@@ -279,22 +337,24 @@ def plan_result(scoring: str, number: int, table: int, body: Mapping[str, Any] |
 
     def plan(day: Day) -> Sequence[Change]:
         seat = _seat(day, number, table)
-        caller = day.caller
+        caller, found = day.caller, names(day)
+        me = None  # the calling player as shown: whatever spelling their token's submission has
         if not caller.organiser:
             if number != len(day.rounds):
                 raise DayConflict(
                     day.event.id, f"round {number} is over: ask the organiser to change its results", field="round"
                 )
-            if caller.player is None or player_key(caller.player) not in {player_key(p) for p in seat}:
+            me = None if caller.player is None else found.show(caller.player)
+            if me is None or me not in seat:
                 raise TokenWrong(day.event.id, f"you do not play at table {table} of round {number}")
         result = None if body is None else canonical_result(scoring, day, seat, body)
         try:
             kind, recorded = next_step(
-                table_result(day, number, table), organiser=caller.organiser, player=caller.player, result=result
+                table_result(day, number, table), organiser=caller.organiser, player=me, result=result
             )
         except ResultRefused as refused:
             raise DayConflict(day.event.id, str(refused), field="table") from None
-        return [AddResult(number, table, kind, ORGANISER if caller.organiser else str(caller.player), recorded)]
+        return [AddResult(number, table, kind, ORGANISER if caller.organiser else str(me), recorded)]
 
     return plan
 
@@ -313,17 +373,18 @@ def _seat(day: Day, number: int, table: int) -> tuple[str, str]:
 
 def canonical_result(scoring: str, day: Day, seat: tuple[str, str], body: Mapping[str, Any]) -> dict[str, Any]:
     """*body* with players named as the table names them, checked by scoring it. Raises ListError."""
-    names = {player_key(p): p for p in seat}
+    key_of = names(day).key_of
+    seated = {key_of(p): p for p in seat}
 
     def by_seat(given: Mapping[str, Any], field: str) -> dict[str, Any]:
-        unknown = [k for k in given if player_key(k) not in names]
+        unknown = [k for k in given if key_of(k) not in seated]
         if unknown:
             raise ListError(
                 "invalid_result",
                 f"{unknown} do not play at this table ({list(seat)})",
                 {field: [f"players at this table: {list(seat)}"]},
             )
-        return {names[player_key(k)]: v for k, v in given.items()}
+        return {seated[key_of(k)]: v for k, v in given.items()}
 
     if scoring == VICTORY_POINTS:
         if "sides" not in body:
@@ -362,7 +423,8 @@ def plan_swap(number: int, first: str, second: str) -> Plan:
                 day.event.id, f"only the current round ({len(day.rounds)}) can change its tables", field="round"
             )
         a, b = find_player(day, first, "players[0]"), find_player(day, second, "players[1]")
-        seats = {player_key(p): n for n, *pair in tables(day, number) for p in pair if p is not None}
+        key_of = names(day).key_of
+        seats = {key_of(p): n for n, *pair in tables(day, number) for p in pair if p is not None}
         for i, p in enumerate((a, b)):
             if p.key not in seats:
                 raise ListError(

@@ -231,6 +231,11 @@ class Entry:
     changes: tuple[str, ...] | None  # the diff from the earlier submission, in words
     revalidated: bool = False
     changed_since_submission: bool = False
+    name: str | None = None  # the player's name shown (first spelling or the organiser's); None: as submitted
+
+    @property
+    def player(self) -> str:
+        return self.name if self.name is not None else self.submission.player
 
     @property
     def valid(self) -> bool:
@@ -248,7 +253,7 @@ class Entry:
         s = self.submission
         return {
             "number": s.number,
-            "player": s.player,
+            "player": self.player,
             "faction": self.faction,
             "list_id": s.list_id,
             "list_version": s.list_version,
@@ -273,9 +278,16 @@ class Entry:
 
 
 def entries(
-    db: Database, registry: BookRegistry, event: Event, submissions: Sequence[Submission], *, revalidate: bool = False
+    db: Database,
+    registry: BookRegistry,
+    event: Event,
+    submissions: Sequence[Submission],
+    *,
+    revalidate: bool = False,
+    shown: Mapping[str, str] | None = None,
 ) -> list[Entry]:
-    """One entry per player (their newest submission), in the order players first submitted.
+    """One entry per player (their newest submission), in the order players first submitted,
+    named as *shown* (player key -> name) has them, else as their newest submission spelt it.
 
     With *revalidate*, every entry is checked again now against the pinned rules (the
     validation code may have been corrected since); ``changed_since_submission`` says
@@ -296,9 +308,9 @@ def entries(
         if earlier is not None:
             older = versions[earlier.list_id, earlier.list_version]
             changes = tuple(saved.diff_versions(db, registry, older, version).summary())
-        found.append(
-            Entry(s, _faction(registry, event, version.rules.book_id), report, earlier, changes, revalidate, changed)
-        )
+        name = (shown or {}).get(s.player_key)
+        faction = _faction(registry, event, version.rules.book_id)
+        found.append(Entry(s, faction, report, earlier, changes, revalidate, changed, name))
     return found
 
 
@@ -352,7 +364,7 @@ def entries_csv(found: Sequence[Entry]) -> str:
     for entry in found:
         s = entry.submission
         row = {
-            "player": s.player,
+            "player": entry.player,
             "faction": entry.faction,
             "points": entry.points,
             "valid": "yes" if entry.valid else "no",
