@@ -71,6 +71,13 @@ class EventEditIn(StrictSchema):
         load_default=None,
         metadata={"description": "player name -> club", "maxProperties": MAX_PLAYERS},
     )
+    lists_after_start = fields.Boolean(
+        load_default=None,
+        metadata={
+            "description": "whether players may submit (or resubmit) lists after round 1 starts;"
+            " until set: false, a submission once round 1 has started is 409"
+        },
+    )
 
 
 class ReopenIn(StrictSchema):
@@ -203,6 +210,16 @@ class SwapIn(StrictSchema):
 
 class PlayerIn(StrictSchema):
     player = _name(100, required=True)
+
+
+class RenameIn(StrictSchema):
+    player = _name(100, required=True, metadata={"description": "the player, by any name they are known by"})
+    name = _name(100, required=True, metadata={"description": "the name they are shown under from now on"})
+
+
+class RenameOut(OutSchema):
+    player = fields.String(metadata={"description": "the name the player is shown under now"})
+    before = fields.String(metadata={"description": "the name they were shown under before this request"})
 
 
 class StandingOut(OutSchema):

@@ -28,7 +28,7 @@ from listbuilder.shapes.events import (
     SubmissionOut,
     SubmitIn,
 )
-from listbuilder.store.errors import DeadlinePassed, StoreError
+from listbuilder.store.errors import DeadlinePassed, StoreError, SubmissionConflict
 from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import bearer_token, database, event_body, registry
@@ -41,6 +41,8 @@ core = lazy_module("listbuilder.events.submissions")  # the tournament rules: lo
 store = lazy_module("listbuilder.store.events")
 lists_store = lazy_module("listbuilder.store.lists")
 event_players = lazy_module("listbuilder.store.event_players")
+day_store = lazy_module("listbuilder.store.rounds")
+the_day = lazy_module("listbuilder.events.rounds")
 
 blp = Blueprint(
     "events",
@@ -83,7 +85,7 @@ def _errors(*codes: int, **overrides: str) -> Any:
         403: "wrong token",
         404: "no event with this id, or a book, system or list we do not have",
         413: "body over 1 MiB; for a submission, also a new player at an event that has its LISTBUILDER_MAX_PLAYERS players",
-        409: "submissions closed (the message names the deadline), a book version other than the pinned one, or a player name or list another player holds",
+        409: "submissions closed (the message names the deadline, or round 1 has started and the event does not have lists_after_start), a book version other than the pinned one, or a player name or list another player holds",
         412: "the list was saved again while it was being checked: submit again",
         410: "the organiser deleted the event, or the list was deleted",
         422: "invalid fields (a deadline already past), a list of another system or book, or (unless the event allows them) an illegal list: errors name each issue",
@@ -151,12 +153,21 @@ class Submissions(MethodView):
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Submit a saved list (its edit token in Authorization): checked against the pinned rules, then locked."""
         db, books, token = database(), registry(), bearer_token()
-        event = store.read_event(db, event_id)
+        found = day_store.read_day(db, event_id)
+        event = found.event
         if not event.is_open(dt.datetime.now(dt.timezone.utc)):
             raise DeadlinePassed(event_id, event.deadline)
+        player = data["player"].strip()
+        names = the_day.names(found)
+        key = names.key_of(player)  # a player known by this name (any they were shown under), or None: a new one
+        closed = not the_day.day_settings(found)["lists_after_start"]
+        entry = next((s for s in reversed(found.submissions) if s.player_key == key), None)
+        if closed and found.rounds and (entry is None or entry.list_id != data["list_id"]):
+            # (the same list again may be a retried request: the store answers a repeat, refuses the rest)
+            raise SubmissionConflict(event_id, store.CLOSED_ONCE_STARTED, field="round")
         lists_store.check_owner(db, data["list_id"], token)
         quotas.check_players(
-            *event_players.players_and_known(db, event_id, data["player"]), current_app.config["MAX_PLAYERS"]
+            *event_players.players_and_known(db, event_id, player, key), current_app.config["MAX_PLAYERS"]
         )
         version = lists_store.read_list(db, data["list_id"]).current
         check = core.check_for_event(db, books, event, version)
@@ -166,11 +177,13 @@ class Submissions(MethodView):
         done = store.submit(
             db,
             event_id,
-            player=data["player"].strip(),
+            player=player,
             player_token=data["player_token"],
             list_id=data["list_id"],
             list_token=token,
             checked=checked,
+            key=key,
+            closed_once_started=closed,
         )
         s = done.submission
         if done.created:
@@ -178,7 +191,7 @@ class Submissions(MethodView):
         body = {
             "event_id": event_id,
             "number": s.number,
-            "player": s.player,
+            "player": names.shown.get(s.player_key, s.player),  # shown: the first spelling, or the organiser's
             "player_token": done.player_token,
             "list_id": s.list_id,
             "list_version": s.list_version,
@@ -193,7 +206,8 @@ class Submissions(MethodView):
 def _report(event_id: str, *, revalidate: bool) -> tuple[Any, list[core.Entry], int]:
     db = database()
     event, submissions = store.read_as_organiser(db, event_id, bearer_token())
-    return event, core.entries(db, registry(), event, submissions, revalidate=revalidate), len(submissions)
+    shown = the_day.names(day_store.read_day(db, event_id)).shown
+    return event, core.entries(db, registry(), event, submissions, revalidate=revalidate, shown=shown), len(submissions)
 
 
 def _report_body(event_id: str, *, revalidate: bool) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from listbuilder.shapes.rounds import (
     PlayerIn,
     PrecheckIn,
     PrecheckOut,
+    RenameIn,
+    RenameOut,
     ReopenIn,
     ResultIn,
     ResultOut,
@@ -172,6 +174,37 @@ class Reinstatements(MethodView):
         """Bring a withdrawn player back: they are paired again from the next round."""
         _change(event_id, day.plan_withdrawal(data["player"], withdraw=False))
         return data, 201
+
+
+@blp.route("/<event_id:event_id>/renames")
+class Renames(MethodView):
+    @blp.arguments(RenameIn)
+    @blp.response(201, RenameOut)
+    @blp.alt_response(200, schema=RenameOut, description="the player is shown under that name already: nothing changed")
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="renamePlayer")
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Show a player under another name (a typo fixed): tables, results and standings follow, past rounds too; the player stays who they are (409: another player's name)."""
+        written = store.change_day(
+            database(), event_id, bearer_token(), admin.plan_rename(data["player"], data["name"])
+        )
+        if written:
+            return {"player": written[0].data["after"], "before": written[0].data["before"]}, 201
+        shown = day.find_player(store.read_day(database(), event_id), data["name"], "name").name
+        return {"player": shown, "before": shown}, 200
+
+
+@blp.route("/<event_id:event_id>/submissions/<int:number>")
+class Submission(MethodView):
+    @blp.response(204)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410)
+    @blp.doc(operationId="undoSubmission")
+    def delete(self, event_id: str, number: int) -> Any:
+        """Undo a player's newest submission before round 1: their earlier entry counts again, or they are out (the row is kept, the list stays locked)."""
+        store.change_day(database(), event_id, bearer_token(), admin.plan_undo_submission(number))
+        return no_content()
 
 
 @blp.route("/<event_id:event_id>/precheck")
