@@ -155,14 +155,13 @@ def tables(day: Day, number: int) -> list[tuple[int, str, str | None]]:
     if paired is None:
         raise RoundNotFound(day.event.id, f"round {number} has not started (rounds so far: {len(day.rounds)})")
     found = names(day)
-    seats = [[n, found.show(a), None if b is None else found.show(b)] for n, a, b in paired.tables]
+    seats = [(n, found.show(a), None if b is None else found.show(b)) for n, a, b in paired.tables]
     for entry in day.log:
         if entry.kind == "swap" and entry.data["round"] == number:
             first, second = (found.show(p) for p in entry.data["players"])
             swapped = {first: second, second: first}
-            for seat in seats:
-                seat[1:] = [None if p is None else swapped.get(p, p) for p in seat[1:]]
-    return [(n, a, b) for n, a, b in seats]
+            seats = [(n, swapped.get(a, a), None if b is None else swapped.get(b, b)) for n, a, b in seats]
+    return seats
 
 
 def table_result(day: Day, number: int, table: int) -> TableResult:

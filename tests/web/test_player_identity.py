@@ -348,3 +348,24 @@ def test_a_submission_racing_the_start_of_round_1_comes_first_or_is_refused(save
             assert cid["list_id"] == copy["id"] and cid["submitted_at"] < began[1]["started_at"]
         else:
             assert "round" in sent[1]["errors"] and cid["list_id"] == entered["Cid"][0]["id"]
+
+
+def test_a_swap_then_a_rename_then_a_resubmission_keep_one_seat_per_player(saved_client):
+    event = make_event(saved_client)
+    entered = players(saved_client, event)
+    assert patch(saved_client, event, lists_after_start=True).status_code == 200
+    first = start(saved_client, event, seed=2)
+    ann, other = table_of(first, "Ann")["table"], next(t for t in first["pairings"] if "Ann" not in t["players"])
+    mover = other["players"][0]
+    swapped = saved_client.post(
+        url(event, "/rounds/1/swaps"), json={"players": ["ann", mover]}, headers=organiser(event)
+    )
+    assert swapped.status_code == 201, swapped.json
+    assert rename(saved_client, event, "ANN", "Anna").status_code == 201
+    again, _ = resubmit(saved_client, event, entered["Ann"][0], "ann", entered["Ann"][1])
+    assert again.status_code == 201 and again.json["player"] == "Anna"
+    state = saved_client.get(url(event, "/rounds/1")).json
+    seated = [p for t in state["pairings"] for p in t["players"]]
+    assert sorted(seated) == sorted(["Anna", "Bob", "Cid", "Dee"])
+    assert mover in table_of(state, mover)["players"] and table_of(state, mover)["table"] == ann
+    assert table_of(state, "Anna")["table"] == other["table"]
