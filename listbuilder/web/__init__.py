@@ -24,6 +24,7 @@ from listbuilder.web import (
     api,
     book_pages,
     context,
+    deleted_events,
     docs,
     event_pages,
     events,
@@ -101,6 +102,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     event_pages.init_app(app)
     round_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
+    deleted_events.init_app(app)  # a deleted event's 410 before a token's 401 or a body's 422
     security.init_app(app)
     quotas.init_app(app)  # after every blueprint: it wraps the views it counts
     if app.config.get("PUBLIC_URL"):

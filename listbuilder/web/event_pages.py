@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template
 
-from listbuilder.store.errors import EventNotFound
+from listbuilder.store.errors import EventGone, EventNotFound
 from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import database, event_body, registry
 
@@ -33,6 +33,8 @@ def new() -> str:
 def view(event_id: str) -> Any:
     try:
         event = store.read_event(database(), event_id)
+    except EventGone:
+        return render_template("not_found.html", message="This event was deleted by its organiser."), 410
     except EventNotFound:
         return render_template(
             "not_found.html", message="There is no event at this address. Check the link you were given."

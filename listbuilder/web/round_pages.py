@@ -22,24 +22,23 @@ day = lazy_module("listbuilder.events.rounds")
 bp = Blueprint("round_pages", __name__)
 
 
-def _day_or_404(event_id: str) -> Any:
+def _day(event_id: str) -> Any:
+    """The event's day, or the page for an unknown (404) or deleted (410) event."""
     try:
         return store.read_day(database(), event_id)
-    except (EventNotFound, EventGone):
-        return None
-
-
-def _missing() -> Any:
-    return render_template(
-        "not_found.html", message="There is no event at this address. Check the link you were given."
-    ), 404
+    except EventGone:
+        return render_template("not_found.html", message="This event was deleted by its organiser."), 410
+    except EventNotFound:
+        return render_template(
+            "not_found.html", message="There is no event at this address. Check the link you were given."
+        ), 404
 
 
 @bp.route("/events/<event_id>/standings")
 def standings(event_id: str) -> Any:
-    found = _day_or_404(event_id)
-    if found is None:
-        return _missing()
+    found = _day(event_id)
+    if isinstance(found, tuple):
+        return found
     scoring = str(registry().rules[found.event.system_id].tournament_scoring)
     current = day.round_body(found, len(found.rounds), scoring) if found.rounds else None
     return render_template("event_standings.html", body=standings_body(found), current=current)
@@ -47,9 +46,9 @@ def standings(event_id: str) -> Any:
 
 @bp.route("/events/<event_id>/day")
 def organiser_day(event_id: str) -> Any:
-    found = _day_or_404(event_id)
-    if found is None:
-        return _missing()
+    found = _day(event_id)
+    if isinstance(found, tuple):
+        return found
     scoring = str(registry().rules[found.event.system_id].tournament_scoring)
     return render_template("event_day.html", event=found.event, scoring=scoring)
 
