@@ -17,6 +17,9 @@ export function buildSettings() {
   const name = $("list-name", HTMLInputElement);
   name.value = page.list.name || "";
   name.oninput = () => edit("Rename the list", (l) => { l.name = name.value; }, { merge: "list-name", light: true });
+  // builder.html serves the box disabled: a name typed before the list was loaded would be
+  // overwritten by it (more likely since the page is several modules to fetch).
+  name.disabled = false;
   const fields = $("size-fields");
   if (isBudgetSystem()) {
     /** @type {{id: string, name: string, description: string, split?: {points: number, across: string[]}}[]} */
