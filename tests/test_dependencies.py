@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-OURS = {"listbuilder", "tests", "wsgi"}
+OURS = {"listbuilder", "tests", "wsgi", "deploy"}  # deploy/: the production stack beside the package
 
 
 def imported_modules(folder: Path) -> set[str]:
