@@ -44,19 +44,26 @@ def test_every_name_of_a_template_is_filled_and_every_value_used():
         render.fill("{{a}}", {"a": 1, "b": 2})
 
 
-@pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make nginx installs Debian's)")
-def test_nginx_accepts_the_stack_configuration(tmp_path):
+def nginx_test(folder, site: str) -> subprocess.CompletedProcess[str]:
+    """``nginx -t`` on the stack's main configuration with *site* beside it, in *folder*."""
     nginx = nginx_binary()
-    (tmp_path / "listbuilder.conf").write_text(
-        render.site(["127.0.0.1:8001"], listen="127.0.0.1:8000", access_log=str(tmp_path / "a.log"), hsts_seconds=60)
-    )
+    assert nginx is not None
+    (folder / "listbuilder.conf").write_text(site)
     user = f"{pwd.getpwuid(os.geteuid()).pw_name}" if os.geteuid() == 0 else None
-    (tmp_path / "nginx.conf").write_text(render.stack(tmp_path, mime_types(nginx), user=user))
-    checked = subprocess.run(
-        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "error.log")],
+    (folder / "nginx.conf").write_text(render.stack(folder, mime_types(nginx), user=user))
+    return subprocess.run(
+        [nginx, "-t", "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
         capture_output=True,
         text=True,
         timeout=30,
+    )
+
+
+@pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make nginx installs Debian's)")
+def test_nginx_accepts_the_stack_configuration(tmp_path):
+    checked = nginx_test(
+        tmp_path,
+        render.site(["127.0.0.1:8001"], listen="127.0.0.1:8000", access_log=str(tmp_path / "a.log"), hsts_seconds=60),
     )
     assert checked.returncode == 0, checked.stderr
 
@@ -75,16 +82,7 @@ def test_nginx_accepts_the_site_with_tls_and_sends_hsts_on_what_it_serves(tmp_pa
     site = render.site(["127.0.0.1:8001"], listen="443 ssl", access_log="off", tls=(cert, key))
     assert site.count("Strict-Transport-Security 'max-age=31536000'") == 4 + len(render.NGINX_ERRORS)
     assert "return 301 https://$host$request_uri;" in site
-    nginx = nginx_binary()
-    (tmp_path / "listbuilder.conf").write_text(site)
-    user = f"{pwd.getpwuid(os.geteuid()).pw_name}" if os.geteuid() == 0 else None
-    (tmp_path / "nginx.conf").write_text(render.stack(tmp_path, mime_types(nginx), user=user))
-    checked = subprocess.run(
-        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "error.log")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    checked = nginx_test(tmp_path, site)
     assert checked.returncode == 0, checked.stderr
 
 
