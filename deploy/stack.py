@@ -210,9 +210,13 @@ class Stack:
 
     def start(self) -> Stack:
         try:
-            for index in range(len(self.instances)):
+            # The first instance makes or upgrades the database's tables before the others
+            # start: two migrating one new SQLite file at once can fail ("database is locked").
+            self.start_instance(0)
+            self.wait_for_instance(0)
+            for index in range(1, len(self.instances)):
                 self.start_instance(index)
-            for index in range(len(self.instances)):
+            for index in range(1, len(self.instances)):
                 self.wait_for_instance(index)
             self.start_nginx()
         except BaseException:
