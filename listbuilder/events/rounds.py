@@ -477,12 +477,17 @@ def round_body(day: Day, number: int, scoring: str) -> dict[str, Any]:
                 if state.decided_by_organiser
                 else "confirmed"
                 if counted
+                else "disputed"
+                if state.disputed
                 else "waiting"
                 if state.pending
                 else "open"
             )
-            item["result"] = dict((counted or state.pending).result) if (counted or state.pending) else None
+            shown = counted or (None if state.disputed else state.pending)
+            item["result"] = dict(shown.result) if shown else None
             item["entered_by"] = state.pending.by if state.pending else None
+            if state.disputed and state.pending:  # both entries, for the organiser to choose from
+                item["entries"] = [{"by": s.by, "result": dict(s.result)} for s in (state.pending, state.disputed)]
             item["scores"] = (
                 {p: _score_dict(s) for p, s in scores(scoring, day, (a, b), counted.result).items()}
                 if counted

@@ -123,20 +123,32 @@ class RoundIn(StrictSchema):
     )
 
 
+class TableEntryOut(OutSchema):
+    by = fields.String(metadata={"description": "the player who entered it"})
+    result = fields.Dict(metadata={"description": "the result as they entered it"})
+
+
 class PairingOut(OutSchema):
-    SOMETIMES = frozenset({"entered_by"})  # not on a bye's table
+    SOMETIMES = frozenset({"entered_by", "entries"})  # not on a bye's table; entries only in a dispute
 
     table = fields.Integer()
     players = fields.List(
         fields.String(allow_none=True), metadata={"description": "the two players; the second is null for a bye"}
     )
     status = fields.String(
-        metadata={"description": "open, waiting (entered, not confirmed), confirmed, decided (by the organiser) or bye"}
+        metadata={
+            "description": "open, waiting (entered, not confirmed), disputed (the players entered different"
+            " results: both in entries), confirmed, decided (by the organiser) or bye"
+        }
     )
     result = fields.Dict(
         allow_none=True, metadata={"description": "the result that counts, or the one waiting for confirmation"}
     )
     entered_by = fields.String(allow_none=True, metadata={"description": "who entered the waiting result"})
+    entries = fields.List(
+        fields.Nested(TableEntryOut),
+        metadata={"description": "a disputed table: the two players' entries, the first one entered first"},
+    )
     scores = fields.Dict(
         allow_none=True, metadata={"description": "player -> points, secondary, outcome (once the result counts)"}
     )
@@ -196,7 +208,9 @@ class TableIn(StrictSchema):
 
 
 class ResultOut(PairingOut):
-    recorded = fields.String(metadata={"description": "what this request recorded: entry, confirmation or override"})
+    recorded = fields.String(
+        metadata={"description": "what this request recorded: entry, confirmation, dispute or override"}
+    )
 
 
 class SwapIn(StrictSchema):
