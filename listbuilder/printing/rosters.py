@@ -91,7 +91,9 @@ class UnitBlock:
     """What hits the table as one unit: an entry, or a combined pair, with any joined heroes.
 
     Identical activations (same unit, gear, name and riders) print once, ``copies`` times; then
-    ``models`` and ``cost`` are each copy's and ``total_cost`` the block's.
+    ``models`` and ``cost`` are each copy's and ``total_cost`` the block's, and each copy has a
+    number of its own (6a, 6b, ...) so that copies on the table can be told apart, with the
+    mark the builder gives its entry among those of the same name (``copy_marks``: "#1", "#3").
     """
 
     number: int
@@ -102,10 +104,32 @@ class UnitBlock:
     cost: str
     copies: int = 1
     total_cost: str = ""
+    copy_marks: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
         return f"{self.copies}× {self.profile.name}" if self.copies > 1 else self.profile.name
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        """Each copy's number: ``("6",)`` for one, ``("6a", "6b", "6c")`` for three."""
+        if self.copies == 1:
+            return (str(self.number),)
+        return tuple(f"{self.number}{_copy_letter(i)}" for i in range(self.copies))
+
+    @property
+    def number_text(self) -> str:
+        """The block's number on the sheet: ``6``, or ``6a–6c`` for copies printed once."""
+        numbers = self.numbers
+        return numbers[0] if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def _copy_letter(index: int) -> str:
+    """a, b, ... z, then aa, ab, ...: a letter or two that a player can chalk on a base."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return (
+        letters[index] if index < len(letters) else letters[index // len(letters) - 1] + letters[index % len(letters)]
+    )
 
 
 @dataclass(frozen=True)
@@ -210,6 +234,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     casters = _caster_rules(system, sheet)
 
     groups = deployment_groups(resolved)
+    marks = builder_marks(resolved)
     built: list[tuple[UnitBlock, Cost]] = []
     for group in groups:
         main = _profile(group.members, book, system, sheet, casters)
@@ -218,7 +243,13 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         built.append(
             (
                 UnitBlock(
-                    0, main, heroes, len(group.members), main.models + sum(h.models for h in heroes), format_cost(cost)
+                    0,
+                    main,
+                    heroes,
+                    len(group.members),
+                    main.models + sum(h.models for h in heroes),
+                    format_cost(cost),
+                    copy_marks=(marks[group.members[0].key],),
                 ),
                 cost,
             )
@@ -271,15 +302,36 @@ def _edition(book: ArmyBook, system: GameSystem) -> dict[str, Any]:
 
 def _merge_identical(blocks: Iterable[tuple[UnitBlock, Cost]]) -> list[UnitBlock]:
     """One block per distinct activation, counting its copies, numbered in list order."""
-    merged: dict[tuple[Profile, tuple[Profile, ...], int], tuple[UnitBlock, Cost, int]] = {}
+    merged: dict[tuple[Profile, tuple[Profile, ...], int], tuple[UnitBlock, Cost, tuple[str, ...]]] = {}
     for block, cost in blocks:
         key = (block.profile, block.heroes, block.combined)
-        first, _, copies = merged.get(key, (block, cost, 0))
-        merged[key] = (first, cost, copies + 1)
+        first, _, names = merged.get(key, (block, cost, ()))
+        merged[key] = (first, cost, names + block.copy_marks)
     return [
-        replace(block, number=number, copies=copies, total_cost=format_cost(Cost.total([cost] * copies)))
-        for number, (block, cost, copies) in enumerate(merged.values(), start=1)
+        replace(
+            block,
+            number=number,
+            copies=len(names),
+            total_cost=format_cost(Cost.total([cost] * len(names))),
+            copy_marks=names if len(names) > 1 else (),
+        )
+        for number, (block, cost, names) in enumerate(merged.values(), start=1)
     ]
+
+
+def builder_marks(resolved: Sequence[ResolvedEntry]) -> dict[str, str]:
+    """Each entry's mark among the entries of its name, as the builder's list shows it ("#2";
+    empty for a name no other entry has: static/js/builder_state.js labelOf), so a printed
+    copy and the builder's row name the same entry."""
+    sharing: dict[str, int] = {}
+    for r in resolved:
+        sharing[r.name] = sharing.get(r.name, 0) + 1
+    seen: dict[str, int] = {}
+    marks = {}
+    for r in resolved:
+        seen[r.name] = seen.get(r.name, 0) + 1
+        marks[r.key] = f"#{seen[r.name]}" if sharing[r.name] > 1 else ""
+    return marks
 
 
 # Where a family's validation totals give the amount each currency may reach.

@@ -318,8 +318,10 @@ def test_unit_cards_render_for_every_system(registry, system):
     pages = pdf_pages(roster_pdf(registry, army, layout="cards", cache=None))
     text = squash("\n".join(pages))
     for block in roster.blocks:
-        # one card per unit on the table: identical units get identical cards, none says "2×"
-        assert text.count(f"{block.number}·{squash(block.profile.name)}") == block.copies, block.title
+        # one card per unit on the table, none says "2×": copies of one unit get the same card,
+        # each with a number of its own (6a, 6b) and the builder's mark (#1, #2)
+        for number, mark in zip(block.numbers, block.copy_marks or ("",), strict=False):
+            assert text.count(f"{number}·{squash(block.profile.name)}{mark}") == 1, (number, block.title)
         # each card explains the rules its unit carries, in our own words
         for rule in roster.rules_of(block):
             assert squash(rule.label) + squash(rule.text) in text, rule.label
@@ -344,7 +346,9 @@ def test_identical_units_get_one_card_each(registry):
     roster = build_roster(registry, parse_list(army))
     assert [(b.title, b.copies) for b in roster.blocks] == [("3× Ash Wardens", 3), ("Wardens of the Gate", 1)]
     text = squash("\n".join(pdf_pages(roster_pdf(registry, parse_list(army), layout="cards", cache=None))))
-    assert text.count("1·AshWardens") == 3 and text.count("2·WardensoftheGate") == 1
+    # the same card three times, each copy numbered apart: 1a, 1b, 1c, and the builder's #1-#3
+    assert [text.count(f"1{letter}·AshWardens#{n}") for letter, n in zip("abc", "123", strict=True)] == [1, 1, 1]
+    assert text.count("·AshWardens") == 3 and text.count("2·WardensoftheGate") == 1
     assert "3×" not in text and "modelseach" not in text  # a card is one unit: its own models and cost
 
 
