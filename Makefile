@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup native browser nginx run stack test lint lint-js lock upgrade-check bench check-books clean
+.PHONY: setup native browser contract nginx run stack test lint lint-js lock upgrade-check bench check-books clean
 
 setup: $(VENV)/.installed
 
@@ -78,6 +78,17 @@ browser:
 	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends nodejs npm)
 	cd tests/browser/a11y && ($(AXE_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund)
 
+# The API's contract from a second language (tests/contract): ajv checks every JSON answer of the
+# API tests against the document (tests/answer_schemas.py); openapi-typescript, typescript and
+# redocly for the TypeScript client test. Pinned by tests/contract/package-lock.json, installed
+# again when the lock pins other versions.
+CONTRACT_CURRENT = node -e 'const lock = require("./package-lock.json").packages; \
+	for (const name of Object.keys(lock[""].dependencies)) \
+	if (require(`./node_modules/$${name}/package.json`).version !== lock[`node_modules/$${name}`].version) process.exit(1)'
+contract:
+	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends nodejs npm)
+	cd tests/contract && ($(CONTRACT_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund)
+
 # The production stack's proxy (deploy/): Debian's nginx, run by `make stack` and the stack
 # tests (tests/deploy) as the current user, never as the system's service.
 nginx:
@@ -90,7 +101,7 @@ stack: setup native nginx
 	$(PY) -m compileall -q listbuilder wsgi.py
 	$(PY) -m deploy.stack --host $(HOST) --port $(PORT)
 
-test: setup native browser nginx lint
+test: setup native browser contract nginx lint
 	$(VENV)/bin/python -m pytest -q
 
 # ruff's lint rules on everything, and mypy on the pure core (model, validation, issue data, dice,

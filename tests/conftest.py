@@ -181,9 +181,14 @@ def round_trips(db):
 @pytest.fixture(autouse=True)
 def statuses_are_declared():
     """Fails a test in which an API operation answered a status its OpenAPI entry does not
-    declare (tests/declared_statuses.py)."""
+    declare (tests/declared_statuses.py), or JSON its entry's schema does not allow
+    (tests/answer_schemas.py: ajv)."""
+    from tests.answer_schemas import violations
     from tests.declared_statuses import statuses_heard
 
-    with statuses_heard() as heard:
+    answers: list = []
+    with statuses_heard(answers) as heard:
         yield
     assert heard == [], "\n".join(dict.fromkeys(heard))
+    wrong = violations(answers)
+    assert wrong == [], f"{len(wrong)} answers break their declared schemas:\n" + "\n".join(dict.fromkeys(wrong))

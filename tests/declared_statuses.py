@@ -5,6 +5,8 @@
 conftest.py hears every response any app sends in any test (Flask's ``request_finished``
 signal) and fails the test when an ``/api/v1`` operation answered a status missing from its
 entry. Every error path the suite drives (401, 403, 409, 412, 428, ...) is audited that way.
+The JSON answers heard are kept too, for ``tests/answer_schemas.py`` to check against the
+schemas their entries declare (issue 38).
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import Any
 import flask
 
 from listbuilder.web.http.rest import built_spec
+from tests.answer_schemas import Answer, document_key
 
 METHODS = {"get", "put", "post", "delete", "patch"}
 _DECLARED: dict[tuple[str, str], frozenset[str]] = {}
 _READ: set[int] = set()  # apps whose documents were read (each once)
+_DOCUMENTS: dict[int, str] = {}  # app -> the key of its document (tests/answer_schemas.py)
 
 
 def openapi_path(rule: str) -> str:
@@ -48,8 +52,7 @@ def undeclared(app: flask.Flask, response: flask.Response) -> str | None:
         return None  # HEAD, OPTIONS: no operation of their own
     key = (openapi_path(rule.rule), flask.request.method)
     if key not in _DECLARED and id(app) not in _READ:  # an app with operations not seen yet
-        _READ.add(id(app))
-        _DECLARED.update(declared(built_spec(app).to_dict()))
+        _read(app)
     statuses = _DECLARED.get(key)
     if statuses is None:  # not an operation: HEAD, OPTIONS, a 405 for a method it lacks
         return None
@@ -58,15 +61,40 @@ def undeclared(app: flask.Flask, response: flask.Response) -> str | None:
     return f"{key[1]} {key[0]} answered {response.status_code}, which its OpenAPI entry does not declare ({', '.join(sorted(statuses))})"
 
 
+def _read(app: flask.Flask) -> None:
+    _READ.add(id(app))
+    spec = built_spec(app).to_dict()
+    _DECLARED.update(declared(spec))
+    _DOCUMENTS[id(app)] = document_key(spec)
+
+
+def json_answer(app: flask.Flask, response: flask.Response) -> Answer | None:
+    """The current request's answer, if it is JSON from an operation of *app*'s document."""
+    rule = flask.request.url_rule
+    if rule is None or not rule.rule.startswith("/api/v1/") or flask.request.method.lower() not in METHODS:
+        return None
+    if response.is_streamed or response.mimetype != "application/json" or response.status_code == 204:
+        return None
+    if id(app) not in _READ:
+        _read(app)
+    path = openapi_path(rule.rule)
+    if (path, flask.request.method) not in _DECLARED:
+        return None
+    body = response.get_json(silent=True)
+    return Answer(_DOCUMENTS[id(app)], path, flask.request.method.lower(), response.status_code, body)
+
+
 @contextmanager
-def statuses_heard() -> Iterator[list[str]]:
-    """The undeclared statuses any app answers while inside."""
+def statuses_heard(answers: list[Answer] | None = None) -> Iterator[list[str]]:
+    """The undeclared statuses any app answers while inside (and its JSON answers, into *answers*)."""
     heard: list[str] = []
 
     def check(sender: flask.Flask, response: flask.Response, **_: Any) -> None:
         problem = undeclared(sender, response)
         if problem:
             heard.append(problem)
+        if answers is not None and (answer := json_answer(sender, response)) is not None:
+            answers.append(answer)
 
     flask.request_finished.connect(check)
     try:

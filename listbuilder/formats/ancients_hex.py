@@ -58,6 +58,12 @@ class AncientsHexUnitSchema(UnitSchema):
     """One unit card. Stats go to ``Unit.stats``; attack and missile dice also become weapons."""
 
     STAT_FIELDS: ClassVar[tuple[str, ...]] = ANCIENTS_HEX.stat_names
+    DERIVED_STATS: ClassVar[dict[str, fields.Field]] = {
+        "move_first": WholeNumber(
+            metadata={"description": "hexes of the first move action (the part of move before /)"}
+        ),
+        "move_total": WholeNumber(metadata={"description": "hexes of both move actions (the part of move after /)"}),
+    }
 
     unit_class = fields.String(required=True, data_key="class", validate=validate.OneOf(UNIT_CLASSES))
     activation = WholeNumber(load_default=None, validate=validate.OneOf(sorted(ACTIVATION.values())))

@@ -71,6 +71,9 @@ def parse_dice(text: str) -> tuple[int, int, int]:
 class DiceField(fields.Field):
     """Damage dice as the rulebook writes them (``d6-1``); kept as the normalised text."""
 
+    OPENAPI: ClassVar[dict[str, Any]] = {"type": ["string", "integer"], "description": "dice such as d6-1, or a number"}
+    OPENAPI_OUT: ClassVar[dict[str, Any]] = {"type": "string", "description": "dice such as d6-1"}
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
@@ -88,6 +91,15 @@ class FacingsField(fields.Field):
     number is accepted and spread over the four facings.
     """
 
+    OPENAPI_OUT: ClassVar[dict[str, Any]] = {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0},
+        "minItems": 4,
+        "maxItems": 4,
+        "description": "front, front-side, back-side, back",
+    }
+    OPENAPI: ClassVar[dict[str, Any]] = {"oneOf": [{"type": "integer", "minimum": 0}, OPENAPI_OUT]}
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[int, ...]:
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value] * 4
@@ -102,6 +114,14 @@ class FacingsField(fields.Field):
 class AnglesField(fields.Field):
     """Firing angles by facing: ``true``/``false`` for a turning gun, or a number of shots
     for fixed mounts (004 Fixed Weapons: a fixed gun fires only the way it points)."""
+
+    OPENAPI: ClassVar[dict[str, Any]] = {
+        "type": "array",
+        "items": {"type": ["boolean", "integer"], "minimum": 0},
+        "minItems": 4,
+        "maxItems": 4,
+        "description": "front, front-side, back-side, back: true/false, or a fixed mount's shots",
+    }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[bool | int, ...]:
         if not isinstance(value, list) or len(value) != 4:

@@ -218,9 +218,12 @@ class SectionSchema(StrictSchema):
 
 
 class UnitSchema(StrictSchema):
-    """Common unit fields; a family adds its stats and lists them in ``STAT_FIELDS``."""
+    """Common unit fields; a family adds its stats and lists them in ``STAT_FIELDS``, and in
+    ``DERIVED_STATS`` the stats its ``make`` adds to ``Unit.stats`` from them (so the API's
+    document can declare every key a unit's ``stats`` holds)."""
 
     STAT_FIELDS: ClassVar[tuple[str, ...]] = ()
+    DERIVED_STATS: ClassVar[dict[str, fields.Field]] = {}
 
     id = Identifier(required=True)
     name = fields.String(required=True, validate=validate.Length(min=1))

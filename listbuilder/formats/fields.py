@@ -48,6 +48,16 @@ class Described(fields.Raw):
         self.schema = schema
 
 
+class Computed(fields.Function):
+    """A value an answer computes from the object it dumps (``fields.Function``), documented
+    by the :class:`OutSchema` (or list of them, ``many=True``) it has the shape of."""
+
+    def __init__(self, function: Any, schema: type[OutSchema], *, many: bool = False, **kwargs: Any) -> None:
+        super().__init__(function, **kwargs)
+        self.schema = schema
+        self.many = many
+
+
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 Identifier = lambda **kw: fields.String(  # noqa: E731 - a field factory reads best inline
     validate=validate.Regexp(ID_PATTERN, error="not an id (lowercase letters, digits, - and _)"),
@@ -101,7 +111,13 @@ def non_negative_int(**kw: Any) -> fields.Integer:
 
 class CostField(fields.Field):
     """A cost vector ``{"pts": 120}``; every amount a non-negative integer, or any integer
-    with ``negative=True`` (an upgrade option that swaps in cheaper gear refunds points)."""
+    with ``negative=True`` (an upgrade option that swaps in cheaper gear refunds points).
+
+    ``OPENAPI`` is how the document declares a field of ours that no marshmallow type
+    describes (``listbuilder.web.http.openapi``), and ``OPENAPI_OUT`` what an answer sends
+    when that differs from what a request may give."""
+
+    OPENAPI: ClassVar[dict[str, Any]] = {"$ref": "#/components/schemas/CostOut"}
 
     def __init__(self, *, negative: bool = False, **kwargs: Any):
         super().__init__(**kwargs)
@@ -123,7 +139,27 @@ class CostField(fields.Field):
 
 class RuleLabel(fields.Field):
     """A special rule: a label such as ``"Tough(3)"``, or ``{name: Tough, rating: 3}`` (a number
-    kept as a number) or ``{name: Bane, param: Undead}``, read into a RuleRef."""
+    kept as a number) or ``{name: Bane, param: Undead}``, read into a RuleRef; an answer
+    sends the label."""
+
+    OPENAPI: ClassVar[dict[str, Any]] = {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "description": "a label such as Tough(3)"},
+            {
+                "type": "object",
+                "properties": {"name": {"type": "string", "minLength": 1}, "rating": {"type": "integer"}},
+                "required": ["name"],
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "properties": {"name": {"type": "string", "minLength": 1}, "param": {"type": "string", "minLength": 1}},
+                "required": ["name", "param"],
+                "additionalProperties": False,
+            },
+        ]
+    }
+    OPENAPI_OUT: ClassVar[dict[str, Any]] = {"type": "string", "description": "a label such as Tough(3)"}
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> RuleRef:
         if isinstance(value, dict):

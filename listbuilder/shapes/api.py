@@ -13,16 +13,17 @@ from typing import Any
 
 from marshmallow import fields, post_dump, validate
 
-from listbuilder import issue_data
+from listbuilder import issue_data, validation
 from listbuilder.families import FAMILIES
-from listbuilder.formats.fields import CostField, Described, OutSchema, RuleLabel
+from listbuilder.formats.fields import Computed, CostField, Described, OutSchema, RuleLabel
+from listbuilder.model import AFFECTS_ALL, AFFECTS_ANY, AFFECTS_ONE, AFFECTS_UNIT, AFFECTS_UP_TO
 from listbuilder.shapes.previews import OneOfSchemas
 
 
 class RuleDefinitionOut(OutSchema):
     name = fields.String()
     param = fields.String(allow_none=True)
-    kind = fields.String()
+    kind = fields.String(validate=validate.OneOf(["unit", "weapon", "item", "spell", "army"]))
     text = fields.String()
     mentions = fields.List(fields.String())
 
@@ -75,14 +76,24 @@ class OptionOut(OutSchema):
     elite_only = fields.Boolean()
     elite = fields.Function(
         lambda o: bool(o.extra.get("elite")),
-        metadata={"description": "the option is an elite model taking a regular one's place (armour-hex)"},
+        metadata={
+            "type": "boolean",
+            "description": "the option is an elite model taking a regular one's place (armour-hex)",
+        },
+    )
+
+
+class PickOut(OutSchema):
+    min = fields.Integer(metadata={"description": "options each affected model must take"})
+    max = fields.Integer(
+        allow_none=True, metadata={"description": "options each affected model may take; null: any number"}
     )
 
 
 class SectionOut(OutSchema):
     id = fields.String()
     label = fields.String()
-    variant = fields.String(metadata={"description": "replace | upgrade | attachment"})
+    variant = fields.String(validate=validate.OneOf(["replace", "upgrade", "attachment"]))
     replaces = fields.List(fields.String())
     replace_counts = fields.Dict(
         keys=fields.String(),
@@ -92,13 +103,30 @@ class SectionOut(OutSchema):
     targets = fields.List(
         fields.String(), metadata={"description": "gear an upgrade or attachment is tied to (each copy takes it once)"}
     )
-    affects = fields.String(metadata={"description": "unit | one | all | up_to | any"})
+    affects = fields.String(
+        validate=validate.OneOf([AFFECTS_UNIT, AFFECTS_ONE, AFFECTS_ALL, AFFECTS_UP_TO, AFFECTS_ANY])
+    )
     affects_count = fields.Integer(allow_none=True)
-    pick = fields.Function(
+    pick = Computed(
         lambda s: {"min": s.pick_min, "max": s.pick_max},
+        PickOut,
         metadata={"description": "options per affected model; max null = any number"},
     )
     options = fields.List(fields.Nested(OptionOut))
+
+
+class UnitStat(fields.Raw):
+    """A stat of *family*'s units, lifted to the top of a unit; the document gives it the type
+    the family's book schema reads it with (``listbuilder.web.http.openapi``)."""
+
+    def __init__(self, family: str, name: str, **kwargs: Any) -> None:
+        super().__init__(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"}, **kwargs)
+        self.family, self.stat = family, name
+
+
+class UnitStats(fields.Dict):
+    """A unit's ``stats``: its family's stats and those the family derives from them; the
+    document declares each key any family sends, with its type (``StatBlockOut``)."""
 
 
 def _lifted_stats() -> dict[str, fields.Field]:
@@ -107,20 +135,20 @@ def _lifted_stats() -> dict[str, fields.Field]:
     for family in FAMILIES.values():
         for name in family.stat_names:
             names.setdefault(name, family.id)
-    return {
-        name: fields.Raw(dump_only=True, metadata={"description": f"{family} stat, the same as stats.{name}"})
-        for name, family in names.items()
-    }
+    return {name: UnitStat(family, name) for name, family in names.items()}
+
+
+LIFTED = frozenset(_lifted_stats())
 
 
 class UnitOut(OutSchema.from_dict(_lifted_stats())):  # type: ignore[misc]
-    SOMETIMES = frozenset(_lifted_stats())  # only the stats the unit's family has
+    SOMETIMES = LIFTED  # only the stats the unit's family has
 
     id = fields.String()
     name = fields.String()
     size = fields.Integer()
     cost = CostField()
-    stats = fields.Dict()
+    stats = UnitStats()
     rules = fields.List(RuleLabel())
     weapons = fields.List(fields.Nested(WeaponOut))
     items = fields.List(fields.Nested(ItemOut))
@@ -131,8 +159,10 @@ class UnitOut(OutSchema.from_dict(_lifted_stats())):  # type: ignore[misc]
 
     @post_dump
     def lift_stats(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        """The book's own stats, lifted; those a family derives stay in ``stats`` only."""
         for key, value in (data.get("stats") or {}).items():
-            data.setdefault(key, value)
+            if key in LIFTED:
+                data.setdefault(key, value)
         return data
 
 
@@ -143,7 +173,7 @@ class BookSummaryOut(OutSchema):
     faction = fields.String()
     version = fields.String()
     description = fields.String()
-    unit_count = fields.Function(lambda b: len(b.units))
+    unit_count = fields.Function(lambda b: len(b.units), metadata={"type": "integer", "minimum": 0})
 
 
 class EditionOut(OutSchema):
@@ -172,10 +202,15 @@ class EditionOut(OutSchema):
 
 
 class BookOut(BookSummaryOut):
-    rules = fields.Function(lambda b: RuleDefinitionOut(many=True).dump(b.rules.values()))
+    rules = Computed(lambda b: RuleDefinitionOut(many=True).dump(b.rules.values()), RuleDefinitionOut, many=True)
     spells = fields.List(fields.Nested(SpellOut))
     units = fields.List(fields.Nested(UnitOut))
-    upgrades = fields.Function(lambda b: SectionOut(many=True).dump(b.sections.values()))
+    upgrades = Computed(
+        lambda b: SectionOut(many=True).dump(b.sections.values()),
+        SectionOut,
+        many=True,
+        metadata={"description": "the book's upgrade sections"},
+    )
     undefined_rules = fields.List(
         fields.String(), metadata={"description": "rules the book uses that nothing defines (imported books)"}
     )
@@ -194,7 +229,7 @@ class SystemSummaryOut(OutSchema):
 class SystemOut(SystemSummaryOut):
     rulebook = fields.String()
     notes = fields.List(fields.String())
-    glossary = fields.Function(lambda s: RuleDefinitionOut(many=True).dump(s.glossary.values()))
+    glossary = Computed(lambda s: RuleDefinitionOut(many=True).dump(s.glossary.values()), RuleDefinitionOut, many=True)
     spells = fields.List(fields.Nested(SpellOut))
     composition = fields.Dict(metadata={"description": "the system's army-building parameters"})
 
@@ -331,7 +366,7 @@ class IssueOut(OutSchema):
     SOMETIMES = frozenset({"data"})  # only when the issue has figures to give
 
     code = fields.String(metadata={"description": "stable machine code, e.g. force_org.heroes"})
-    severity = fields.String(metadata={"description": "error | warning | info"})
+    severity = fields.String(validate=validate.OneOf([validation.ERROR, validation.WARNING, validation.INFO]))
     message = fields.String()
     path = fields.String(metadata={"description": "JSON path into the submitted list, e.g. units[3].upgrades[1]"})
     clause = fields.String(metadata={"description": "the rule clause enforced"})

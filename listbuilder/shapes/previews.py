@@ -181,6 +181,31 @@ class PickField(fields.Field):
     that the named model exists; this field checks the shape.
     """
 
+    OPENAPI: ClassVar[dict[str, Any]] = {
+        "oneOf": [
+            {"type": "string", "enum": ["next", "hero"]},
+            {
+                "type": "object",
+                "properties": {
+                    "hero": {
+                        "oneOf": [
+                            {"type": "integer", "minimum": 0, "maximum": 10000},
+                            {"type": "string", "minLength": 1, "maxLength": 100},
+                        ]
+                    }
+                },
+                "required": ["hero"],
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "properties": {"model": {"type": "integer", "minimum": 0, "maximum": 10000}},
+                "required": ["model"],
+                "additionalProperties": False,
+            },
+        ]
+    }
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if value in ("next", "hero"):
             return value

@@ -18,16 +18,18 @@ on the game system named in them.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.common import resolve_schema_cls
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, missing, validate
 
 from listbuilder.families import FAMILIES
-from listbuilder.formats.fields import Described, OutSchema
+from listbuilder.formats.fields import Computed, Described, OutSchema
+from listbuilder.shapes.api import UnitStat, UnitStats
 from listbuilder.shapes.preview_requests import profile_schema
 from listbuilder.shapes.previews import OneOfSchemas, ProfileField
 
@@ -103,9 +105,22 @@ class UnionPlugin(BasePlugin):
         self.converter.add_attribute_function(union2properties)
 
     def union_property(self, field: fields.Field, ret: dict[str, Any]) -> dict[str, Any]:
-        """A OneOfSchemas, ProfileField or Described property."""
+        """A OneOfSchemas, ProfileField or Described property, or a field of ours that declares
+        its own schema (``OPENAPI``)."""
+        if getattr(field, "OPENAPI", None) is not None:
+            return _declared_property(field, ret)
         if isinstance(field, Described):
             return self.converter.resolve_nested_schema(field.schema)  # type: ignore[no-any-return]
+        if isinstance(field, Computed):
+            ref = self.converter.resolve_nested_schema(field.schema)
+            nullable = {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
+            return {"type": "array", "items": ref} if field.many else nullable
+        if isinstance(field, UnitStat):
+            return self.stat_property(field.family, field.stat)
+        if isinstance(field, UnitStats):
+            for key in ("type", "additionalProperties", "propertyNames"):
+                ret.pop(key, None)
+            return self.unit_stats_ref()
         if isinstance(field, OneOfSchemas):
             return {"oneOf": [self.converter.resolve_nested_schema(shape) for shape in field.shapes.values()]}
         if isinstance(field, ProfileField):
@@ -113,6 +128,38 @@ class UnionPlugin(BasePlugin):
                 ret.pop(key, None)
             return self.profile_ref()
         return {}
+
+    def stat_property(self, family: str, name: str) -> dict[str, Any]:
+        """A unit stat as *family*'s book schema reads it (a derived stat as the schema declares it)."""
+        unit_schema = profile_schema(family)
+        field = unit_schema.DERIVED_STATS.get(name) or unit_schema().fields[name]  # type: ignore[attr-defined]
+        field = copy.copy(field)
+        field.data_key, field.required, field.load_default = None, False, missing
+        field.metadata = {key: value for key, value in field.metadata.items() if key == "description"}
+        declared: dict[str, Any] = self.converter.field2property(field)
+        if getattr(field, "OPENAPI", None) is not None:  # as an answer sends it
+            declared = _declared_property(field, {}, answer=True)
+        return declared
+
+    def unit_stats_ref(self) -> dict[str, str]:
+        """``StatBlockOut``: every key a unit's ``stats`` holds in any family, each typed."""
+        if "StatBlockOut" not in self.spec.components.schemas:
+            properties: dict[str, Any] = {}
+            for family in self.systems_by_family():
+                unit_schema = profile_schema(family)
+                names = (*FAMILIES[family].stat_names, *unit_schema.DERIVED_STATS)  # type: ignore[attr-defined]
+                for name in names:
+                    properties.setdefault(name, self.stat_property(family, name))
+            self.spec.components.schema(
+                "StatBlockOut",
+                {
+                    "type": "object",
+                    "description": "A unit's stats: those of its family's army books, and those the family derives from them (each key only for the families that have it).",
+                    "properties": properties,
+                    "additionalProperties": False,
+                },
+            )
+        return {"$ref": "#/components/schemas/StatBlockOut"}
 
     def profile_ref(self) -> dict[str, str]:
         if "Profile" not in self.spec.components.schemas:
@@ -159,6 +206,22 @@ class UnionPlugin(BasePlugin):
         if description:
             definition["description"] = description
         return None
+
+
+def _declared_property(field: fields.Field, ret: dict[str, Any], *, answer: bool = False) -> dict[str, Any]:
+    """The field's own ``OPENAPI`` schema (``OPENAPI_OUT`` in an answer, when it has one), null
+    added when the field allows it; a description given where the field is used wins."""
+    declared: dict[str, Any] = field.OPENAPI  # type: ignore[attr-defined]
+    if answer or isinstance(field.root, OutSchema):
+        declared = getattr(field, "OPENAPI_OUT", None) or declared
+    for key in ("type", "additionalProperties", "propertyNames", "items"):
+        ret.pop(key, None)
+    schema = copy.deepcopy(declared)
+    if "description" in ret:
+        schema.pop("description", None)
+    if field.allow_none:
+        schema = {"anyOf": [schema, {"type": "null"}]}
+    return schema
 
 
 def _family_shape(schema_cls: type[Schema], name: str, family: str, systems: list[str], situation: Any) -> type[Schema]:
