@@ -189,6 +189,9 @@ class Roster:
     # checks that changes (listbuilder.books.editions); empty for the project's own books
     edition_summary: str = ""
     edition_changes: tuple[str, ...] = ()
+    # the number each unit on the table prints under, in list order ("1", "2a", "3", "2b"), so a
+    # page listing the units one by one numbers them as their cards do
+    table_numbers: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -288,6 +291,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
         spellbooks=spellbooks,
         spell_value_label=_spell_value(sheet, casters)[0],
         code=verification_code(army, rules_version(book, system)),
+        table_numbers=_table_numbers(built, blocks),
         **_edition(book, system),
     )
 
@@ -317,6 +321,18 @@ def _merge_identical(blocks: Iterable[tuple[UnitBlock, Cost]]) -> list[UnitBlock
         )
         for number, (block, cost, names) in enumerate(merged.values(), start=1)
     ]
+
+
+def _table_numbers(built: Sequence[tuple[UnitBlock, Cost]], blocks: Sequence[UnitBlock]) -> tuple[str, ...]:
+    """Each unit on the table's printed number, in list order (see ``Roster.table_numbers``)."""
+    index = {(b.profile, b.heroes, b.combined): b for b in blocks}
+    seen: dict[int, int] = {}
+    numbers = []
+    for block, _ in built:
+        merged = index[(block.profile, block.heroes, block.combined)]
+        numbers.append(merged.numbers[seen.get(merged.number, 0)])
+        seen[merged.number] = seen.get(merged.number, 0) + 1
+    return tuple(numbers)
 
 
 def builder_marks(resolved: Sequence[ResolvedEntry]) -> dict[str, str]:

@@ -1,8 +1,10 @@
 """Pages for saved lists: "My lists" (``/lists``) and the read-only page of one list (``/l/<id>``).
 
 The read-only page is rendered on the server, so it reads without JavaScript and prints well:
-the list, its validation, its verification code, what changed in its last save, and links to
-the PDF and text rosters. ``static/js/list_view.js`` adds what needs the browser's memory of
+the list, its validation, its verification code, what changed in its last save, links to the
+PDF and text rosters, and a card for each unit on the table so an opponent reads what the
+units do without the PDF. The cards are the printed roster's view model
+(``listbuilder.printing.rosters``) drawn as a web page: one source for both. ``static/js/list_view.js`` adds what needs the browser's memory of
 edit tokens: "make a copy to edit", "edit", and taking in an edit link (``/l/<id>#edit=<token>``;
 the token rides in the fragment, which browsers never send to the server or its logs).
 "My lists" is a shell filled by ``static/js/lists.js`` from the ids and tokens this browser keeps.
@@ -15,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, render_template, request
 
+from listbuilder.lists.documents import ListError
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.store.errors import ListGone, ListNotFound
 from listbuilder.util.lazy import lazy_module
@@ -23,6 +26,7 @@ from listbuilder.web.context import database, registry
 
 list_diff = lazy_module("listbuilder.lists.diff")
 saved = lazy_module("listbuilder.lists.saved")
+rosters = lazy_module("listbuilder.printing.rosters")
 store = lazy_module("listbuilder.store.lists")
 
 bp = Blueprint("list_pages", __name__)
@@ -81,7 +85,16 @@ def view(list_id: str) -> Any:
         blocks=unit_blocks(checked.army, unit_rows(checked.army, report, book), report),
         total=_total(report),
         changes=changes,
+        roster=_roster(db, books, version, checked.army),
     )
+
+
+def _roster(db: Any, books: Any, version: Any, army: ArmyList) -> Any:
+    """The roster the version's PDF prints (its unit cards), or None when its book is gone."""
+    try:
+        return rosters.build_roster(saved.registry_for(db, books, version), army)
+    except ListError:
+        return None
 
 
 def unit_rows(army: ArmyList, report: ValidationReport | None, book: ArmyBook | None) -> list[UnitRow]:
