@@ -40,7 +40,7 @@ def _text(html: str) -> str:
 
 
 def _cards(html: str) -> list[str]:
-    return re.findall(r'<article class="unit-card".*?</article>', html, re.S)
+    return re.findall(r'<article class="list-card".*?</article>', html, re.S)
 
 
 def _page(saved_client) -> str:
@@ -97,7 +97,7 @@ def test_the_cards_print_as_a_document(saved_client):
     with saved_client.get(re.search(r'href="([^"]*list_cards\.css[^"]*)"', html).group(1)) as css:
         assert css.status_code == 200
         print_rules = css.get_data(as_text=True).split("@media print", 1)[1]
-    assert ".unit-card { break-inside: avoid; }" in print_rules  # a card never split across pages
+    assert ".list-card { break-inside: avoid; }" in print_rules  # a card never split across pages
     assert "header.site" in print_rules and "display: none" in print_rules  # no site chrome on paper
 
 
