@@ -387,14 +387,37 @@ class ProfileOut(OutSchema):
     rules = fields.List(RuleLabel())
 
 
-class TotalsOut(OutSchema):
-    """A list's totals: what it spends in each currency (``pts``; armour-hex ``ip``, ``mp``,
-    ``cp``, ``xp``; ancients-hex ``vp``) beside these counts and limits. Keys past ``left`` are
-    sent by the systems they belong to."""
+class KeywordOut(OutSchema):
+    """Ancients-hex: what the list spends on keyword troops, and the least it must."""
 
-    EXTRA = {"type": "integer", "description": "the amount spent in a currency"}
+    vp = fields.Integer(metadata={"description": "victory points spent on keyword troops"})
+    required = fields.Integer(metadata={"description": "the least the list must spend on them"})
+
+
+class SplitOut(OutSchema):
+    """Armour-hex: a budget's points shared by several currencies."""
+
+    points = fields.Integer(metadata={"description": "the shared pool"})
+    across = fields.List(fields.String(), metadata={"description": "the currencies sharing it"})
+    declared = fields.Nested(
+        CostOut, allow_none=True, metadata={"description": "the division the list wrote down (null: pooled)"}
+    )
+    spent = fields.Integer(metadata={"description": "spent from the pool"})
+    left = fields.Integer(metadata={"description": "what the pool leaves (below 0: overspent)"})
+
+
+# The currencies a list's totals name (pts: OPR family; vp: ancients-hex; ip, mp, cp, xp: armour-hex).
+CURRENCIES = ("pts", "vp", "ip", "mp", "cp", "xp")
+
+
+class TotalsOut(OutSchema.from_dict({c: fields.Integer() for c in CURRENCIES})):  # type: ignore[misc]
+    """A list's totals: what it spends in each currency its system prices in (``pts``;
+    armour-hex ``ip``, ``mp``, ``cp``, ``xp``; ancients-hex ``vp``) beside these counts and
+    limits. Keys past ``left`` are sent by the systems they belong to."""
+
     SOMETIMES = frozenset(
         {
+            *CURRENCIES,
             "limit",
             "force_org",
             "legal_up_to",
@@ -425,12 +448,14 @@ class TotalsOut(OutSchema):
     opponent_vp = fields.Integer(
         allow_none=True, metadata={"description": "ancients-hex: victory points the overage gives the opponent"}
     )
-    keyword = fields.Dict(metadata={"description": "ancients-hex: keyword-troop spend and the minimum required"})
+    keyword = fields.Nested(
+        KeywordOut, metadata={"description": "ancients-hex: keyword-troop spend and the minimum required"}
+    )
     magicians = fields.Integer(metadata={"description": "ancients-hex: magicians in the list"})
     budget = fields.Nested(
         CostOut, allow_none=True, metadata={"description": "armour-hex: each currency's budget (null without one)"}
     )
-    split = fields.Dict(metadata={"description": "armour-hex: the shared pool of a split budget"})
+    split = fields.Nested(SplitOut, metadata={"description": "armour-hex: the shared pool of a split budget"})
     elites = fields.Integer(metadata={"description": "armour-hex: elite models in the list"})
     huge = fields.List(
         fields.String(), metadata={"description": "armour-hex: ids of the huge units (declared to the opponent)"}

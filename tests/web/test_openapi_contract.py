@@ -194,7 +194,11 @@ def test_totals_are_typed_and_every_golden_report_keeps_its_promises(spec):
 
     totals = spec["components"]["schemas"]["TotalsOut"]
     assert {"units", "activations", "models", "left"} <= set(totals["required"])
-    assert totals["additionalProperties"]["type"] == "integer"  # each currency's amount
+    # each currency a named, optional integer; no index signature (issue 38: a generated
+    # TypeScript type of fixed keys plus an integer index does not compile)
+    assert totals["additionalProperties"] is False
+    assert all(totals["properties"][c] == {"type": "integer"} for c in ("pts", "vp", "ip", "mp", "cp", "xp"))
+    assert not {"pts", "vp", "ip", "mp", "cp", "xp"} & set(totals["required"])
     reports = json.loads((Path(__file__).resolve().parent.parent / "golden_reports.json").read_text())
     assert len(reports) > 50
     for report in reports.values():
