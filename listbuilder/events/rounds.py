@@ -114,6 +114,12 @@ class Player:
     key: str
 
 
+def _whole(day: Day) -> None:
+    """Refuse a day read for one table where every player's rows are needed (a bug, not a request)."""
+    if day.table is not None:
+        raise AssertionError(f"this needs the whole day, not one table's (round, table {day.table})")
+
+
 def day_settings(day: Day) -> dict[str, Any]:
     """The day's settings: the defaults, then each of the organiser's edits in turn."""
     found = dict(DAY_DEFAULTS)
@@ -178,6 +184,7 @@ def _step(found: Names, entry: ResultEntry) -> Step:
 
 def round_complete(day: Day, number: int) -> list[int]:
     """The tables of round *number* still without a result (empty: the round is complete)."""
+    _whole(day)
     return [n for n, _, b in tables(day, number) if b is not None and table_result(day, number, n).final is None]
 
 
@@ -214,6 +221,7 @@ def bye_score(scoring: str, day: Day, name: str) -> GameScore:
 
 def games(day: Day, scoring: str) -> list[Game]:
     """Every game with a result that counts, round by round (byes included)."""
+    _whole(day)
     lists = {p.key: p for p in players(day)}
     found = []
     for paired in day.rounds:
@@ -231,6 +239,7 @@ def ranked_players(day: Day) -> list[Player]:
     """The players the standings rank: every player, less those withdrawn before they were
     seated at any table (a game or a bye) of a round started; a withdrawn player who played
     stays, their games counting. A player reinstated before playing (a late arrival) is back."""
+    _whole(day)
     key_of = names(day).key_of
     seated = {key_of(p) for paired in day.rounds for _, a, b in paired.tables for p in (a, b) if p is not None}
     return [p for p in players(day) if not p.withdrawn or p.key in seated]
@@ -464,36 +473,8 @@ def plan_withdrawal(name: str, *, withdraw: bool) -> Plan:
 
 def round_body(day: Day, number: int, scoring: str) -> dict[str, Any]:
     """A round as the API shows it: the issue's ``pairings`` and, per table, where its result stands."""
-    pairings = []
-    for n, a, b in tables(day, number):
-        item: dict[str, Any] = {"table": n, "players": [a, b]}
-        if b is None:
-            item.update(status="bye", result=None, scores=None)
-        else:
-            state = table_result(day, number, n)
-            counted = state.final
-            item["status"] = (
-                "decided"
-                if state.decided_by_organiser
-                else "confirmed"
-                if counted
-                else "disputed"
-                if state.disputed
-                else "waiting"
-                if state.pending
-                else "open"
-            )
-            shown = counted or (None if state.disputed else state.pending)
-            item["result"] = dict(shown.result) if shown else None
-            item["entered_by"] = state.pending.by if state.pending else None
-            if state.disputed and state.pending:  # both entries, for the organiser to choose from
-                item["entries"] = [{"by": s.by, "result": dict(s.result)} for s in (state.pending, state.disputed)]
-            item["scores"] = (
-                {p: _score_dict(s) for p, s in scores(scoring, day, (a, b), counted.result).items()}
-                if counted
-                else None
-            )
-        pairings.append(item)
+    _whole(day)
+    pairings = [table_body(day, number, seat, scoring) for seat in tables(day, number)]
     started = next(r for r in day.rounds if r.number == number)
     return {
         "number": number,
@@ -502,6 +483,38 @@ def round_body(day: Day, number: int, scoring: str) -> dict[str, Any]:
         "seed": started.seed,
         "started_at": started.started_at,
     }
+
+
+def table_body(day: Day, number: int, seat: tuple[int, str, str | None], scoring: str) -> dict[str, Any]:
+    """One table of round *number* (*seat*: table, player, opponent) as the API shows it: who
+    plays, where its result stands, what it scores. A day read for that table is enough."""
+    n, a, b = seat
+    item: dict[str, Any] = {"table": n, "players": [a, b]}
+    if b is None:
+        item.update(status="bye", result=None, scores=None)
+    else:
+        state = table_result(day, number, n)
+        counted = state.final
+        item["status"] = (
+            "decided"
+            if state.decided_by_organiser
+            else "confirmed"
+            if counted
+            else "disputed"
+            if state.disputed
+            else "waiting"
+            if state.pending
+            else "open"
+        )
+        shown = counted or (None if state.disputed else state.pending)
+        item["result"] = dict(shown.result) if shown else None
+        item["entered_by"] = state.pending.by if state.pending else None
+        if state.disputed and state.pending:  # both entries, for the organiser to choose from
+            item["entries"] = [{"by": s.by, "result": dict(s.result)} for s in (state.pending, state.disputed)]
+        item["scores"] = (
+            {p: _score_dict(s) for p, s in scores(scoring, day, (a, b), counted.result).items()} if counted else None
+        )
+    return item
 
 
 def _score_dict(score: GameScore) -> dict[str, Any]:

@@ -7,9 +7,10 @@ never answered with a PDF rendered from the old one.
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from pathlib import Path
+
+from listbuilder.util.digest import files_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -26,9 +27,4 @@ def assets_digest(folders: tuple[Path, ...] = ASSET_FOLDERS) -> str:
     Redis, and a fresh clone's times differ from the one that rendered them. Read once per
     process, on the first PDF (about 1.4 MB, most of it the two fonts).
     """
-    digest = hashlib.sha256()
-    for folder in folders:
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(f"{path.relative_to(ROOT).as_posix()}\0{path.stat().st_size}\0".encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return files_digest(folders, ROOT)

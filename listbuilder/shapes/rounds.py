@@ -254,7 +254,25 @@ class StandingsOut(OutSchema):
     event = fields.Nested(EventOut)
     rounds = fields.Integer(metadata={"description": "rounds started"})
     tiebreakers = fields.List(fields.String())
-    standings = fields.List(fields.Nested(StandingOut))
+    standings = fields.List(fields.Nested(StandingOut), metadata={"description": "this page's rows, in rank order"})
+    total = fields.Integer(metadata={"description": "rows in the whole standings"})
+    next = fields.String(allow_none=True, metadata={"description": "the next page's URL (null: this is the last page)"})
+
+
+MAX_PAGE = 1000
+
+
+class StandingsQuery(StrictSchema):
+    """A page of the standings: *limit* rows from *offset* (0: the leader)."""
+
+    limit = fields.Integer(
+        load_default=MAX_PAGE,
+        validate=validate.Range(min=1, max=MAX_PAGE),
+        metadata={"description": f"rows per page (1 to {MAX_PAGE}; the default: all of an event's players)"},
+    )
+    offset = fields.Integer(
+        load_default=0, validate=validate.Range(min=0), metadata={"description": "rows to skip from the top"}
+    )
 
 
 class LogOut(OutSchema):

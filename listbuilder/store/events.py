@@ -50,6 +50,7 @@ from sqlalchemy import (
     insert,
     select,
     table,
+    update,
 )
 
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
@@ -78,6 +79,8 @@ events = Table(
     Column("allow_illegal", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("deleted_at", DateTime(timezone=True), nullable=True),
+    # one more at every write to the event's day: what the kept standings were computed at (0009)
+    Column("changes", Integer, nullable=False, server_default="0"),
 )
 
 event_submissions = Table(
@@ -97,6 +100,7 @@ event_submissions = Table(
     Column("undone_at", DateTime(timezone=True), nullable=True),  # the organiser undid it (0008)
     PrimaryKeyConstraint("event_id", "number"),
     Index("ix_event_submissions_player_key", "player_key", postgresql_using="hash"),  # a hash: no key too long for it
+    Index("ix_event_submissions_token", "event_id", "player_token_hash"),  # who holds a token: one lookup (0009)
 )
 
 
@@ -179,6 +183,12 @@ _ROUNDS = table("event_rounds", column("event_id"), column("number"))
 CLOSED_ONCE_STARTED = (
     "round 1 has started: lists are closed for the day (the organiser's setting lists_after_start allows changes)"
 )
+
+
+def count_change(conn: Connection, event_id: str) -> None:
+    """Note that the event's day changed (its row is locked by the caller): the standings
+    kept for an older count are no longer served (``store/standings.py``)."""
+    conn.execute(update(events).where(events.c.id == event_id).values(changes=events.c.changes + 1))
 
 
 def player_key(name: str) -> str:
@@ -348,6 +358,7 @@ def _record(
         "submitted_at": now,
     }
     conn.execute(insert(event_submissions).values(**values))
+    count_change(conn, event_id)
     return Submitted(
         Submission(
             event_id,

@@ -44,11 +44,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    column,
+    delete,
     func,
     insert,
     select,
     update,
 )
+from sqlalchemy import table as sql_table
 from sqlalchemy.engine import Connection
 
 from listbuilder.store import rendered
@@ -58,17 +61,21 @@ from listbuilder.store.events import (
     LIVE,
     Event,
     Submission,
+    count_change,
     event_from_row,
     event_submissions,
     events,
     known_shape,
     live_row,
+    player_key,
     submission_from_row,
 )
 from listbuilder.store.lists import list_versions
-from listbuilder.store.tokens import token_matches
+from listbuilder.store.tokens import hash_token, token_matches
 
 ORGANISER = "organiser"
+# The kept standings (``store/standings.py``, which reads days from here): only removed here.
+_KEPT_STANDINGS = sql_table("event_standings", column("event_id"))
 
 event_rounds = Table(
     "event_rounds",
@@ -158,7 +165,13 @@ class ResultEntry:
 
 @dataclass(frozen=True)
 class Day:
-    """Everything recorded about an event's day, read in one transaction."""
+    """Everything recorded about an event's day, read in one transaction.
+
+    A day read for one *table* (round, number) holds only what that table's result needs: the
+    rounds (the table's own pairing alone), the swaps and renames of the log, that table's
+    results and the submissions of its players and the caller, and no army books. Readers that
+    need every player (standings, pairings) refuse it (``events/rounds.py``).
+    """
 
     event: Event
     submissions: tuple[Submission, ...]
@@ -167,6 +180,8 @@ class Day:
     log: tuple[LogEntry, ...]
     caller: Caller = field(default_factory=Caller)
     books: Mapping[int, str] = field(default_factory=dict)  # submission number -> its list's army book
+    table: tuple[int, int] | None = None  # read for this table (round, number) only; None: the whole day
+    changes: int = 0  # the event's count of changes when read (``store/standings.py``)
     # what the day's readers derive from these rows, computed once per Day (events/rounds.py)
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -239,27 +254,52 @@ def read_day(db: Database, event_id: str, token: str | None = None) -> Day:
         return _load(conn, event_id, token, lock=False)
 
 
-def change_day(db: Database, event_id: str, token: str | None, plan: Plan) -> Sequence[Change]:
+def load_day(conn: Connection, event_id: str) -> Day:
+    """The day as it stands, read on *conn* (in the caller's transaction), for nobody in particular."""
+    return _load(conn, event_id, None, lock=False)
+
+
+def read_table(db: Database, event_id: str, table: tuple[int, int]) -> Day:
+    """The day as one table (*table*: round, number) sees it: see :class:`Day`'s ``table``."""
+    known_shape(event_id)
+    with db.reading() as conn:
+        return _load_table(conn, event_id, None, table, lock=False)
+
+
+def change_day(
+    db: Database, event_id: str, token: str | None, plan: Plan, *, table: tuple[int, int] | None = None
+) -> Sequence[Change]:
     """Run *plan* on the day, with the event locked, and write what it returns; returns that.
 
-    The plan sees the caller (organiser or player, from *token*) and refuses by raising.
+    The plan sees the caller (organiser or player, from *token*) and refuses by raising. With
+    *table* (round, number) it sees only that table's day (:class:`Day`'s ``table``): a result
+    costs the same in an event of 16 players as in one of 500.
     Raises EventNotFound, EventGone, TokenMissing, TokenWrong and what the plan raises.
     """
     known_shape(event_id)
     if not token:
         raise TokenMissing(event_id, "this needs the organiser's or a player's token (Authorization: Bearer <token>)")
     with db.writing() as conn:
-        day = _load(conn, event_id, token, lock=True)
+        if table is None:
+            day = _load(conn, event_id, token, lock=True)
+        else:
+            day = _load_table(conn, event_id, token, table, lock=True)
         changes = plan(day)
         now = utcnow()
         for change in changes:
             _write(conn, event_id, change, now)
+        if changes:
+            count_change(conn, event_id)
     return changes
 
 
-def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> Day:
+def _event_row(conn: Connection, event_id: str, *, lock: bool) -> Any:
     query = select(events).where(events.c.id == event_id)
-    row = live_row(conn.execute(query.with_for_update() if lock else query).first(), event_id)
+    return live_row(conn.execute(query.with_for_update() if lock else query).first(), event_id)
+
+
+def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> Day:
+    row = _event_row(conn, event_id, lock=lock)
     where_event = lambda table: table.c.event_id == event_id  # noqa: E731 - one filter, five tables
     submissions = tuple(
         submission_from_row(r)
@@ -267,28 +307,15 @@ def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> 
             select(event_submissions).where(where_event(event_submissions), LIVE).order_by(event_submissions.c.number)
         )
     )
-    caller = Caller()
-    if token:
-        caller = _caller(event_id, token, row.token_hash, conn)
+    caller = _caller(conn, event_id, token, row.token_hash)
     tables: dict[int, list[tuple[int, str, str | None]]] = {}
     for t in conn.execute(
         select(event_tables).where(where_event(event_tables)).order_by(event_tables.c.round, event_tables.c.number)
     ):
         tables.setdefault(t.round, []).append((t.number, t.player_a, t.player_b))
-    rounds = tuple(
-        PairedRound(r.number, r.seed, as_utc(r.started_at), tuple(tables.get(r.number, ())))
-        for r in conn.execute(select(event_rounds).where(where_event(event_rounds)).order_by(event_rounds.c.number))
-    )
-    results = tuple(
-        ResultEntry(r.round, r.seq, r.table_number, r.kind, r.entered_by, json.loads(r.result), as_utc(r.entered_at))
-        for r in conn.execute(
-            select(event_results).where(where_event(event_results)).order_by(event_results.c.round, event_results.c.seq)
-        )
-    )
-    log = tuple(
-        LogEntry(r.seq, r.kind, json.loads(r.data), as_utc(r.logged_at))
-        for r in conn.execute(select(event_log).where(where_event(event_log)).order_by(event_log.c.seq))
-    )
+    rounds = _rounds(conn, event_id, tables)
+    results = _results(conn, where_event(event_results))
+    log = _log(conn, where_event(event_log))
     books = dict(
         conn.execute(
             select(event_submissions.c.number, list_versions.c.book_id)
@@ -300,21 +327,101 @@ def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> 
             .where(where_event(event_submissions))
         ).all()
     )
-    return Day(event_from_row(row), submissions, rounds, results, log, caller, books)
+    return Day(event_from_row(row), submissions, rounds, results, log, caller, books, changes=int(row.changes))
 
 
-def _caller(event_id: str, token: str, organiser_hash: str, conn: Connection) -> Caller:
+def _load_table(conn: Connection, event_id: str, token: str | None, table: tuple[int, int], *, lock: bool) -> Day:
+    """The rows one table's result depends on, each read by its key: the event, its rounds,
+    the table as paired, the swaps and renames, that table's results, and the submissions of
+    the players seated there or calling (and no army books)."""
+    number, table_number = table
+    row = _event_row(conn, event_id, lock=lock)
+    caller = _caller(conn, event_id, token, row.token_hash)
+    paired = conn.execute(
+        select(event_tables).where(
+            event_tables.c.event_id == event_id, event_tables.c.round == number, event_tables.c.number == table_number
+        )
+    ).first()
+    seated = {} if paired is None else {number: [(paired.number, paired.player_a, paired.player_b)]}
+    rounds = _rounds(conn, event_id, seated)
+    log = _log(conn, (event_log.c.event_id == event_id) & event_log.c.kind.in_(("rename", "swap", "undo_round")))
+    # Whoever a swap of this round moves may sit here now; a rename's new spelling names its key.
+    named = {p for t in seated.get(number, ()) for p in t[1:] if p is not None}
+    named |= {p for e in log if e.kind == "swap" and e.data["round"] == number for p in e.data["players"]}
+    renamed = {player_key(e.data["after"]): e.data["player"] for e in log if e.kind == "rename"}
+    keys = {renamed.get(player_key(p), player_key(p)) for p in named}
+    keys |= {player_key(caller.player)} if caller.player is not None else set()
+    submissions = tuple(
+        submission_from_row(r)
+        for r in conn.execute(
+            select(event_submissions)
+            .where(event_submissions.c.event_id == event_id, event_submissions.c.player_key.in_(sorted(keys)), LIVE)
+            .order_by(event_submissions.c.number)
+        )
+    )
+    results = _results(
+        conn,
+        (event_results.c.event_id == event_id)
+        & (event_results.c.round == number)
+        & (event_results.c.table_number == table_number),
+    )
+    return Day(event_from_row(row), submissions, rounds, results, log, caller, table=table, changes=int(row.changes))
+
+
+def _rounds(
+    conn: Connection, event_id: str, tables: Mapping[int, Sequence[tuple[int, str, str | None]]]
+) -> tuple[PairedRound, ...]:
+    return tuple(
+        PairedRound(r.number, r.seed, as_utc(r.started_at), tuple(tables.get(r.number, ())))
+        for r in conn.execute(
+            select(event_rounds).where(event_rounds.c.event_id == event_id).order_by(event_rounds.c.number)
+        )
+    )
+
+
+def _results(conn: Connection, where: Any) -> tuple[ResultEntry, ...]:
+    return tuple(
+        ResultEntry(r.round, r.seq, r.table_number, r.kind, r.entered_by, json.loads(r.result), as_utc(r.entered_at))
+        for r in conn.execute(select(event_results).where(where).order_by(event_results.c.round, event_results.c.seq))
+    )
+
+
+def _log(conn: Connection, where: Any) -> tuple[LogEntry, ...]:
+    return tuple(
+        LogEntry(r.seq, r.kind, json.loads(r.data), as_utc(r.logged_at))
+        for r in conn.execute(select(event_log).where(where).order_by(event_log.c.seq))
+    )
+
+
+def record(db: Database, event_id: str, change: AddLog) -> None:
+    """Add *change* to the log with the event locked, for no caller: a refused submission is
+    recorded for the organiser by the request it refuses. Raises EventNotFound, EventGone."""
+    known_shape(event_id)
+    with db.writing() as conn:
+        live_row(conn.execute(select(events).where(events.c.id == event_id).with_for_update()).first(), event_id)
+        _write(conn, event_id, change, utcnow())
+
+
+def _caller(conn: Connection, event_id: str, token: str | None, organiser_hash: str) -> Caller:
+    """Who holds *token*: the organiser, or the player whose submissions carry its hash (one
+    indexed lookup, however many players). None: nobody (a public read)."""
+    if not token:
+        return Caller()
     if token_matches(token, organiser_hash):
         return Caller(organiser=True)
-    found = conn.execute(
-        select(event_submissions.c.player, event_submissions.c.player_token_hash)
-        .where(event_submissions.c.event_id == event_id, LIVE)
+    player = conn.scalar(
+        select(event_submissions.c.player)
+        .where(
+            event_submissions.c.event_id == event_id,
+            event_submissions.c.player_token_hash == hash_token(token),
+            LIVE,
+        )
         .order_by(event_submissions.c.number.desc())
-    ).all()
-    for player, token_hash in found:
-        if token_matches(token, token_hash):
-            return Caller(player=player)
-    raise TokenWrong(event_id, f"that is neither the organiser's token nor a player's token of event {event_id!r}")
+        .limit(1)
+    )
+    if player is None:
+        raise TokenWrong(event_id, f"that is neither the organiser's token nor a player's token of event {event_id!r}")
+    return Caller(player=player)
 
 
 def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) -> None:

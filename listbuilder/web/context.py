@@ -9,8 +9,10 @@ module and ``web/http`` alone.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, request, url_for
@@ -20,6 +22,7 @@ from listbuilder.lists.canonical import rules_version, verification_code
 from listbuilder.lists.documents import book_for
 from listbuilder.model import ArmyList
 from listbuilder.store.urls import default_url
+from listbuilder.util.digest import files_digest, text_digest
 from listbuilder.util.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 
 store_database = lazy_module("listbuilder.store.database")
 day = lazy_module("listbuilder.events.rounds")
+store_standings = lazy_module("listbuilder.store.standings")
 
 REGISTRY_KEY = "listbuilder.registry"
 DATABASE_KEY = "listbuilder.database"
@@ -126,6 +130,11 @@ def scoring_of(event: Any) -> str:
 
 def standings_body(found: Any) -> dict[str, Any]:
     """The standings of an event's day as the API answers them and the standings page shows them."""
+    return {"event": event_body(found.event), **standings_rows(found)}
+
+
+def standings_rows(found: Any) -> dict[str, Any]:
+    """The part of the standings that only a change to the day changes (what is kept, as JSON)."""
     books = registry().books
     by_name = {p.name: p for p in day.players(found)}
     rows = []
@@ -148,11 +157,38 @@ def standings_body(found: Any) -> dict[str, Any]:
             }
         )
     return {
-        "event": event_body(found.event),
         "rounds": len(found.rounds),
         "tiebreakers": list(day.day_settings(found)["tiebreakers"]),
         "standings": rows,
     }
+
+
+def standings_etag(event: Any, changes: int) -> str:
+    """The standings' ETag: the day's count of changes, whether the event is open (its deadline
+    passes without a write) and the code and books they were computed by."""
+    return f"{changes}.{int(event.is_open(dt.datetime.now(dt.timezone.utc)))}.{standings_code()[:12]}"
+
+
+def current_standings_etag(event_id: str) -> str:
+    """The ETag the standings have now, from the event's row alone (a poll answered 304 costs one read)."""
+    event, changes = store_standings.versioned_event(database(), event_id)
+    return standings_etag(event, changes)
+
+
+def kept_standings_body(event_id: str) -> tuple[str, dict[str, Any]]:
+    """The standings now and their ETag: computed once per change of the day, then kept."""
+    event, changes, rows = store_standings.kept_standings(database(), event_id, standings_code(), standings_rows)
+    return standings_etag(event, changes), {"event": event_body(event), **rows}
+
+
+@functools.cache
+def standings_code() -> str:
+    """A digest of the code and books the standings are computed by: kept standings of another
+    release are computed again, never served."""
+    root = Path(__file__).resolve().parents[2]
+    return text_digest(
+        files_digest((root / "listbuilder",), root, "*.py") + files_digest((root / "army_books",), root, "*.yaml")
+    )
 
 
 class BookAnswer:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, request, url_for
 from flask.views import MethodView
+from werkzeug.http import quote_etag
 
 from listbuilder.lists.documents import ListError
 from listbuilder.shapes.events import EventOut
@@ -32,12 +33,21 @@ from listbuilder.shapes.rounds import (
     RoundsOut,
     SheetQuery,
     StandingsOut,
+    StandingsQuery,
     SwapIn,
     TableIn,
 )
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
 from listbuilder.util.lazy import lazy_module
-from listbuilder.web.context import bearer_token, database, event_body, registry, scoring_of, standings_body
+from listbuilder.web.context import (
+    bearer_token,
+    current_standings_etag,
+    database,
+    event_body,
+    kept_standings_body,
+    registry,
+    scoring_of,
+)
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
@@ -75,6 +85,19 @@ def register(rest: Any) -> None:
 
 
 BODY = (400, 413, 415)  # a body that is not JSON, too large, or not declared as JSON
+
+
+STANDINGS_HEADERS = {
+    "ETag": {"description": "the standings as they stand: send it as If-None-Match", "schema": {"type": "string"}},
+    "Link": {"description": 'the next page, when there is one: `<url>; rel="next"`', "schema": {"type": "string"}},
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "the ETag of standings already fetched: 304 while they have not changed",
+}
 
 
 def _errors(*codes: int) -> Any:
@@ -311,12 +334,13 @@ class Confirmations(MethodView):
 
 
 def _recorded(event_id: str, number: int, table: int, body: dict[str, Any] | None) -> Any:
-    db = database()
-    event = store.read_day(db, event_id).event
-    scoring = scoring_of(event)
-    written = store.change_day(db, event_id, bearer_token(), day.plan_result(scoring, number, table, body))
-    after = store.read_day(db, event_id)
-    item = next(p for p in day.round_body(after, number, scoring)["pairings"] if p["table"] == table)
+    """Record a step at one table, reading and answering only that table's rows: entering a
+    result costs the same whatever the size of the event."""
+    db, at = database(), (number, table)
+    scoring = scoring_of(store.read_table(db, event_id, at).event)
+    written = store.change_day(db, event_id, bearer_token(), day.plan_result(scoring, number, table, body), table=at)
+    after = store.read_table(db, event_id, at)
+    item = day.table_body(after, number, day.tables(after, number)[0], scoring)
     return {**item, "recorded": written[0].kind}, 201
 
 
@@ -339,12 +363,39 @@ class Swaps(MethodView):
 
 @blp.route("/<event_id:event_id>/standings")
 class Standings(MethodView):
-    @blp.response(200, StandingsOut)
-    @_errors(404, 410)
-    @blp.doc(operationId="getStandings")
-    def get(self, event_id: str) -> Any:
-        """The standings now: score, then the organiser's tiebreakers in order; recomputed from every result."""
-        return standings_body(store.read_day(database(), event_id))
+    @blp.arguments(StandingsQuery, location="query")
+    @blp.response(200, StandingsOut, headers=STANDINGS_HEADERS)
+    @blp.alt_response(304, description="If-None-Match names the standings as they stand (their ETag): nothing was sent")
+    @_errors(404, 410, 422)
+    @blp.doc(operationId="getStandings", parameters=[IF_NONE_MATCH])
+    def get(self, query: dict[str, Any], event_id: str) -> Any:
+        """The standings now: score, then the organiser's tiebreakers in order. Computed once per
+        change of the day and kept: a poll with the ETag it was given is answered 304 until
+        something changes. ``limit`` and ``offset`` page through them (``next``, and a ``Link``
+        header, name the next page)."""
+        if request.if_none_match and request.if_none_match.contains(current_standings_etag(event_id)):
+            return _not_modified(current_standings_etag(event_id))
+        etag, body = kept_standings_body(event_id)
+        rows = body["standings"]
+        start, end = query["offset"], query["offset"] + query["limit"]
+        following = url_for(request.endpoint or "", event_id=event_id, limit=query["limit"], offset=end, _external=True)
+        page = {
+            **body,
+            "standings": rows[start:end],
+            "total": len(rows),
+            "next": following if end < len(rows) else None,
+        }
+        headers = {"ETag": quote_etag(etag), "Cache-Control": "no-cache"}
+        if page["next"]:
+            headers["Link"] = f'<{page["next"]}>; rel="next"'
+        return page, 200, headers
+
+
+def _not_modified(etag: str) -> Response:
+    response = Response(status=304)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @blp.route("/<event_id:event_id>/standings.csv")
@@ -356,7 +407,7 @@ class StandingsCsv(MethodView):
         """The standings as CSV."""
         from listbuilder.printing.round_sheets import standings_csv
 
-        body = standings_body(store.read_day(database(), event_id))
+        body = kept_standings_body(event_id)[1]
         response = Response(standings_csv(body), mimetype="text/csv")
         response.headers["Content-Disposition"] = content_disposition(
             "attachment", file_name(f"{body['event']['name']} standings", "csv", "standings")
@@ -426,7 +477,7 @@ class StandingsPdf(MethodView):
         """The standings to print (A4 or Letter)."""
         from listbuilder.printing.round_sheets import standings_pdf
 
-        body = standings_body(store.read_day(database(), event_id))
+        body = kept_standings_body(event_id)[1]
         return _pdf(standings_pdf(body, paper=query["paper"]), f"{body['event']['name']} standings")
 
 

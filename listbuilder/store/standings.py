@@ -1,0 +1,90 @@
+"""The standings of an event, computed at most once per change of its day and kept.
+
+Table::
+
+    event_standings (event_id) -> changes (the event's ``changes`` they were computed at),
+                    code (a digest of the code that computed them), body (JSON), computed_at
+
+Every write to a day adds one to ``events.changes`` with the event's row locked
+(``count_change``). A read compares the kept row's count with the event's: equal, the kept body
+is the answer (when the same code computed it: a new release computes them again); else the
+day is read, the standings are computed by the caller's *compute* and kept, unless a newer
+count was kept meanwhile. The count is also the answer's version: a client
+holding it (its ETag) is answered after one read of the event's row, before anything else.
+
+A body computed from a day read at count *n* is kept under *n*, even when a write landed while
+it was being computed: a read that sees the newer count never takes the older row.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, Text, select
+from sqlalchemy.engine import Connection
+
+from listbuilder.store.database import Database, insert_or_merge, metadata, utcnow
+from listbuilder.store.events import Event, event_from_row, events, known_shape, live_row
+from listbuilder.store.rounds import Day, load_day
+
+event_standings = Table(
+    "event_standings",
+    metadata,
+    Column("event_id", String(32), ForeignKey("events.id"), primary_key=True),
+    Column("changes", Integer, nullable=False),
+    Column("code", String(64), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("computed_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def versioned_event(db: Database, event_id: str) -> tuple[Event, int]:
+    """The event and its count of changes (the standings' version), from its row alone.
+    Raises EventNotFound, EventGone."""
+    known_shape(event_id)
+    with db.reading() as conn:
+        row = live_row(conn.execute(select(events).where(events.c.id == event_id)).first(), event_id)
+    return event_from_row(row), int(row.changes)
+
+
+def kept_standings(
+    db: Database, event_id: str, code: str, compute: Callable[[Day], Mapping[str, Any]]
+) -> tuple[Event, int, dict[str, Any]]:
+    """The event, the standings' version and their body: the body kept at this version by this
+    *code* (a digest of what computes them), else *compute* of the day read now, then kept.
+    Raises EventNotFound, EventGone."""
+    known_shape(event_id)
+    with db.reading() as conn:
+        row = live_row(conn.execute(select(events).where(events.c.id == event_id)).first(), event_id)
+        kept = conn.execute(
+            select(event_standings.c.body).where(
+                event_standings.c.event_id == event_id,
+                event_standings.c.changes == row.changes,
+                event_standings.c.code == code,
+            )
+        ).scalar()
+        if kept is not None:
+            return event_from_row(row), int(row.changes), json.loads(kept)
+        day = load_day(conn, event_id)
+    body = dict(compute(day))
+    with db.writing() as conn:
+        _keep(conn, event_id, day.changes, code, json.dumps(body, sort_keys=True), utcnow())
+    return day.event, day.changes, body
+
+
+def _keep(conn: Connection, event_id: str, changes: int, code: str, body: str, now: dt.datetime) -> None:
+    """Keep *body* as the standings at *changes* by *code*, unless a later count is kept already
+    (one statement: two readers keeping at once cannot interleave)."""
+    statement = insert_or_merge(conn, event_standings).values(
+        event_id=event_id, changes=changes, code=code, body=body, computed_at=now
+    )
+    conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=["event_id"],
+            set_={"changes": changes, "code": code, "body": body, "computed_at": now},
+            where=event_standings.c.changes <= changes,
+        )
+    )
