@@ -35,6 +35,16 @@ def system(system_id: str) -> Any:
     return render_template("system.html", system=found, books=reg.books_of(system_id))
 
 
+@bp.route("/systems/<system_id>/rules-edition")
+def rules_edition(system_id: str) -> Any:
+    """Which rulebook a system's lists are checked by, and what a player who knows another
+    edition (Army Forge's) will notice: the system file's own notes and edition changes."""
+    found = registry().systems.get(system_id)
+    if found is None:
+        return _not_found(f"There is no game system called “{system_id}”.")
+    return render_template("rules_edition.html", system=found, changes=found.imported_books.get("changes", ()))
+
+
 @bp.route("/build/<book_id>")
 def builder(book_id: str) -> Any:
     reg = registry()

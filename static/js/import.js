@@ -84,12 +84,46 @@ function bookSummary(made) {
   return h("div", { class: "notice ok import-done" },
     h("p", {}, h("strong", {}, book.name), ` (${book.faction}, version ${book.version}): ${book.unit_count} units imported.`),
     h("p", {}, "Book id: ", h("code", { id: "imported-id" }, made.id), h("span", { class: "hint" }, " — keep it to build with this book again or share it.")),
-    made.warnings.length ? h("div", { class: "import-warnings" },
-      h("p", {}, `${made.warnings.length} warning${made.warnings.length === 1 ? "" : "s"}:`),
-      h("ul", {}, made.warnings.map((w) => h("li", {}, w)))) : null,
-    made.notes.length ? h("details", {}, h("summary", {}, `${made.notes.length} note${made.notes.length === 1 ? "" : "s"} on what was left out`),
-      h("ul", {}, made.notes.map((n) => h("li", {}, n)))) : null,
+    made.edition && made.edition.other_edition ? h("p", { class: "import-edition" }, `${made.edition.summary} `,
+      h("a", { href: `/systems/${encodeURIComponent(book.system)}/rules-edition` }, "What works differently")) : null,
+    ...playerWarnings(made),
     h("p", {}, h("a", { class: "button primary", id: "open-builder", href: builder }, `Build a list with ${book.name}`)));
+}
+
+/**
+ * What a player should know about an imported book, in a player's words; the importer's own
+ * messages (with their places in the file) stay under Details for whoever keeps the book.
+ * @param {Record<string, any>} made  the API's answer to a book import
+ * @returns {HTMLElement[]}
+ */
+function playerWarnings(made) {
+  /** @type {string[]} */
+  const rules = made.undefined_rules || [];
+  /** @type {string[]} */
+  const warnings = made.warnings || [];
+  /** @type {string[]} */
+  const notes = made.notes || [];
+  const said = [];
+  if (rules.length) {
+    const one = rules.length === 1;
+    said.push(h("p", { class: "import-warnings", id: "unexplained-rules" },
+      `${one ? "One rule" : `${rules.length} rules`} of this book ${one ? "is" : "are"} not explained in the file or in our rulebook: ${rules.join(", ")}. `
+      + `You can still take the units that have ${one ? "it" : "them"}; the builder reminds you, and fight previews leave ${one ? "it" : "them"} out.`));
+  } else if (warnings.length) {
+    said.push(h("p", { class: "import-warnings" }, `${warnings.length === 1 ? "One thing" : `${warnings.length} things`} to know before you build: see the details below.`));
+  }
+  if (notes.length) {
+    const one = notes.length === 1;
+    said.push(h("p", { id: "left-out" },
+      `${one ? "One part" : `${notes.length} parts`} of the file could not be used as written and ${one ? "was" : "were"} left out or adjusted `
+      + "(usually an upgrade choice that does not fit a unit); the rest of the book is here."));
+  }
+  if (warnings.length || notes.length) {
+    said.push(h("details", { class: "import-details", id: "import-details" },
+      h("summary", {}, "Details (the importer’s notes, with their place in the file)"),
+      h("ul", {}, [...warnings, ...notes].map((n) => h("li", {}, n)))));
+  }
+  return said;
 }
 
 // ------------------------------------------------------------------------------------------
