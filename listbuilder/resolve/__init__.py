@@ -295,6 +295,7 @@ def _models_affected(
                     f"“{section.label}” is bought once for the whole unit (count {choice.count})",
                     f".upgrades[{k}].count",
                     upgrade_clause(section),
+                    data={"allowed": 1, "asked": choice.count},
                 )
             )
             return None
@@ -367,6 +368,7 @@ def _selection_bounds(book: ArmyBook, unit: Unit, taken: list[TakenUpgrade]) -> 
                     f"“{section.label}”: option {last.option.id!r} taken more than once",
                     f".upgrades[{last.index}]",
                     upgrade_clause(section),
+                    data={"allowed": 1, "taken": sum(r.option.id == last.option.id for r in rows)},
                 )
             if section.pick_max is not None and len(distinct) > section.pick_max:
                 yield Issue(

@@ -362,14 +362,60 @@ def issue_data_schemas() -> dict[str, type[OutSchema]]:
     return {shape.name: _data_schema(shape) for shape in sorted(issue_data.SHAPES, key=lambda s: -len(s.keys))}
 
 
-class IssueOut(OutSchema):
-    SOMETIMES = frozenset({"data"})  # only when the issue has figures to give
+class IssueFields(OutSchema):
+    """What every issue has."""
 
     code = fields.String(metadata={"description": "stable machine code, e.g. force_org.heroes"})
     severity = fields.String(validate=validate.OneOf([validation.ERROR, validation.WARNING, validation.INFO]))
     message = fields.String()
     path = fields.String(metadata={"description": "JSON path into the submitted list, e.g. units[3].upgrades[1]"})
     clause = fields.String(metadata={"description": "the rule clause enforced"})
+
+
+def issue_codes() -> list[str]:
+    """Every code a registered family's validation can report."""
+    from listbuilder.systems.rules import COMMON_CODES
+
+    codes = dict(COMMON_CODES)
+    for family in FAMILIES.values():
+        codes.update(family.part("rules").ISSUE_CODES)
+    return sorted(codes)
+
+
+@cache
+def issue_variants() -> tuple[type[OutSchema], ...]:
+    """``IssueOut`` as the document has it: one closed shape per shape of ``data``, its
+    ``code`` one of the codes that send it (a code with two shapes is in two variants, told
+    apart by their keys), and ``IssueNoData`` for the codes that send none."""
+    variants: list[type[OutSchema]] = []
+    with_data: set[str] = set()
+    for name, data_schema in issue_data_schemas().items():
+        shape = next(s for s in issue_data.SHAPES if s.name == name)
+        with_data.update(shape.codes)
+        variants.append(_issue_variant(f"Issue{name}", shape.codes, data_schema))
+    plain = tuple(code for code in issue_codes() if code not in with_data)
+    return (*variants, _issue_variant("IssueNoData", plain, None))
+
+
+def _issue_variant(name: str, codes: tuple[str, ...], data: type[OutSchema] | None) -> type[OutSchema]:
+    attrs: dict[str, Any] = {
+        "DESCRIPTION": f"An issue of code {' or '.join(codes)}, with its figures."
+        if data
+        else "An issue whose code sends no figures.",
+        "code": fields.String(validate=validate.OneOf(codes), metadata={"description": "stable machine code"}),
+    }
+    if data is not None:
+        attrs["data"] = fields.Nested(data, metadata={"description": "the figures behind the message"})
+    return type(f"{name}Schema", (IssueFields,), attrs)
+
+
+class IssueOut(IssueFields):
+    """One problem of a list. The document declares it as ``issue_variants``: which ``data``
+    an issue carries follows from its ``code``."""
+
+    SOMETIMES = frozenset({"data"})  # only when the issue has figures to give
+    VARIANTS = staticmethod(issue_variants)
+
     data = OneOfSchemas(
         issue_data_schemas,
         metadata={

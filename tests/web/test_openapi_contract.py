@@ -171,7 +171,7 @@ def test_at_least_four_in_five_answer_objects_state_their_required_keys(spec):
     for name in (
         "ReportOut",
         "TotalsOut",
-        "IssueOut",
+        "IssueNoData",  # IssueOut is a union of closed variants (issue 38)
         "SavedListOut",
         "CreatedOut",
         "PreviewOut",
@@ -319,11 +319,25 @@ def test_tournament_day_answers_keep_the_documents_promises(saved_client, spec):
 
 
 def test_issue_data_is_one_of_the_shapes_the_core_declares(spec):
+    """IssueOut is one closed variant per shape of ``data`` (issue 38), its ``code`` an enum of
+    the codes that send that shape, and ``IssueNoData`` for every other code: a client narrows
+    ``data`` by ``code``."""
     from listbuilder import issue_data
+    from listbuilder.shapes.api import issue_codes
 
     schemas = spec["components"]["schemas"]
-    variants = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["IssueOut"]["properties"]["data"]["oneOf"]]
+    issues = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["IssueOut"]["oneOf"]]
+    assert sorted(issues) == sorted([*(f"Issue{shape.name}" for shape in issue_data.SHAPES), "IssueNoData"])
+    variants = [schemas[name]["properties"]["data"]["$ref"].rsplit("/", 1)[1] for name in issues[:-1]]
     assert sorted(variants) == sorted(f"IssueData{shape.name}" for shape in issue_data.SHAPES)
+    with_data = set()
+    for shape in issue_data.SHAPES:
+        issue = schemas[f"Issue{shape.name}"]
+        assert issue["properties"]["code"]["enum"] == list(shape.codes) and "data" in issue["required"]
+        with_data.update(shape.codes)
+    plain = schemas["IssueNoData"]
+    assert set(plain["properties"]["code"]["enum"]) == set(issue_codes()) - with_data
+    assert "data" not in plain["properties"] and plain["additionalProperties"] is False
     kinds = {
         "integer": {"type": "integer"},
         "string": {"type": "string"},
@@ -344,10 +358,19 @@ def test_an_issue_whose_data_is_no_declared_shape_does_not_conform(spec):
 
     issue = {"code": "force_org.heroes", "severity": "error", "message": "m", "path": "units[0]", "clause": "c"}
     conforms(spec, "IssueOut", {**issue, "data": {"max": 2, "count": 3}})
-    conforms(spec, "IssueOut", issue)
+    plain = {**issue, "code": "upgrade.not_offered"}
+    conforms(spec, "IssueOut", plain)
     for data in ({"max": 2}, {"max": 2, "count": 3, "more": 1}, {"max": "2", "count": 3}):
         with pytest.raises(ValidationError):
             conforms(spec, "IssueOut", {**issue, "data": data})
+    for broken in (
+        issue,  # a code with figures always sends them
+        {**plain, "data": {"max": 2, "count": 3}},  # a code without figures sends none
+        {**issue, "code": "force_org.nonesuch", "data": {"max": 2, "count": 3}},  # not a code any family has
+        {**issue, "data": {"allowed": 2, "taken": 3}},  # another code's shape
+    ):
+        with pytest.raises(ValidationError):
+            conforms(spec, "IssueOut", broken)
 
 
 def test_a_status_an_operation_does_not_list_is_caught_even_with_a_default(app, spec):

@@ -178,6 +178,13 @@ class UnionPlugin(BasePlugin):
     def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
         """An answer's required keys; a request with ``SITUATION_PART``: one shape per family."""
         schema_cls = resolve_schema_cls(kwargs.get("schema")) if kwargs.get("schema") is not None else None
+        variants = getattr(schema_cls, "VARIANTS", None)
+        if variants is not None:  # a union of closed shapes (IssueOut: one per issue code's data)
+            definition.clear()
+            definition["oneOf"] = [self.converter.resolve_nested_schema(shape) for shape in variants()]
+            if schema_cls.__doc__:
+                definition["description"] = " ".join(schema_cls.__doc__.split())
+            return None
         if isinstance(schema_cls, type) and issubclass(schema_cls, OutSchema):
             definition["required"] = [
                 key for key in definition.get("properties", {}) if key not in schema_cls.SOMETIMES
