@@ -8,6 +8,12 @@ Modules:
 - ``submissions``: an event's settings and the lists players submit to it, validated at the pinned rules
 - ``rounds``: the day: starting rounds, entering and confirming results, standings
 - ``admin``: the organiser's changes to a running day (settings, withdrawals, reopening)
+- ``round_undo``: the organiser's undo of the last round while it has no result
+- ``checkins``: check-in, the no-shows withdrawn at once, late arrivals back
+- ``adjustments``: the organiser's penalties and bonuses, with a reason
+- ``refusals``: submissions refused as illegal lists, kept for the organiser
+- ``statistics``: the results joined to the lists, per army book and per unit
+- ``organiser``: the check an organiser-only plan makes first
 
 May import: the core, ``tournament``, ``lists``, ``books``, ``store``, ``util``.
 """

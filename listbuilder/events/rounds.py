@@ -161,8 +161,11 @@ def tables(day: Day, number: int) -> list[tuple[int, str, str | None]]:
     if paired is None:
         raise RoundNotFound(day.event.id, f"round {number} has not started (rounds so far: {len(day.rounds)})")
     found = names(day)
-    seats = [(n, found.show(a), None if b is None else found.show(b)) for n, a, b in paired.tables]
+    as_paired = [(n, found.show(a), None if b is None else found.show(b)) for n, a, b in paired.tables]
+    seats = as_paired
     for entry in day.log:
+        if entry.kind == "undo_round" and entry.data["round"] == number:
+            seats = as_paired  # the swaps logged before were of the round undone (events/round_undo.py)
         if entry.kind == "swap" and entry.data["round"] == number:
             first, second = (found.show(p) for p in entry.data["players"])
             swapped = {first: second, second: first}
@@ -246,7 +249,19 @@ def ranked_players(day: Day) -> list[Player]:
 
 
 def current_standings(day: Day, scoring: str) -> list[Standing]:
-    return standings([p.name for p in ranked_players(day)], games(day, scoring), day_settings(day)["tiebreakers"])
+    return standings(
+        [p.name for p in ranked_players(day)], games(day, scoring), day_settings(day)["tiebreakers"], adjusted(day)
+    )
+
+
+def adjusted(day: Day) -> dict[str, float]:
+    """The organiser's adjustments (``events/adjustments.py``) summed per player, by the name shown."""
+    found, total = names(day), {}
+    for entry in day.log:
+        if entry.kind == "adjustment":
+            name = found.show(entry.data["player"])
+            total[name] = total.get(name, 0.0) + float(entry.data["points"])
+    return total
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,4 +12,5 @@ Modules:
 - ``saved``: saved lists, versions and their diffs
 - ``events``: events and submissions
 - ``rounds``: rounds, results and standings
+- ``day``: the room on the event day: check-ins, adjustments, refused submissions, statistics
 """

@@ -247,6 +247,9 @@ class StandingOut(OutSchema):
     losses = fields.Integer()
     byes = fields.Integer()
     withdrawn = fields.Boolean()
+    adjustment = fields.Float(
+        metadata={"description": "the organiser's penalties and bonuses summed (already in score; POST /adjustments)"}
+    )
     tiebreakers = fields.Dict(metadata={"description": "each tiebreaker's value, in the organiser's order"})
 
 

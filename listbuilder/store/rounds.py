@@ -12,6 +12,8 @@ Tables::
 
 Rows are only ever added: a changed result is a new row, a swap is a log row applied to the
 tables as paired, and the standings are recomputed from all of it (``listbuilder/events/rounds.py``).
+The one removal: the organiser's undo of the last round while it has no result row, which
+deletes its ``event_rounds`` and ``event_tables`` rows after logging them (``undo_round``).
 The one thing written in place is the ``events`` row itself (name, deadline, settings before
 round 1; ``deleted_at``), and each such change is logged with the values before and after;
 and a submission the organiser undoes (before round 1) gets its ``undone_at``, logged with
@@ -238,11 +240,18 @@ class UndoSubmission:
 
 
 @dataclass(frozen=True)
+class DeleteRound:
+    """Remove round *number* and its tables (the organiser's undo: no result row names it)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
 class ForgetRendered:
     """Remove the event's rendered rosters and packs (it is being deleted: nothing prints them again)."""
 
 
-Change = AddLog | AddRound | AddResult | UpdateEvent | UndoSubmission | ForgetRendered
+Change = AddLog | AddRound | AddResult | UpdateEvent | UndoSubmission | DeleteRound | ForgetRendered
 Plan = Callable[[Day], Sequence[Change]]
 
 
@@ -468,6 +477,13 @@ def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) ->
             update(event_submissions)
             .where(event_submissions.c.event_id == event_id, event_submissions.c.number == change.number, LIVE)
             .values(undone_at=now)
+        )
+    elif isinstance(change, DeleteRound):
+        conn.execute(
+            delete(event_tables).where(event_tables.c.event_id == event_id, event_tables.c.round == change.number)
+        )
+        conn.execute(
+            delete(event_rounds).where(event_rounds.c.event_id == event_id, event_rounds.c.number == change.number)
         )
     elif isinstance(change, ForgetRendered):
         rendered.forget_event(conn, event_id)

@@ -20,6 +20,10 @@ tiebreakers:
   score minus the opponent's in that game (a bye counts nothing): over the event the values
   sum to 0.
 
+The organiser's adjustments (penalties and bonuses, ``adjustments``: player -> points) count
+in the player's own score, and so in their rank, but not in their opponents' Buchholz: a
+penalty for lateness is the late player's, not their opponents'.
+
 A bye counts as a game won but brings no opponent. Players equal on the score and on every
 tiebreaker share a rank (1, 2, 2, 4) and are listed by name. Values are compared and shown
 rounded to 6 decimals (a mean such as 13/3 would otherwise tie by chance or not at all).
@@ -56,12 +60,17 @@ class Standing:
     byes: int
     opponents: tuple[str, ...]
     tiebreakers: Mapping[str, float] = field(default_factory=dict)
+    adjustment: float = 0.0  # the organiser's adjustments, already in score
 
 
 def standings(
-    players: Sequence[str], games: Sequence[Game], tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS
+    players: Sequence[str],
+    games: Sequence[Game],
+    tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS,
+    adjustments: Mapping[str, float] | None = None,
 ) -> list[Standing]:
-    """Every player of *players* ranked from *games*. Raises ValueError for an unknown tiebreaker."""
+    """Every player of *players* ranked from *games* and the organiser's *adjustments* (player ->
+    points). Raises ValueError for an unknown tiebreaker."""
     unknown = [t for t in tiebreakers if t not in TIEBREAKERS]
     if unknown:
         raise ValueError(f"unknown tiebreakers {unknown}; known: {list(TIEBREAKERS)}")
@@ -83,6 +92,9 @@ def standings(
                 opponents[me].append(other)
                 difference[me] += mine.secondary - game.scores[other].secondary
     buchholz = {p: sum(score[o] for o in opponents[p]) for p in players}
+    adjusted = {p: (adjustments or {}).get(p, 0.0) for p in players}
+    for p in players:
+        score[p] += adjusted[p]
     values = {
         "score": score,
         "buchholz": buchholz,
@@ -109,6 +121,7 @@ def standings(
                     o["bye"],
                     tuple(opponents[p]),
                     {t: round(shown[p].get(t, values.get(t, {}).get(p, 0.0)), 6) for t in tiebreakers},
+                    round(adjusted[p], 6),
                 )
             )
         place += len(tied)

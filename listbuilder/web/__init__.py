@@ -24,6 +24,7 @@ from listbuilder.web import (
     api,
     book_pages,
     context,
+    day_api,
     deleted_events,
     docs,
     event_pages,
@@ -93,6 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     rest.register_blueprint(imports.blp)
     events.register(app, rest)
     rounds.register(rest)
+    rest.register_blueprint(day_api.blp)
     api.init_app(app)
     bodies.init_app(app)
     docs.init_app(app)

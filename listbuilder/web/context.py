@@ -153,6 +153,7 @@ def standings_rows(found: Any) -> dict[str, Any]:
                 "losses": s.losses,
                 "byes": s.byes,
                 "withdrawn": player.withdrawn,
+                "adjustment": s.adjustment,
                 "tiebreakers": dict(s.tiebreakers),
             }
         )

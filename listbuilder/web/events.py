@@ -43,6 +43,7 @@ lists_store = lazy_module("listbuilder.store.lists")
 event_players = lazy_module("listbuilder.store.event_players")
 day_store = lazy_module("listbuilder.store.rounds")
 the_day = lazy_module("listbuilder.events.rounds")
+refusals = lazy_module("listbuilder.events.refusals")
 
 blp = Blueprint(
     "events",
@@ -172,7 +173,11 @@ class Submissions(MethodView):
         version = lists_store.read_list(db, data["list_id"]).current
         check = core.check_for_event(db, books, event, version)
         if not check.report.valid and not event.allow_illegal:
-            raise core.refusal(check.report)
+            refused = core.refusal(check.report)
+            # kept for the organiser (GET /refusals): the player alone saw a 422 before
+            kept = refusals.refusal_record(player, data["list_id"], refused.errors)
+            day_store.record(db, event_id, day_store.AddLog("refusal", kept))
+            raise refused
         checked = store.Checked(version.number, check.report.valid, check.report_json, check.verification_code)
         done = store.submit(
             db,

@@ -105,7 +105,7 @@ def _errors(*codes: int) -> Any:
         401: "no token (Authorization: Bearer <token>)",
         403: "a wrong token, or one that may not do this (a player's for an organiser's action, or for another table)",
         404: "no event, round or table with this number",
-        409: "not now: a table of the last round has no result, round 1 has started, a result is confirmed already, the opponent entered another result …",
+        409: "not now: a table of the last round has no result, round 1 has started, a result is confirmed already, a round with results cannot be undone …",
         410: "the organiser deleted the event",
         422: "invalid fields: the errors name each one",
     }
@@ -306,6 +306,17 @@ class Round(MethodView):
         """A round's pairings ({"table", "players": [a, b or null for a bye]}) and each table's result."""
         found = store.read_day(database(), event_id)
         return day.round_body(found, number, scoring_of(found.event))
+
+    @blp.response(204)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 409, 410)
+    @blp.doc(operationId="undoRound")
+    def delete(self, event_id: str, number: int) -> Any:
+        """Undo the last round while none of its tables has a result (409 after): its pairing goes (logged), and the next start pairs again."""
+        from listbuilder.events.round_undo import plan_undo_round
+
+        store.change_day(database(), event_id, bearer_token(), plan_undo_round(number))
+        return no_content()
 
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>/results")

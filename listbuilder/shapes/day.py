@@ -1,0 +1,96 @@
+"""Schemas of the room on the event day: check-ins, adjustments, refused submissions, statistics."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from listbuilder.formats.fields import OutSchema, StrictSchema
+from listbuilder.shapes.events import NOT_BLANK
+
+
+def _text(high: int, **kw: object) -> fields.String:
+    return fields.String(validate=[validate.Length(min=1, max=high), NOT_BLANK], **kw)  # type: ignore[arg-type]
+
+
+class CheckinIn(StrictSchema):
+    player = _text(100, required=True, metadata={"description": "the player, by any name they are known by"})
+
+
+class CalledOut(OutSchema):
+    player = fields.String(metadata={"description": "the name shown"})
+    checked_in = fields.Boolean()
+    withdrawn = fields.Boolean(metadata={"description": "out of the rounds still to come"})
+
+
+class CheckinsOut(OutSchema):
+    players = fields.List(fields.Nested(CalledOut), metadata={"description": "every player, in the order they entered"})
+
+
+class AdjustmentIn(StrictSchema):
+    player = _text(100, required=True, metadata={"description": "the player, by any name they are known by"})
+    points = fields.Float(
+        required=True,
+        allow_nan=False,
+        validate=validate.Range(min=-1000, max=1000),
+        metadata={"description": "added to the player's score: negative for a penalty (not 0)"},
+    )
+    reason = _text(300, required=True, metadata={"description": "why, as the record and the player see it"})
+
+
+class AdjustmentOut(OutSchema):
+    player = fields.String()
+    points = fields.Float()
+    reason = fields.String()
+    round = fields.Integer(metadata={"description": "rounds started when it was given (0: before round 1)"})
+    at = fields.DateTime()
+
+
+class AdjustmentsOut(OutSchema):
+    adjustments = fields.List(fields.Nested(AdjustmentOut), metadata={"description": "oldest first"})
+
+
+class RefusalOut(OutSchema):
+    player = fields.String(metadata={"description": "the name as the player typed it"})
+    list_id = fields.String(metadata={"description": "the saved list refused"})
+    problems = fields.List(fields.String(), metadata={"description": "each problem: where in the list, and what"})
+    at = fields.DateTime()
+
+
+class RefusalsOut(OutSchema):
+    refusals = fields.List(fields.Nested(RefusalOut), metadata={"description": "newest first"})
+
+
+class FactionStatsOut(OutSchema):
+    book = fields.String(metadata={"description": "the army book's id"})
+    players = fields.Integer()
+    wins = fields.Integer()
+    draws = fields.Integer()
+    losses = fields.Integer()
+    win_rate = fields.Float(
+        allow_none=True, metadata={"description": "(wins + draws / 2) / games; null with no game played"}
+    )
+
+
+class UnitStatsOut(OutSchema):
+    book = fields.String()
+    unit = fields.String(metadata={"description": "the unit's id in its book"})
+    lists = fields.Integer(metadata={"description": "how many players' lists took it"})
+    win_rate = fields.Float(allow_none=True, metadata={"description": "of those players' games, as for a faction"})
+
+
+class CategorySpentOut(OutSchema):
+    category = fields.String(metadata={"description": "heroes or units"})
+    cost = fields.Dict(
+        keys=fields.String(), values=fields.Float(), metadata={"description": "currency -> spent over every list"}
+    )
+
+
+class StatisticsOut(OutSchema):
+    public = fields.Boolean(metadata={"description": "whether everyone may read them (the organiser opens them)"})
+    factions = fields.List(fields.Nested(FactionStatsOut), metadata={"description": "most players first"})
+    units = fields.List(fields.Nested(UnitStatsOut), metadata={"description": "most taken first"})
+    categories = fields.List(fields.Nested(CategorySpentOut), metadata={"description": "points spent by unit category"})
+
+
+class PublishIn(StrictSchema):
+    public = fields.Boolean(required=True, metadata={"description": "true: everyone may read the statistics"})

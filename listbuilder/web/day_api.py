@@ -1,0 +1,209 @@
+"""The room on the event day, under /api/v1/events/<id>: check-ins and no-shows, the organiser's
+adjustments, refused submissions, and the statistics that join the results to the lists.
+
+Each change is one locked transaction of ``store/rounds.py`` planned by ``events/checkins``,
+``events/adjustments`` or ``events/statistics``; a repeat of the same request changes nothing
+and answers 200, so a retry on a flaky connection never records twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+
+from listbuilder.shapes.day import (
+    AdjustmentIn,
+    AdjustmentOut,
+    AdjustmentsOut,
+    CalledOut,
+    CheckinIn,
+    CheckinsOut,
+    PublishIn,
+    RefusalsOut,
+    StatisticsOut,
+)
+from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
+from listbuilder.util.lazy import lazy_module
+from listbuilder.web.context import bearer_token, database, registry, scoring_of
+from listbuilder.web.http.downloads import TEXT, content_disposition, file_name
+from listbuilder.web.http.errors import store_error_response
+from listbuilder.web.http.rest import Blueprint
+
+store = lazy_module("listbuilder.store.rounds")
+day = lazy_module("listbuilder.events.rounds")
+checkins = lazy_module("listbuilder.events.checkins")
+adjustments = lazy_module("listbuilder.events.adjustments")
+refusals = lazy_module("listbuilder.events.refusals")
+stats = lazy_module("listbuilder.events.statistics")
+submissions = lazy_module("listbuilder.events.submissions")
+
+DESCRIPTION = "The room on the event day: check-ins and no-shows, adjustments, refused submissions, statistics."
+blp = Blueprint(
+    "day_api", __name__, url_prefix="/api/v1/events", description=DESCRIPTION, tags={"event day": DESCRIPTION}
+)
+blp.errorhandler(StoreError)(store_error_response)
+
+ORGANISER_TOKEN = [{"organiserToken": []}]
+ANY_TOKEN = [{"organiserToken": []}, {"playerToken": []}]
+BODY = (400, 413, 415)
+
+
+def _errors(*codes: int) -> Any:
+    described = {
+        401: "no token (Authorization: Bearer <token>)",
+        403: "a wrong token, or one that may not do this (a player's for the organiser's action or for another player)",
+        404: "no event with this id",
+        410: "the organiser deleted the event",
+        422: "invalid fields: the errors name each one",
+    }
+    return blp.errors(*codes, descriptions=described)
+
+
+def _organiser_day(event_id: str) -> Any:
+    """The day, read for the organiser only (401 without a token, 403 with another)."""
+    found = store.read_day(database(), event_id, bearer_token())
+    if not found.caller.organiser:
+        raise (TokenWrong if bearer_token() else TokenMissing)(event_id, "this needs the organiser token")
+    return found
+
+
+def _changed(event_id: str, plan: Any) -> tuple[Any, Any]:
+    """Run *plan* with the event locked; what it wrote, and the day read back after."""
+    db = database()
+    written = store.change_day(db, event_id, bearer_token(), plan)
+    return written, store.read_day(db, event_id)
+
+
+@blp.route("/<event_id:event_id>/checkins")
+class Checkins(MethodView):
+    @blp.response(200, CheckinsOut)
+    @_errors(404, 410)
+    @blp.doc(operationId="listCheckins")
+    def get(self, event_id: str) -> Any:
+        """Who has checked in, and who plays on."""
+        return {"players": checkins.roll_call(store.read_day(database(), event_id))}
+
+    @blp.arguments(CheckinIn)
+    @blp.response(201, CalledOut)
+    @blp.alt_response(200, schema=CalledOut, description="checked in already: nothing changed")
+    @blp.doc(security=ANY_TOKEN)
+    @_errors(*BODY, 401, 403, 404, 410, 422)
+    @blp.doc(operationId="checkIn")
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Check a player in: the player themselves, or the organiser for them. A player withdrawn as a no-show is back from the next round."""
+        written, after = _changed(event_id, checkins.plan_checkin(data["player"]))
+        key = day.names(after).key_of(data["player"])
+        called = next(c for c, p in zip(checkins.roll_call(after), day.players(after)) if p.key == key)
+        return called, 201 if written else 200
+
+
+@blp.route("/<event_id:event_id>/no-shows")
+class NoShows(MethodView):
+    @blp.response(200, CheckinsOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="withdrawNoShows")
+    def post(self, event_id: str) -> Any:
+        """Withdraw every player still in who has not checked in (each withdrawal logged); a late check-in brings them back."""
+        _, after = _changed(event_id, checkins.plan_no_shows())
+        return {"players": checkins.roll_call(after)}
+
+
+@blp.route("/<event_id:event_id>/adjustments")
+class Adjustments(MethodView):
+    @blp.response(200, AdjustmentsOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="listAdjustments")
+    def get(self, event_id: str) -> Any:
+        """Every penalty and bonus given, with its reason."""
+        return {"adjustments": adjustments.adjustments(_organiser_day(event_id))}
+
+    @blp.arguments(AdjustmentIn)
+    @blp.response(201, AdjustmentOut)
+    @blp.alt_response(200, schema=AdjustmentOut, description="the same adjustment this round already: nothing changed")
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(*BODY, 401, 403, 404, 410, 422)
+    @blp.doc(operationId="adjustScore")
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Add points to a player's score (negative: a penalty), with a reason: logged, and shown in the standings as adjustment."""
+        written, after = _changed(event_id, adjustments.plan_adjustment(data["player"], data["points"], data["reason"]))
+        given = adjustments.adjustments(after)
+        key_of = day.names(after).key_of
+        same = [
+            a for a in given if key_of(a["player"]) == key_of(data["player"]) and a["reason"] == data["reason"].strip()
+        ]
+        return same[-1], 201 if written else 200
+
+
+@blp.route("/<event_id:event_id>/refusals")
+class Refusals(MethodView):
+    @blp.response(200, RefusalsOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="listRefusals")
+    def get(self, event_id: str) -> Any:
+        """Submissions the event refused as illegal lists (newest first): who, which list, and why."""
+        return {"refusals": refusals.refusals(_organiser_day(event_id))}
+
+
+def _statistics(event_id: str) -> dict[str, Any]:
+    """The statistics, for anyone once the organiser opened them, else for the organiser only."""
+    db = database()
+    found = store.read_day(db, event_id, bearer_token())
+    public = stats.is_public(found)
+    if not public and not found.caller.organiser:
+        raise (TokenWrong if bearer_token() else TokenMissing)(
+            event_id, "the organiser has not opened the statistics yet: they need the organiser token until then"
+        )
+    ranked = day.ranked_players(found)
+    versions = submissions.read_submitted(db, [p.submission for p in ranked])
+    units, categories = {}, {}
+    books = registry().books
+    for p in ranked:
+        costs = p.submission.report.get("entries", {})
+        document = versions[p.submission.list_id, p.submission.list_version].document
+        units[p.name] = [(u["unit"], costs.get(u["key"], {}).get("cost", {})) for u in document["units"]]
+        book = books.get(found.book_of(p.submission))
+        for unit in book.units if book is not None else ():
+            categories[book.id, unit.id] = "heroes" if unit.is_hero else "units"
+    return {"public": public, **stats.statistics(found, scoring_of(found.event), units, categories)}
+
+
+@blp.route("/<event_id:event_id>/statistics")
+class Statistics(MethodView):
+    @blp.response(200, StatisticsOut)
+    @blp.doc(security=[{}, *ORGANISER_TOKEN])
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="getStatistics")
+    def get(self, event_id: str) -> Any:
+        """Per army book: players, wins, draws, losses and win rate; per unit: lists that took it and their win rate (public once the organiser opens them)."""
+        return _statistics(event_id)
+
+    @blp.arguments(PublishIn)
+    @blp.response(200, StatisticsOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(*BODY, 401, 403, 404, 410, 422)
+    @blp.doc(operationId="publishStatistics")
+    def put(self, data: dict[str, Any], event_id: str) -> Any:
+        """Open the statistics to everyone (public: true), or close them again."""
+        _changed(event_id, stats.plan_publish(data["public"]))
+        return _statistics(event_id)
+
+
+@blp.route("/<event_id:event_id>/statistics.csv")
+class StatisticsCsv(MethodView):
+    @blp.response(200, TEXT, content_type="text/csv", description="A row per army book, then a row per unit taken.")
+    @blp.doc(security=[{}, *ORGANISER_TOKEN])
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="getStatisticsCsv")
+    def get(self, event_id: str) -> Any:
+        """The statistics as CSV."""
+        body = _statistics(event_id)
+        response = Response(stats.statistics_csv(body), mimetype="text/csv")
+        response.headers["Content-Disposition"] = content_disposition(
+            "attachment", file_name(f"{event_id} statistics", "csv", "statistics")
+        )
+        return response
