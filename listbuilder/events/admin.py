@@ -22,7 +22,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from listbuilder.events.rounds import day_settings, find_player, names
+from listbuilder.events.rounds import DAY_DEFAULTS, day_settings, find_player, names
 from listbuilder.events.submissions import SETTINGS
 from listbuilder.lists.documents import ListError
 from listbuilder.store.errors import DayConflict, SubmissionNotFound, TokenWrong
@@ -85,6 +85,15 @@ def plan_edit(changes: Mapping[str, Any], list_settings: Mapping[str, Any] | Non
         return written
 
     return plan
+
+
+def creation_settings(given: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The day's settings given when an event is created, as the log's ``settings`` entry
+    (what an edit before round 1 would log), or None when none is given."""
+    day_changes = {k: given[k] for k in DAY_FIELDS if given.get(k) is not None}
+    if not day_changes:
+        return None
+    return {"before": {"day": {k: DAY_DEFAULTS[k] for k in day_changes}}, "after": {"day": day_changes}}
 
 
 def plan_close(now: dt.datetime) -> Plan:

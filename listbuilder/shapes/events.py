@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
 from listbuilder.shapes.api import ErrorOut, ReportOut, VerdictOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
+from listbuilder.tournament import DEFAULT_TIEBREAKERS, TIEBREAKERS
 
 MAX_BOOKS = 50
 MAX_BATCH = 1000
@@ -59,7 +60,50 @@ class BookPinIn(StrictSchema):
     )
 
 
-class EventIn(StrictSchema):
+MAX_PLAYERS = 2000
+
+
+def _each_once(names: list[str]) -> None:
+    if len(set(names)) != len(names):
+        raise ValidationError("name each tiebreaker at most once")
+
+
+class DaySettingsIn(StrictSchema):
+    """The tournament day's settings, at creation or in an edit before round 1 (each optional:
+    not given, the default of docs/events.md, or the value set before)."""
+
+    tiebreakers = fields.List(
+        fields.String(validate=validate.OneOf(TIEBREAKERS)),
+        load_default=None,
+        validate=[validate.Length(max=len(TIEBREAKERS)), _each_once],
+        metadata={
+            "description": "the tiebreakers after the score, in the organiser's order, each at most once"
+            f" (until set: {', '.join(DEFAULT_TIEBREAKERS)}); defined in docs/events.md",
+            "uniqueItems": True,
+        },
+    )
+    avoid_same_club = fields.Boolean(
+        load_default=None, metadata={"description": "pair players of one club apart when the scores allow"}
+    )
+    avoid_same_faction_first_round = fields.Boolean(
+        load_default=None, metadata={"description": "round 1: pair players of one army book apart"}
+    )
+    clubs = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(validate=validate.Length(min=1, max=100)),
+        load_default=None,
+        metadata={"description": "player name -> club", "maxProperties": MAX_PLAYERS},
+    )
+    lists_after_start = fields.Boolean(
+        load_default=None,
+        metadata={
+            "description": "whether players may submit (or resubmit) lists after round 1 starts;"
+            " until set: false, a submission once round 1 has started is 409"
+        },
+    )
+
+
+class EventIn(DaySettingsIn):
     name = _name(200, required=True)
     system = _text(1, 100, required=True)
     points_limit = positive_int(

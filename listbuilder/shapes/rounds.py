@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import fields, validate
 
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
 from listbuilder.shapes.api import ReportOut
-from listbuilder.shapes.events import NOT_BLANK, EventOut
+from listbuilder.shapes.events import MAX_PLAYERS, NOT_BLANK, DaySettingsIn, EventOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
-from listbuilder.tournament import DEFAULT_TIEBREAKERS, TIEBREAKERS
 
-MAX_PLAYERS = 2000
 OUTCOMES = ("win", "draw", "loss")
 
 
@@ -22,12 +20,7 @@ def _name(high: int, **kw: Any) -> fields.String:
     return fields.String(validate=[validate.Length(min=1, max=high), NOT_BLANK], **kw)
 
 
-def _each_once(names: list[str]) -> None:
-    if len(set(names)) != len(names):
-        raise ValidationError("name each tiebreaker at most once")
-
-
-class EventEditIn(StrictSchema):
+class EventEditIn(DaySettingsIn):
     """What the organiser may change before round 1 (every field optional)."""
 
     name = _name(200, load_default=None)
@@ -48,35 +41,6 @@ class EventEditIn(StrictSchema):
     )
     budget = fields.Nested(
         BudgetSchema, load_default=None, metadata={"description": "armour-hex; only while no list is submitted"}
-    )
-    tiebreakers = fields.List(
-        fields.String(validate=validate.OneOf(TIEBREAKERS)),
-        load_default=None,
-        validate=[validate.Length(max=len(TIEBREAKERS)), _each_once],
-        metadata={
-            "description": "the tiebreakers after the score, in the organiser's order, each at most once"
-            f" (until set: {', '.join(DEFAULT_TIEBREAKERS)}); defined in docs/events.md",
-            "uniqueItems": True,
-        },
-    )
-    avoid_same_club = fields.Boolean(
-        load_default=None, metadata={"description": "pair players of one club apart when the scores allow"}
-    )
-    avoid_same_faction_first_round = fields.Boolean(
-        load_default=None, metadata={"description": "round 1: pair players of one army book apart"}
-    )
-    clubs = fields.Dict(
-        keys=fields.String(),
-        values=fields.String(validate=validate.Length(min=1, max=100)),
-        load_default=None,
-        metadata={"description": "player name -> club", "maxProperties": MAX_PLAYERS},
-    )
-    lists_after_start = fields.Boolean(
-        load_default=None,
-        metadata={
-            "description": "whether players may submit (or resubmit) lists after round 1 starts;"
-            " until set: false, a submission once round 1 has started is 409"
-        },
     )
 
 
@@ -262,7 +226,7 @@ class StandingsOut(OutSchema):
     next = fields.String(allow_none=True, metadata={"description": "the next page's URL (null: this is the last page)"})
 
 
-MAX_PAGE = 1000
+MAX_PAGE = MAX_PLAYERS  # one page, the default, holds every player an event may have
 
 
 class StandingsQuery(StrictSchema):

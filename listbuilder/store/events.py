@@ -180,6 +180,8 @@ LIVE = event_submissions.c.undone_at.is_(None)  # a submission the organiser has
 # The day's rounds (``store/rounds.py`` defines the table and imports this module): only
 # whether one has started is asked here, before a submission.
 _ROUNDS = table("event_rounds", column("event_id"), column("number"))
+# ... and its log (defined there too), for the day's settings given when the event is created.
+_LOG = table("event_log", column("event_id"), column("seq"), column("kind"), column("data"), column("logged_at"))
 CLOSED_ONCE_STARTED = (
     "round 1 has started: lists are closed for the day (the organiser's setting lists_after_start allows changes)"
 )
@@ -211,9 +213,12 @@ def create_event(
     texts: Mapping[str, str],
     deadline: dt.datetime,
     allow_illegal: bool,
+    settings_log: Mapping[str, Any] | None = None,
 ) -> NewEvent:
     """Store a new event under a fresh id and organiser token; *texts* are the pinned books'
-    and system's files by digest, kept so the pinned rules load even after the files change."""
+    and system's files by digest, kept so the pinned rules load even after the files change.
+    *settings_log*: the tournament day's settings given at creation, as the data of a
+    ``settings`` entry of the day's log, written in the same transaction as the event."""
     event_id, token, now = new_id(), new_token(), utcnow()
     event = Event(
         event_id,
@@ -240,6 +245,9 @@ def create_event(
                 created_at=now,
             )
         )
+        if settings_log:
+            data = json.dumps(settings_log, sort_keys=True, default=str)
+            conn.execute(insert(_LOG).values(event_id=event_id, seq=1, kind="settings", data=data, logged_at=now))
     return NewEvent(event, token)
 
 

@@ -248,7 +248,8 @@ class DeleteRound:
 
 @dataclass(frozen=True)
 class ForgetRendered:
-    """Remove the event's rendered rosters and packs (it is being deleted: nothing prints them again)."""
+    """Remove the event's rendered rosters and packs and its kept standings (it is being
+    deleted: nothing prints or shows them again)."""
 
 
 Change = AddLog | AddRound | AddResult | UpdateEvent | UndoSubmission | DeleteRound | ForgetRendered
@@ -487,6 +488,7 @@ def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) ->
         )
     elif isinstance(change, ForgetRendered):
         rendered.forget_event(conn, event_id)
+        conn.execute(delete(_KEPT_STANDINGS).where(_KEPT_STANDINGS.c.event_id == event_id))
     else:
         values = dict(change.values)
         if "settings" in values:

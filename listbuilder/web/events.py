@@ -105,9 +105,9 @@ class Events(MethodView):
     @blp.doc(operationId="createEvent")
     def post(self, data: dict[str, Any]) -> Any:
         """Create an event: its list settings, allowed books (pinned now) and deadline; an organiser token shown only now."""
-        from listbuilder.events.admin import check_deadline
+        from listbuilder.events import admin
 
-        check_deadline(data["deadline"], dt.datetime.now(dt.timezone.utc))  # a deadline already past: 422
+        admin.check_deadline(data["deadline"], dt.datetime.now(dt.timezone.utc))  # a deadline already past: 422
         books = registry()
         pins, texts = core.pin_books(books, data["system"], data["books"])
         settings = core.check_settings(books, data["system"], data)
@@ -120,6 +120,7 @@ class Events(MethodView):
             texts=texts,
             deadline=data["deadline"],
             allow_illegal=data["allow_illegal"],
+            settings_log=admin.creation_settings(data),
         )
         body = event_body(new.event)
         created = {

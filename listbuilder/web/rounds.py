@@ -384,8 +384,8 @@ class Standings(MethodView):
         change of the day and kept: a poll with the ETag it was given is answered 304 until
         something changes. ``limit`` and ``offset`` page through them (``next``, and a ``Link``
         header, name the next page)."""
-        if request.if_none_match and request.if_none_match.contains(current_standings_etag(event_id)):
-            return _not_modified(current_standings_etag(event_id))
+        if request.if_none_match and request.if_none_match.contains(now := current_standings_etag(event_id)):
+            return _not_modified(now)
         etag, body = kept_standings_body(event_id)
         rows = body["standings"]
         start, end = query["offset"], query["offset"] + query["limit"]

@@ -12,7 +12,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from tests.web.test_events_api import make_event, organiser
+from tests.web.test_events_api import EVENT, make_event, organiser
 from tests.web.test_rounds_api import register, start, url, win
 
 # The worked example of docs/events.md: Dee arrives for round 2, Cid has the bye of round 1.
@@ -180,3 +180,24 @@ def test_the_openapi_document_names_the_six_tiebreakers_each_at_most_once(saved_
         "sos",
         "secondary_difference",
     }
+
+
+def test_the_day_settings_are_given_when_the_event_is_created(saved_client):
+    """``POST /events`` takes the tiebreakers (and the other day settings) as PATCH does, logged alike."""
+    order = ["secondary_difference", "sos"]
+    event = make_event(saved_client, tiebreakers=order, lists_after_start=True)
+    register(saved_client, event, 2, names=["Ann", "Bob"])
+    assert standings(saved_client, event)["tiebreakers"] == order
+    log = saved_client.get(url(event, "/log"), headers=organiser(event)).json["log"]
+    assert [(e["kind"], e["data"]["after"]["day"]) for e in log] == [
+        ("settings", {"tiebreakers": order, "lists_after_start": True})
+    ]
+    start(saved_client, event)
+    register(saved_client, event, 1, names=["Cid"])  # lists_after_start: a late list is taken
+
+
+def test_an_unknown_or_repeated_tiebreaker_at_creation_is_422_naming_the_field(saved_client):
+    for bad in (["sos", "sos"], ["coin_toss"]):
+        refused = saved_client.post("/api/v1/events", json={**EVENT, "tiebreakers": bad})
+        assert refused.status_code == 422, refused.json
+        assert "tiebreakers" in str(refused.json), refused.json
