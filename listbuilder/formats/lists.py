@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
@@ -122,6 +122,10 @@ class BudgetSchema(StrictSchema):
 class ArmyListSchema(FastSchema):
     """A list as players and tools submit it; ``units[].key`` must be unique, and the entries
     hold at most MAX_LIST_UPGRADES upgrade rows together."""
+
+    # Kept in ArmyList.extra only when set (armour-hex), so a list the API answers has them
+    # only then; every other field it always has (the OpenAPI document says so).
+    ANSWER_SOMETIMES: ClassVar[frozenset[str]] = frozenset({"game_mode", "budget"})
 
     system = fields.String(required=True, validate=validate.Length(min=1, max=100))
     book = fields.String(required=True, validate=validate.Length(min=1, max=100))

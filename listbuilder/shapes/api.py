@@ -382,18 +382,23 @@ def issue_codes() -> list[str]:
     return sorted(codes)
 
 
-@cache
 def issue_variants() -> tuple[type[OutSchema], ...]:
     """``IssueOut`` as the document has it: one closed shape per shape of ``data``, its
-    ``code`` one of the codes that send it (a code with two shapes is in two variants, told
-    apart by their keys), and ``IssueNoData`` for the codes that send none."""
+    ``code`` one of the codes that send that shape (a code with two shapes is in two variants,
+    told apart by their keys), and ``IssueNoData`` for the codes that send none. Made again
+    when a family registered since has other codes."""
+    return _issue_variants(tuple(issue_codes()))
+
+
+@cache
+def _issue_variants(codes: tuple[str, ...]) -> tuple[type[OutSchema], ...]:
     variants: list[type[OutSchema]] = []
     with_data: set[str] = set()
     for name, data_schema in issue_data_schemas().items():
         shape = next(s for s in issue_data.SHAPES if s.name == name)
         with_data.update(shape.codes)
         variants.append(_issue_variant(f"Issue{name}", shape.codes, data_schema))
-    plain = tuple(code for code in issue_codes() if code not in with_data)
+    plain = tuple(code for code in codes if code not in with_data)
     return (*variants, _issue_variant("IssueNoData", plain, None))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from apispec import APISpec, BasePlugin
@@ -109,6 +110,14 @@ class UnionPlugin(BasePlugin):
         its own schema (``OPENAPI``)."""
         if getattr(field, "OPENAPI", None) is not None:
             return _declared_property(field, ret)
+        if isinstance(field, fields.Nested) and isinstance(field.root, OutSchema):
+            lazy = callable(field.nested) and not isinstance(field.nested, type)  # a lambda: left as it is
+            nested = None if lazy else resolve_schema_cls(field.nested)
+            if isinstance(nested, type) and not issubclass(nested, OutSchema):  # a request's shape, answered
+                for key in ("$ref", "anyOf", "allOf", "default"):
+                    ret.pop(key, None)
+                ref = self.converter.resolve_nested_schema(answer_shape(nested))
+                return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
         if isinstance(field, Described):
             return self.converter.resolve_nested_schema(field.schema)  # type: ignore[no-any-return]
         if isinstance(field, Computed):
@@ -133,13 +142,10 @@ class UnionPlugin(BasePlugin):
         """A unit stat as *family*'s book schema reads it (a derived stat as the schema declares it)."""
         unit_schema = profile_schema(family)
         field = unit_schema.DERIVED_STATS.get(name) or unit_schema().fields[name]  # type: ignore[attr-defined]
-        field = copy.copy(field)
+        field = _unbound(field, ANSWER)  # documented as an answer sends it
         field.data_key, field.required, field.load_default = None, False, missing
         field.metadata = {key: value for key, value in field.metadata.items() if key == "description"}
-        declared: dict[str, Any] = self.converter.field2property(field)
-        if getattr(field, "OPENAPI", None) is not None:  # as an answer sends it
-            declared = _declared_property(field, {}, answer=True)
-        return declared
+        return self.converter.field2property(field)  # type: ignore[no-any-return]
 
     def unit_stats_ref(self) -> dict[str, str]:
         """``StatBlockOut``: every key a unit's ``stats`` holds in any family, each typed."""
@@ -213,6 +219,38 @@ class UnionPlugin(BasePlugin):
         if description:
             definition["description"] = description
         return None
+
+
+@cache
+def answer_shape(schema_cls: type[Schema]) -> type[OutSchema]:
+    """*schema_cls*, a request's shape, as an answer sends it (``ArmyList`` -> ``ArmyListOut``):
+    the same fields, none with a default, each one the answer always has required. A request
+    may leave out what has a default; a generated client must know an answer never does."""
+    copied: dict[str, Any] = {}
+    for name, field in schema_cls().fields.items():
+        field = _unbound(field)
+        field.required, field.load_default = False, missing
+        copied[name] = field
+    name = schema_cls.__name__.removesuffix("Schema")
+    doc = f"{name} as an answer has it: every field present."
+    sometimes = getattr(schema_cls, "ANSWER_SOMETIMES", frozenset())
+    attrs = {"__doc__": doc, "DESCRIPTION": doc, "SOMETIMES": sometimes, **copied}
+    return type(f"{name}OutSchema", (OutSchema,), attrs)
+
+
+ANSWER = OutSchema()  # the root a field documented outside its schema is given to read as an answer's
+
+
+def _unbound(field: fields.Field, root: Schema | None = None) -> fields.Field:
+    """A copy of a schema's field (and of the fields inside it) that a new schema can own, or
+    that is documented as part of *root*."""
+    field = copy.deepcopy(field)
+    todo = [field]
+    while todo:
+        part = todo.pop()
+        part.parent, part.root = None, root
+        todo += [inner for key in ("inner", "key_field", "value_field") if (inner := getattr(part, key, None))]
+    return field
 
 
 def _declared_property(field: fields.Field, ret: dict[str, Any], *, answer: bool = False) -> dict[str, Any]:
