@@ -127,8 +127,13 @@ lint-js:
 	npx tsc -p tsconfig.json
 	node tools/js-check.mjs
 
-bench: setup
+# Lighthouse (benchmarks/lighthouse.py) comes from the npm registry, pinned by
+# benchmarks/lighthouse/package-lock.json (installed again when the lock pins another version),
+# and runs Debian's chromium (make browser).
+LIGHTHOUSE_CURRENT = node -e 'const a = "./node_modules/lighthouse/package.json"; process.exit(require(a).version === require("./package-lock.json").packages["node_modules/lighthouse"].version ? 0 : 1)'
+bench: setup browser
 	command -v wrk >/dev/null || (apt-get update && apt-get install -y --no-install-recommends wrk)
+	cd benchmarks/lighthouse && ($(LIGHTHOUSE_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/server.py
 	$(PY) benchmarks/combat.py
@@ -138,6 +143,7 @@ bench: setup
 	$(PY) benchmarks/events.py
 	$(PY) benchmarks/scale.py
 	$(PY) benchmarks/tournament.py
+	$(PY) benchmarks/lighthouse.py
 
 check-books: setup
 	$(VENV)/bin/listbuilder check-books
