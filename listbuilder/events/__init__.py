@@ -14,6 +14,7 @@ Modules:
 - ``refusals``: submissions refused as illegal lists, kept for the organiser
 - ``statistics``: the results joined to the lists, per army book and per unit
 - ``organiser``: the check an organiser-only plan makes first
+- ``player_view``: one player's view of the day, for their own page
 
 May import: the core, ``tournament``, ``lists``, ``books``, ``store``, ``util``.
 """

@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 
 from listbuilder.formats.fields import OutSchema, StrictSchema
 from listbuilder.shapes.events import NOT_BLANK
+from listbuilder.shapes.rounds import PairingOut
 
 
 def _text(high: int, **kw: object) -> fields.String:
@@ -94,3 +95,59 @@ class StatisticsOut(OutSchema):
 
 class PublishIn(StrictSchema):
     public = fields.Boolean(required=True, metadata={"description": "true: everyone may read the statistics"})
+
+
+class TickUnitOut(OutSchema):
+    key = fields.String(metadata={"description": "the unit's key in the list: what a result's sides name"})
+    name = fields.String()
+
+
+class MyEntryOut(OutSchema):
+    number = fields.Integer(metadata={"description": "the submission's number in the event"})
+    list_id = fields.String()
+    list_version = fields.Integer()
+    book = fields.String(metadata={"description": "the army book's id"})
+    points = fields.String(metadata={"description": "the list's cost, as the builder shows it"})
+    valid = fields.Boolean(metadata={"description": "legal under the event's pinned rules when submitted"})
+    verification_code = fields.String()
+    problems = fields.List(fields.String(), metadata={"description": "what makes it illegal, in words"})
+    units = fields.List(fields.Nested(TickUnitOut), metadata={"description": "the locked list's units, in order"})
+
+
+class OpponentListOut(OutSchema):
+    number = fields.Integer()
+    list_id = fields.String(metadata={"description": "read it at /l/<list_id>?version=<list_version>"})
+    list_version = fields.Integer()
+    book = fields.String()
+    points = fields.String()
+    valid = fields.Boolean()
+    verification_code = fields.String()
+    units = fields.List(fields.Nested(TickUnitOut), metadata={"description": "the locked list's units, in order"})
+
+
+class MyTableOut(PairingOut):
+    round = fields.Integer()
+    opponent = fields.String(allow_none=True, metadata={"description": "null: a bye"})
+    opponent_list = fields.Nested(OpponentListOut, allow_none=True)
+
+
+class MyStandingOut(OutSchema):
+    rank = fields.Integer()
+    score = fields.Float()
+    played = fields.Integer()
+    wins = fields.Integer()
+    draws = fields.Integer()
+    losses = fields.Integer()
+    adjustment = fields.Float()
+
+
+class MeOut(OutSchema):
+    player = fields.String(metadata={"description": "the name shown"})
+    entry = fields.Nested(MyEntryOut)
+    checked_in = fields.Boolean()
+    withdrawn = fields.Boolean()
+    rounds = fields.Integer(metadata={"description": "rounds started"})
+    table = fields.Nested(
+        MyTableOut, allow_none=True, metadata={"description": "this round's table (null: none yet, or not seated)"}
+    )
+    standing = fields.Nested(MyStandingOut, allow_none=True)

@@ -32,6 +32,7 @@ from listbuilder.web import (
     imports,
     list_pages,
     pages,
+    player_pages,
     previews,
     rosters,
     round_pages,
@@ -103,6 +104,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     list_pages.init_app(app)
     event_pages.init_app(app)
     round_pages.init_app(app)
+    player_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     deleted_events.init_app(app)  # a deleted event's 410 before a token's 401 or a body's 422
     security.init_app(app)

@@ -20,13 +20,14 @@ from listbuilder.shapes.day import (
     CalledOut,
     CheckinIn,
     CheckinsOut,
+    MeOut,
     PublishIn,
     RefusalsOut,
     StatisticsOut,
 )
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
 from listbuilder.util.lazy import lazy_module
-from listbuilder.web.context import bearer_token, database, registry, scoring_of
+from listbuilder.web.context import bearer_token, database, kept_standings_body, registry, scoring_of
 from listbuilder.web.http.downloads import TEXT, content_disposition, file_name
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
@@ -38,6 +39,7 @@ adjustments = lazy_module("listbuilder.events.adjustments")
 refusals = lazy_module("listbuilder.events.refusals")
 stats = lazy_module("listbuilder.events.statistics")
 submissions = lazy_module("listbuilder.events.submissions")
+views = lazy_module("listbuilder.events.player_view")
 
 DESCRIPTION = "The room on the event day: check-ins and no-shows, adjustments, refused submissions, statistics."
 blp = Blueprint(
@@ -207,3 +209,31 @@ class StatisticsCsv(MethodView):
             "attachment", file_name(f"{event_id} statistics", "csv", "statistics")
         )
         return response
+
+
+@blp.route("/<event_id:event_id>/me")
+class Me(MethodView):
+    @blp.response(200, MeOut)
+    @blp.doc(security=[{"playerToken": []}])
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="getMyDay")
+    def get(self, event_id: str) -> Any:
+        """A player's own day (their player token): their entry, check-in, this round's table and opponent with the opponent's locked list, their standing."""
+        db = database()
+        found = store.read_day(db, event_id, bearer_token())
+        player = views.me(found)
+        other = views.opponent(found, player)
+        seated = [p for p in (player, other) if p is not None]
+        read = submissions.read_submitted(db, [p.submission for p in seated])
+        lists = {p.name: read[p.submission.list_id, p.submission.list_version] for p in seated}
+        books = registry().books
+
+        def unit_name(book: str, unit: str) -> str:
+            found_book = books.get(book)
+            return next((u.name for u in found_book.units if u.id == unit), unit) if found_book else unit
+
+        body = views.player_body(found, scoring_of(found.event), lists, unit_name)
+        _, standings = kept_standings_body(event_id)
+        row = next((r for r in standings["standings"] if r["player"] == player.name), None)
+        keys = ("rank", "score", "played", "wins", "draws", "losses", "adjustment")
+        return {**body, "standing": {k: row[k] for k in keys} if row else None}

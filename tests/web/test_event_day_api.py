@@ -271,3 +271,34 @@ def test_every_new_route_is_declared_in_the_openapi_document(saved_client):
     for path, method in declared:
         assert method in paths.get(path, {}), (path, method)
     assert LIST  # the lists the tests above submit are the saved-list tests' own
+
+
+# --------------------------------------------------------------------------------------------
+# GET /me: a player's own day
+
+
+def test_a_player_reads_their_entry_table_opponents_list_and_standing(saved_client):
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 2, names=["Ann", "Bob"])
+    before = saved_client.get(url(event, "/me"), headers=auth(tokens["Ann"]))
+    assert before.status_code == 200, before.json
+    mine = before.json
+    assert mine["player"] == "Ann" and mine["table"] is None and mine["checked_in"] is False
+    assert mine["entry"]["valid"] is True and mine["entry"]["verification_code"] and mine["entry"]["points"]
+    assert mine["entry"]["book"] == "gf-cinder-covenant" and mine["entry"]["problems"] == []
+    start(saved_client, event)
+    result(saved_client, event, 1, tokens["Bob"], table=1, **win("Bob", "Ann"))
+    seen = saved_client.get(url(event, "/me"), headers=auth(tokens["Ann"])).json
+    table = seen["table"]
+    assert table["round"] == 1 and table["opponent"] == "Bob" and table["status"] == "waiting"
+    assert table["entered_by"] == "Bob" and table["result"] == win("Bob", "Ann")
+    bob = table["opponent_list"]
+    assert [u["key"] for u in bob["units"]] == ["a", "p"] and bob["units"][0]["name"] == "Ash Wardens"
+    assert bob["verification_code"] and bob["list_id"]
+    assert seen["standing"]["score"] == 0
+    confirm(saved_client, event, 1, tokens["Ann"], 1)
+    after = saved_client.get(url(event, "/me"), headers=auth(tokens["Ann"])).json
+    assert after["table"]["status"] == "confirmed" and after["standing"]["losses"] == 1
+    assert saved_client.get(url(event, "/me")).status_code == 401
+    assert saved_client.get(url(event, "/me"), headers=organiser(event)).status_code == 403
+    assert saved_client.get(url(event, "/me"), headers=auth("x" * 43)).status_code == 403
