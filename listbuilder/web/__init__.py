@@ -39,7 +39,7 @@ from listbuilder.web import (
     rounds,
     saved,
 )
-from listbuilder.web.http import bodies, errors, quotas, security
+from listbuilder.web.http import bodies, errors, quotas, security, static_files
 from listbuilder.web.http.json_provider import OrjsonProvider
 from listbuilder.web.http.openapi import UnionPlugin, systems_by_family
 from listbuilder.web.http.public_url import PublicUrl
@@ -108,6 +108,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     deleted_events.init_app(app)  # a deleted event's 410 before a token's 401 or a body's 422
     security.init_app(app)
+    static_files.init_app(app)  # /static/<version>/...: URLs that change with the files, kept a year
     quotas.init_app(app)  # after every blueprint: it wraps the views it counts
     if app.config.get("PUBLIC_URL"):
         app.wsgi_app = PublicUrl(app.wsgi_app, app.config["PUBLIC_URL"])  # type: ignore[method-assign]
@@ -141,6 +142,7 @@ def warm_up(app: Flask) -> Flask:
         saved.saved, saved.rosters, events.core, imports.book_importer, imports.list_importer, list_pages.list_diff
     )
     quotas.start(app)
+    static_files.current_version(app)
     FastSchema.prepare()
     from listbuilder.printing import pdf  # WeasyPrint: never imported by create_app
 

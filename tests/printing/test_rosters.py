@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -207,8 +208,8 @@ def test_api_text_and_html(client):
     assert html.mimetype == "text/html"
     body = html.get_data(as_text=True)
     assert "&lt;b&gt;Bold&lt;/b&gt;" in body and "<b>Bold</b>" not in body
-    assert 'href="/static/roster/roster.css"' in body
-    with client.get("/static/roster/roster.css") as stylesheet:
+    stylesheet_url = re.search(r'href="(/static/[0-9a-f]{16}/roster/roster\.css)"', body).group(1)  # versioned
+    with client.get(stylesheet_url) as stylesheet:
         assert stylesheet.status_code == 200
 
 

@@ -11,6 +11,7 @@ Modules:
 - ``quotas``: rate limits and concurrent-work bounds per client
 - ``security``: security headers and the content security policy
 - ``downloads``: file names and Content-Disposition for downloads
+- ``static_files``: static files under the release's version, cached a year; the version nginx is given
 - ``public_url``: the service's public address, never taken from the Host header
 - ``json_provider``: JSON answers in schema order (orjson)
 """
