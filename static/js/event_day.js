@@ -1,12 +1,15 @@
-// The organiser's round page (/events/<id>/day), made for a phone at the venue: start the next
-// round, see every table, enter or override a result with one tap, swap two players before
-// their games start, withdraw or reinstate a player.
+// The organiser's round page (/events/<id>/day), made for a phone at the venue: check-in and
+// the no-shows, start the next round (after a confirmation with its numbers) or undo it while
+// nothing is entered, the table board (event_day_board.js: disputes side by side, one tap to
+// decide), swaps, withdrawals (a player chosen, then confirmed), penalties and bonuses with a
+// reason, and the submissions refused as illegal lists.
 //
 // The organiser token comes as on the event page: from the fragment (#organiser=<token>, which
 // browsers never send) or from this browser's memory (localStorage "listbuilder.events"), or
 // typed into the form. Every value shown is set as text, never as HTML.
-import { ApiError, api, byId, errorBox, h } from "./util.js";
+import { ApiError, api, byId, counted, errorBox, h } from "./util.js";
 import { bearer } from "./saved_store.js";
+import { updateBoard } from "./event_day_board.js";
 
 const root = byId("day");
 const id = root.dataset.id || "";
@@ -14,13 +17,8 @@ const { scoring } = root.dataset;
 const eventUrl = `/api/v1/events/${encodeURIComponent(id)}`;
 const KEY = "listbuilder.events";
 const status = byId("day-status");
-const controls = byId("day-controls");
 const tokenForm = byId("day-token-form");
-
-/**
- * A table of the round, as the API sends it.
- * @typedef {{table: number, players: [string, string | null], status: string, scores?: Record<string, {outcome: string, points: number}>, result?: Record<string, any>}} Table
- */
+const PANELS = ["day-controls", "day-room", "day-players", "day-refusals"];
 
 /** @returns {Record<string, {organiser?: string | null, players?: unknown}>} what this browser keeps per event (see event.js) */
 function memory() {
@@ -53,73 +51,31 @@ async function call(path, options = {}) {
 /** @param {string} text */
 function say(text) { status.replaceChildren(h("p", {}, text)); }
 
+/** @type {(() => Promise<void>) | null} what "Yes" does */
+let pending = null;
 /**
- * A played table's result as typed into its card.
- * @param {Table} t
- * @param {HTMLElement} card
- * @returns {Record<string, any>}
+ * Ask before a big step: *question* with a "Yes" labelled *yes*; nothing happens until it is pressed.
+ * @param {string} question
+ * @param {string} yes
+ * @param {() => Promise<void>} act
  */
-function resultBody(t, card) {
-  const [a, b] = /** @type {[string, string]} */ (t.players);  // a bye has no result to enter
-  /** @type {(selector: string) => HTMLInputElement} */
-  const input = (selector) => /** @type {HTMLInputElement} */ (card.querySelector(selector));
-  if (scoring === "victory-points") {
-    const keys = (/** @type {string} */ name) => input(`[data-side="${name}"]`).value.split(",").map((s) => s.trim()).filter(Boolean);
-    return { sides: { [a]: { destroyed: keys(`${a}-destroyed`), crippled: keys(`${a}-crippled`) }, [b]: { destroyed: keys(`${b}-destroyed`), crippled: keys(`${b}-crippled`) } } };
-  }
-  const second = (/** @type {string} */ name) => Number(input(`[data-secondary="${name}"]`).value || 0);
-  return { secondary: { [a]: second(a), [b]: second(b) } };
+function askFirst(question, yes, act) {
+  byId("day-confirm-text").textContent = question;
+  byId("day-confirm-yes").textContent = yes;
+  byId("day-confirm").hidden = false;
+  pending = act;
+  byId("day-confirm-yes").focus();
 }
+function closeAsk() { byId("day-confirm").hidden = true; pending = null; }
+byId("day-confirm-no").addEventListener("click", closeAsk);
+byId("day-confirm-yes").addEventListener("click", async () => {
+  const act = pending;
+  closeAsk();
+  if (act) await act();
+});
 
 /**
- * @param {Table} t
- * @param {HTMLElement} card
- * @returns {HTMLDivElement}
- */
-function outcomeButtons(t, card) {
-  const [a, b] = /** @type {[string, string]} */ (t.players);
-  const send = (/** @type {Record<string, string>} */ outcome) => async () => {
-    await record(t, { ...resultBody(t, card), outcome });
-  };
-  return h("div", { class: "choices" },
-    h("button", { type: "button", onclick: send({ [a]: "win", [b]: "loss" }) }, `${a} won`),
-    h("button", { type: "button", onclick: send({ [a]: "draw", [b]: "draw" }) }, "Draw"),
-    h("button", { type: "button", onclick: send({ [a]: "loss", [b]: "win" }) }, `${b} won`));
-}
-
-/**
- * @param {Table} t
- * @returns {HTMLDivElement}
- */
-function hexInputs(t) {
-  return h("div", { class: "sides" }, t.players.flatMap((name) => [
-    h("label", {}, `${name} destroyed (unit keys, commas)`, h("input", { "data-side": `${name}-destroyed`, autocomplete: "off" })),
-    h("label", {}, `${name} crippled`, h("input", { "data-side": `${name}-crippled`, autocomplete: "off" })),
-  ]));
-}
-
-/**
- * @param {Table} t
- * @returns {HTMLLIElement}
- */
-function tableCard(t) {
-  const [a, b] = t.players;
-  const card = h("li", { class: "table-card" },
-    h("span", { class: "table-no" }, `Table ${t.table}`),
-    h("span", { class: "players" }, a, h("span", { class: "versus" }, " v "), b ?? "bye"),
-    h("span", { class: `badge status-${t.status}` }, t.status));
-  if (t.scores) card.append(h("span", { class: "meta" }, Object.entries(t.scores).map(([p, s]) => `${p}: ${s.outcome}, ${s.points}`).join(" · ")));
-  if (b === null) return card;
-  if (scoring === "victory-points") {
-    card.append(hexInputs(t), h("button", { type: "button", class: "primary", onclick: () => record(t, resultBody(t, card)) }, t.status === "open" ? "Enter result" : "Override result"));
-  } else {
-    card.append(h("div", { class: "secondary" }, /** @type {string[]} */ (t.players).map((name) => h("label", {}, `${name} secondary`, h("input", { type: "number", inputmode: "decimal", "data-secondary": name, value: t.result?.secondary?.[name] ?? "" })))), outcomeButtons(t, card));
-  }
-  return card;
-}
-
-/**
- * @param {Table} t
+ * @param {import("./event_day_board.js").Table} t
  * @param {Record<string, any>} body
  */
 async function record(t, body) {
@@ -128,70 +84,145 @@ async function record(t, body) {
     await call(`/rounds/${currentRound().number}/results`, { method: "POST", body: { table: t.table, ...body } });
     say(`Table ${t.table} saved.`);
     await load();
-  } catch (err) { status.replaceChildren(errorBox(err, `Table ${t.table} not saved`)); }
+  } catch (err) { status.replaceChildren(errorBox(err, `Table ${t.table} not saved (send it again: it is never recorded twice)`)); }
 }
 
-/** @type {{number: number, pairings: Table[]} | null} the latest round */
+/** @type {{number: number, pairings: import("./event_day_board.js").Table[]} | null} the latest round */
 let current = null;
-/** @returns {{number: number, pairings: Table[]}} the latest round, where there is one (its tables are on the page) */
-const currentRound = () => /** @type {{number: number, pairings: Table[]}} */ (current);
+/** @returns {{number: number, pairings: import("./event_day_board.js").Table[]}} the latest round, where there is one */
+const currentRound = () => /** @type {{number: number, pairings: import("./event_day_board.js").Table[]}} */ (current);
+/** @type {{player: string, checked_in: boolean, withdrawn: boolean}[]} */
+let roll = [];
+
+/**
+ * Fill a select with *names*, first an empty choice (a withdrawal never defaults to someone),
+ * keeping what was chosen.
+ * @param {string} selectId
+ * @param {string[]} names
+ * @param {string} prompt
+ */
+function fill(selectId, names, prompt) {
+  const select = byId(selectId, HTMLSelectElement);
+  const chosen = select.value;
+  select.replaceChildren(h("option", { value: "" }, prompt), ...names.map((name) => h("option", { value: name }, name)));
+  if (names.includes(chosen)) select.value = chosen;
+}
 
 async function load() {
-  const [rounds, standings] = await Promise.all([call("/rounds"), call("/standings")]);
+  const [rounds, called, adjustments, refusals] = await Promise.all([call("/rounds"), call("/checkins"), call("/adjustments"), call("/refusals")]);
   current = rounds.rounds.at(-1) || null;
-  controls.hidden = false;
+  roll = called.players;
+  for (const panel of PANELS) byId(panel).hidden = false;
   tokenForm.hidden = true;
   byId("round-title").textContent = current ? `Round ${current.number}` : "No round yet";
-  const done = current ? current.pairings.filter((t) => ["confirmed", "decided", "bye"].includes(t.status)).length : 0;
-  byId("round-summary").textContent = current ? `${done} of ${current.pairings.length} tables have a result.` : `${standings.standings.length} players.`;
-  byId("day-tables").replaceChildren(...(current ? current.pairings.map(tableCard) : []));
+  const played = current ? current.pairings.filter((/** @type {{status: string}} */ t) => t.status !== "bye") : [];
+  const done = current ? current.pairings.filter((/** @type {{status: string}} */ t) => ["confirmed", "decided", "bye"].includes(t.status)).length : 0;
+  const disputed = played.filter((/** @type {{status: string}} */ t) => t.status === "disputed").length;
+  byId("round-summary").textContent = current
+    ? `${done} of ${current.pairings.length} tables have a result.` + (disputed ? ` ${counted(disputed, "table")} disputed.` : "")
+    : `${counted(roll.filter((p) => !p.withdrawn).length, "player")} still in.`;
+  const complete = !current || done === current.pairings.length;
+  byId("start-round").hidden = !complete;  // during a round the big button is not there to be pressed by mistake
+  byId("undo-round").hidden = !current || played.some((/** @type {{status: string}} */ t) => t.status !== "open");
+  byId("undo-round").textContent = current ? `Undo round ${current.number}` : "Undo";
+  updateBoard(byId("day-tables"), current ? current.number : 0, current ? current.pairings : [], { scoring, record, complain: (text) => say(text) });
   const print = byId("print-pairings", HTMLAnchorElement);
   print.hidden = !current;
   if (current) print.href = `${eventUrl}/rounds/${current.number}/pairings.pdf`;
-  const options = (/** @type {string[]} */ names) => names.map((name) => h("option", { value: name }, name));
-  /** @type {{player: string, withdrawn?: boolean}[]} */
-  const rows = standings.standings;
-  const playing = rows.filter((s) => !s.withdrawn).map((s) => s.player);
-  const withdrawn = rows.filter((s) => s.withdrawn).map((s) => s.player);
-  byId("withdraw-player").replaceChildren(...options(playing));
-  byId("reinstate-player").replaceChildren(...options(withdrawn));
+  const playing = roll.filter((p) => !p.withdrawn).map((p) => p.player);
+  const withdrawn = roll.filter((p) => p.withdrawn).map((p) => p.player);
+  fill("withdraw-player", playing, "Choose a player");
+  fill("reinstate-player", withdrawn, "Choose a player");
+  fill("adjust-player", roll.map((p) => p.player), "Choose a player");
   byId("reinstate-form").hidden = withdrawn.length === 0;
-  const seated = current ? current.pairings.flatMap((t) => t.players).filter((p) => p !== null) : [];
+  const seated = current ? current.pairings.flatMap((/** @type {{players: (string | null)[]}} */ t) => t.players).filter((/** @type {string | null} */ p) => p !== null) : [];
   byId("swap-form").hidden = seated.length < 4;
-  byId("swap-first").replaceChildren(...options(seated));
-  byId("swap-second").replaceChildren(...options(seated));
+  fill("swap-first", seated, "Choose a player");
+  fill("swap-second", seated, "Choose a player");
+  showRoom(adjustments.adjustments, refusals.refusals);
 }
 
 /**
- * A form whose submit posts {player} (or what *body* builds) to *path*, then reloads the round.
- * @param {string} formId
- * @param {() => string} path
- * @param {() => Record<string, unknown>} body
- * @param {() => string} done  what to say once done
+ * @param {{player: string, points: number, reason: string, round: number}[]} adjustments
+ * @param {{player: string, list_id: string, problems: string[], at: string}[]} refusals
  */
-function action(formId, path, body, done) {
-  byId(formId).addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await call(path(), { method: "POST", body: body() });
-      say(done());
-      await load();
-    } catch (err) { status.replaceChildren(errorBox(err, "Not done")); }
-  });
+function showRoom(adjustments, refusals) {
+  const missing = roll.filter((p) => !p.checked_in && !p.withdrawn);
+  byId("checkin-summary").textContent = `${roll.filter((p) => p.checked_in).length} of ${counted(roll.length, "player")} checked in.`;
+  byId("checkin-missing").replaceChildren(...missing.map((p) => h("li", {}, `${p.player} `,
+    h("button", { type: "button", onclick: () => act("/checkins", { player: p.player }, `${p.player} is checked in.`) }, `Check in ${p.player}`))));
+  const sweep = byId("withdraw-no-shows");
+  sweep.hidden = missing.length === 0;
+  sweep.textContent = `Withdraw the ${counted(missing.length, "player")} not checked in…`;
+  byId("adjustments").replaceChildren(...adjustments.map((a) => h("li", {}, `${a.player}: ${a.points > 0 ? "+" : ""}${a.points} (${a.reason}; after round ${a.round})`)));
+  byId("day-refusals").hidden = refusals.length === 0;
+  byId("refusals").replaceChildren(...refusals.map((r) => h("li", {}, h("strong", {}, r.player), ` · ${new Date(r.at).toLocaleTimeString()} · `,
+    h("a", { href: `/l/${encodeURIComponent(r.list_id)}` }, "the list"), h("ul", { class: "entry-notes" }, r.problems.map((p) => h("li", { class: "note error" }, p))))));
 }
 
-const value = (/** @type {string} */ id) => byId(id, HTMLSelectElement).value;
-action("withdraw-form", () => "/withdrawals", () => ({ player: value("withdraw-player") }), () => `${value("withdraw-player")} is withdrawn from later rounds.`);
-action("reinstate-form", () => "/reinstatements", () => ({ player: value("reinstate-player") }), () => "Reinstated: paired again from the next round.");
-action("swap-form", () => `/rounds/${currentRound().number}/swaps`, () => ({ players: [value("swap-first"), value("swap-second")] }), () => "Swapped.");
-
-byId("start-round").addEventListener("click", async () => {
-  say("Pairing the next round…");
+/**
+ * POST *body* to *path*, say *done*, reload.
+ * @param {string} path
+ * @param {unknown} body
+ * @param {string} done
+ */
+async function act(path, body, done) {
   try {
-    const body = await call("/rounds", { method: "POST", body: {} });
-    say(`Round ${body.number} paired: ${body.pairings.length} tables.`);
+    await call(path, { method: "POST", body });
+    say(done);
     await load();
-  } catch (err) { status.replaceChildren(errorBox(err, "The round did not start")); }
+  } catch (err) { status.replaceChildren(errorBox(err, "Not done")); }
+}
+
+const value = (/** @type {string} */ selectId) => byId(selectId, HTMLSelectElement).value;
+/**
+ * @param {string} formId
+ * @param {(ev: Event) => void} handle
+ */
+const onSubmit = (formId, handle) => byId(formId).addEventListener("submit", (ev) => { ev.preventDefault(); handle(ev); });
+
+onSubmit("withdraw-form", () => {
+  const player = value("withdraw-player");
+  askFirst(`Withdraw ${player} from the rounds still to come? Their games so far stay.`, `Withdraw ${player}`,
+    () => act("/withdrawals", { player }, `${player} is withdrawn from later rounds.`));
+});
+onSubmit("reinstate-form", () => act("/reinstatements", { player: value("reinstate-player") }, "Reinstated: paired again from the next round."));
+onSubmit("swap-form", () => act(`/rounds/${currentRound().number}/swaps`, { players: [value("swap-first"), value("swap-second")] }, "Swapped."));
+onSubmit("adjust-form", () => {
+  const points = Number(byId("adjust-points", HTMLInputElement).value);
+  const reason = byId("adjust-reason", HTMLInputElement).value.trim();
+  act("/adjustments", { player: value("adjust-player"), points, reason }, `Recorded: ${value("adjust-player")} ${points > 0 ? "+" : ""}${points}.`)
+    .then(() => { byId("adjust-points", HTMLInputElement).value = ""; byId("adjust-reason", HTMLInputElement).value = ""; });
+});
+
+byId("withdraw-no-shows").addEventListener("click", () => {
+  const missing = roll.filter((p) => !p.checked_in && !p.withdrawn).map((p) => p.player);
+  askFirst(`Withdraw ${missing.join(", ")}? A player who checks in later is back from the next round.`, `Withdraw ${counted(missing.length, "player")}`,
+    () => act("/no-shows", undefined, `${counted(missing.length, "player")} withdrawn.`));
+});
+
+byId("start-round").addEventListener("click", () => {
+  const still = roll.filter((p) => !p.withdrawn).length;
+  const next = current ? current.number + 1 : 1;
+  askFirst(`Start round ${next}: ${counted(still, "player")}, ${counted(Math.floor(still / 2), "table")}, ${counted(still % 2, "bye")}?`, `Start round ${next}`, async () => {
+    say("Pairing the next round…");
+    try {
+      const body = await call("/rounds", { method: "POST", body: {} });
+      say(`Round ${body.number} paired: ${counted(body.pairings.length, "table")}.`);
+      await load();
+    } catch (err) { status.replaceChildren(errorBox(err, "The round did not start")); }
+  });
+});
+
+byId("undo-round").addEventListener("click", () => {
+  const number = currentRound().number;
+  askFirst(`Undo round ${number}? Its pairings go; starting it again pairs anew.`, `Undo round ${number}`, async () => {
+    try {
+      await api(`${eventUrl}/rounds/${number}`, { method: "DELETE", headers: bearer(/** @type {string} */ (token())), });
+      say(`Round ${number} undone.`);
+      await load();
+    } catch (err) { status.replaceChildren(errorBox(err, "Not undone")); }
+  });
 });
 
 tokenForm.addEventListener("submit", async (ev) => {
@@ -209,9 +240,11 @@ async function open() {
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) keep(null);
     tokenForm.hidden = false;
-    controls.hidden = true;
+    for (const panel of PANELS) byId(panel).hidden = true;
     status.replaceChildren(errorBox(err, "Could not open the rounds"));
   }
 }
 
-open();
+await open();
+// Results come in from the players' pages: the board follows (updateBoard leaves a card being typed in alone).
+setInterval(() => { if (token() && tokenForm.hidden) load().catch(() => { /* offline for now: the next one tries again */ }); }, 15000);
