@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import fields, validate
 
@@ -12,8 +12,11 @@ from listbuilder.shapes.api import ReportOut
 from listbuilder.shapes.events import MAX_PLAYERS, NOT_BLANK, DaySettingsIn, EventOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
+from listbuilder.tournament import TIEBREAKERS
+from listbuilder.tournament.results import CONFIRMATION, DISPUTE, ENTRY, OVERRIDE
 
 OUTCOMES = ("win", "draw", "loss")
+RESULT_STEPS = (ENTRY, CONFIRMATION, DISPUTE, OVERRIDE)
 
 
 def _name(high: int, **kw: Any) -> fields.String:
@@ -87,9 +90,38 @@ class RoundIn(StrictSchema):
     )
 
 
+class TableSideOut(OutSchema):
+    """Armour-hex: what one player did to the enemy's list at a table."""
+
+    destroyed = fields.List(fields.String(), metadata={"description": "unit keys of the enemy's list destroyed"})
+    crippled = fields.List(fields.String(), metadata={"description": "unit keys of the enemy's list crippled"})
+
+
+class TableResultOut(OutSchema):
+    """A table's result as entered: the OPR family (and others) give outcome and secondary,
+    armour-hex gives sides (and the secondary, when its event scores one); each keyed by player."""
+
+    SOMETIMES = frozenset({"outcome", "secondary", "sides"})
+
+    outcome = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(OUTCOMES)))
+    secondary = fields.Dict(keys=fields.String(), values=fields.Float())
+    sides = fields.Dict(keys=fields.String(), values=fields.Nested(TableSideOut))
+
+
+class GameScoreOut(OutSchema):
+    """One player's share of a game that counts."""
+
+    points = fields.Float(metadata={"description": "standings points"})
+    secondary = fields.Float(metadata={"description": "the secondary score"})
+    outcome = fields.String(validate=validate.OneOf(OUTCOMES))
+
+
 class TableEntryOut(OutSchema):
     by = fields.String(metadata={"description": "the player who entered it"})
-    result = fields.Dict(metadata={"description": "the result as they entered it"})
+    result = fields.Nested(TableResultOut, metadata={"description": "the result as they entered it"})
+
+
+TABLE_STATUSES = ("open", "waiting", "disputed", "confirmed", "decided", "bye")
 
 
 class PairingOut(OutSchema):
@@ -97,16 +129,25 @@ class PairingOut(OutSchema):
 
     table = fields.Integer()
     players = fields.List(
-        fields.String(allow_none=True), metadata={"description": "the two players; the second is null for a bye"}
+        fields.String(allow_none=True),
+        metadata={
+            "description": "the two players; the second is null for a bye",
+            "prefixItems": [{"type": "string"}, {"type": ["string", "null"]}],
+            "minItems": 2,
+            "maxItems": 2,
+        },
     )
     status = fields.String(
+        validate=validate.OneOf(TABLE_STATUSES),
         metadata={
             "description": "open, waiting (entered, not confirmed), disputed (the players entered different"
             " results: both in entries), confirmed, decided (by the organiser) or bye"
-        }
+        },
     )
-    result = fields.Dict(
-        allow_none=True, metadata={"description": "the result that counts, or the one waiting for confirmation"}
+    result = fields.Nested(
+        TableResultOut,
+        allow_none=True,
+        metadata={"description": "the result that counts, or the one waiting for confirmation"},
     )
     entered_by = fields.String(allow_none=True, metadata={"description": "who entered the waiting result"})
     entries = fields.List(
@@ -114,7 +155,10 @@ class PairingOut(OutSchema):
         metadata={"description": "a disputed table: the two players' entries, the first one entered first"},
     )
     scores = fields.Dict(
-        allow_none=True, metadata={"description": "player -> points, secondary, outcome (once the result counts)"}
+        keys=fields.String(),
+        values=fields.Nested(GameScoreOut),
+        allow_none=True,
+        metadata={"description": "player -> points, secondary, outcome (once the result counts)"},
     )
 
 
@@ -173,7 +217,8 @@ class TableIn(StrictSchema):
 
 class ResultOut(PairingOut):
     recorded = fields.String(
-        metadata={"description": "what this request recorded: entry, confirmation, dispute or override"}
+        validate=validate.OneOf(RESULT_STEPS),
+        metadata={"description": "what this request recorded: entry, confirmation, dispute or override"},
     )
 
 
@@ -214,7 +259,11 @@ class StandingOut(OutSchema):
     adjustment = fields.Float(
         metadata={"description": "the organiser's penalties and bonuses summed (already in score; POST /adjustments)"}
     )
-    tiebreakers = fields.Dict(metadata={"description": "each tiebreaker's value, in the organiser's order"})
+    tiebreakers = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(TIEBREAKERS)),
+        values=fields.Float(),
+        metadata={"description": "each tiebreaker's value, in the organiser's order"},
+    )
 
 
 class StandingsOut(OutSchema):
@@ -242,17 +291,57 @@ class StandingsQuery(StrictSchema):
     )
 
 
+class LogEntryOut(OutSchema):
+    """One action of the day, as logged."""
+
+    seq = fields.Integer(metadata={"description": "its place in the event's log, from 1"})
+    kind = fields.String(
+        metadata={"description": "settings, close, reopen, withdraw, reinstate, swap, rename, delete, ..."}
+    )
+    data = fields.Dict(
+        keys=fields.String(), metadata={"description": "what the action changed, in the shape its kind logs"}
+    )
+    at = fields.DateTime()
+
+
+class TableRow(fields.Raw):
+    """A table as paired: its number, the player and the opponent (null: a bye)."""
+
+    OPENAPI: ClassVar[dict[str, Any]] = {
+        "type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "string"}, {"type": ["string", "null"]}],
+        "minItems": 3,
+        "maxItems": 3,
+    }
+
+
+class PairedRoundOut(OutSchema):
+    """A round as it was paired, before any swap."""
+
+    number = fields.Integer()
+    seed = fields.Integer(allow_none=True)
+    started_at = fields.DateTime()
+    tables = fields.List(TableRow(), metadata={"description": "[table, player, opponent (null: a bye)]"})
+
+
+class ResultStepOut(OutSchema):
+    """One step of a table's result: an entry, a confirmation or the organiser's override."""
+
+    round = fields.Integer()
+    seq = fields.Integer(metadata={"description": "its place among the round's steps, from 1"})
+    table = fields.Integer()
+    kind = fields.String(validate=validate.OneOf(RESULT_STEPS))
+    entered_by = fields.String(metadata={"description": "a player's name, or organiser"})
+    result = fields.Nested(TableResultOut)
+    at = fields.DateTime()
+
+
 class LogOut(OutSchema):
-    log = fields.List(
-        fields.Dict(),
-        metadata={
-            "description": "the organiser's actions, oldest first: settings, close, reopen, withdraw, reinstate, swap, delete"
-        },
-    )
+    log = fields.List(fields.Nested(LogEntryOut), metadata={"description": "the organiser's actions, oldest first"})
     rounds = fields.List(
-        fields.Dict(), metadata={"description": "each round as paired (before any swap), with its seed"}
+        fields.Nested(PairedRoundOut), metadata={"description": "each round as paired (before any swap), with its seed"}
     )
-    results = fields.List(fields.Dict(), metadata={"description": "every result step: entry, confirmation, override"})
+    results = fields.List(fields.Nested(ResultStepOut), metadata={"description": "every result step"})
 
 
 class SheetQuery(PaperQuery):

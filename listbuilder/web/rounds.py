@@ -55,6 +55,7 @@ from listbuilder.web.http.rest import Blueprint
 day = lazy_module("listbuilder.events.rounds")
 admin = lazy_module("listbuilder.events.admin")
 store = lazy_module("listbuilder.store.rounds")
+event_store = lazy_module("listbuilder.store.events")
 events_core = lazy_module("listbuilder.events.submissions")
 
 blp = Blueprint(
@@ -275,12 +276,8 @@ class Rounds(MethodView):
     @blp.doc(operationId="startRound")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Start the next round: Swiss pairing of the players still in (409 while a table of the last round has no result)."""
-        before = store.read_day(database(), event_id)
-        scoring = scoring_of(before.event)
-        factions = _factions(before)
-        after = _change(
-            event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"], factions=factions)
-        )
+        scoring = scoring_of(event_store.read_event(database(), event_id))
+        after = _change(event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"]))
         return day.round_body(after, len(after.rounds), scoring)
 
     @blp.response(200, RoundsOut)
@@ -291,10 +288,6 @@ class Rounds(MethodView):
         found = store.read_day(database(), event_id)
         scoring = scoring_of(found.event)
         return {"rounds": [day.round_body(found, r.number, scoring) for r in found.rounds]}
-
-
-def _factions(found: Any) -> dict[str, str]:
-    return {p.key: found.book_of(p.submission) for p in day.players(found)}
 
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>")
@@ -348,7 +341,7 @@ def _recorded(event_id: str, number: int, table: int, body: dict[str, Any] | Non
     """Record a step at one table, reading and answering only that table's rows: entering a
     result costs the same whatever the size of the event."""
     db, at = database(), (number, table)
-    scoring = scoring_of(store.read_table(db, event_id, at).event)
+    scoring = scoring_of(event_store.read_event(db, event_id))
     written = store.change_day(db, event_id, bearer_token(), day.plan_result(scoring, number, table, body), table=at)
     after = store.read_table(db, event_id, at)
     item = day.table_body(after, number, day.tables(after, number)[0], scoring)
@@ -438,12 +431,12 @@ class Log(MethodView):
         if not found.caller.organiser:
             raise (TokenWrong if bearer_token() else TokenMissing)(event_id, "the record needs the organiser token")
         return {
-            "log": [{"seq": e.seq, "kind": e.kind, "data": dict(e.data), "at": e.at.isoformat()} for e in found.log],
+            "log": [{"seq": e.seq, "kind": e.kind, "data": dict(e.data), "at": e.at} for e in found.log],
             "rounds": [
                 {
                     "number": r.number,
                     "seed": r.seed,
-                    "started_at": r.started_at.isoformat(),
+                    "started_at": r.started_at,
                     "tables": [list(t) for t in r.tables],
                 }
                 for r in found.rounds
@@ -456,7 +449,7 @@ class Log(MethodView):
                     "kind": r.kind,
                     "entered_by": r.by,
                     "result": dict(r.result),
-                    "at": r.at.isoformat(),
+                    "at": r.at,
                 }
                 for r in found.results
             ],
