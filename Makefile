@@ -90,9 +90,14 @@ contract:
 	cd tests/contract && ($(CONTRACT_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund)
 
 # The production stack's proxy (deploy/): Debian's nginx, run by `make stack` and the stack
-# tests (tests/deploy) as the current user, never as the system's service.
+# tests (tests/deploy) as the current user, never as the system's service. Beside it, Debian's
+# brotli filter when apt can install it (deploy/render.py turns brotli on only where its module
+# file exists, so nginx without it still runs, with gzip alone).
+BROTLI_MODULE := /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so
 nginx:
 	command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && apt-get install -y --no-install-recommends nginx)
+	test -e $(BROTLI_MODULE) || (apt-get update && apt-get install -y --no-install-recommends libnginx-mod-http-brotli-filter) \
+		|| echo "make nginx: no brotli module (gzip only)"
 
 # The whole production stack on this machine, in the foreground (docs/deploy.md): nginx on
 # $(PORT), two gunicorn instances on free loopback ports, $$DATABASE_URL and $$REDIS_URL when set.

@@ -6,7 +6,11 @@
 A template names each value as ``{{name}}``; every name must be given and every value used, so a
 template and this script cannot drift apart silently. The body size cap and the security headers
 come from the app itself (``listbuilder.web.MAX_BODY_BYTES``, ``listbuilder.web.http.security``),
-never copied by hand.
+never copied by hand; so is the version under which this release's static files are named
+(``listbuilder.web.http.static_files``), computed from the files being served.
+
+Brotli is turned on only where nginx has the module (Debian's ``libnginx-mod-http-brotli-filter``,
+which ``make nginx`` installs where apt can): its directives would stop an nginx without it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,20 @@ SITE_TEMPLATE = HERE / "nginx" / "listbuilder.conf.in"
 STACK_TEMPLATE = HERE / "nginx" / "stack.conf.in"
 UNIT_TEMPLATE = HERE / "systemd" / "listbuilder@.service.in"
 _NAME = re.compile(r"\{\{(\w+)\}\}")
+# Where Debian's nginx loads modules from (``--modules-path`` of ``nginx -V``).
+MODULES = Path("/usr/lib/nginx/modules")
+BROTLI_MODULE = "ngx_http_brotli_filter_module.so"
+# What nginx compresses, gzip and brotli alike (text/html always is).
+COMPRESSED_TYPES = (
+    "text/css",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+    "text/plain",
+    "text/csv",
+)
 # The answers nginx makes itself (body too big, no instance answering, an instance too slow).
 NGINX_ERRORS = {
     413: ("Payload Too Large", "the request body is larger than the service accepts"),
@@ -78,6 +96,23 @@ def error_pages(hsts_seconds: int = 0) -> str:
     return "\n".join(lines)
 
 
+def brotli_module(modules: Path = MODULES) -> Path | None:
+    """The brotli filter module in the folder *modules* nginx loads modules from, if it is there."""
+    module = Path(modules) / BROTLI_MODULE
+    return module if module.is_file() else None
+
+
+def brotli(on: bool) -> tuple[str, str]:
+    """The site's brotli lines (for the server, and to turn it off where gzip is off); empty when off."""
+    if not on:
+        return "", ""
+    types = " ".join(COMPRESSED_TYPES)
+    server = "\n".join(
+        ["    brotli on;", "    brotli_comp_level 5;", "    brotli_min_length 1024;", f"    brotli_types {types};"]
+    )
+    return server, "        brotli off;"
+
+
 def site(
     upstreams: Iterable[str],
     listen: str = "80",
@@ -86,8 +121,11 @@ def site(
     access_log: str = "/var/log/nginx/listbuilder.access.log",
     hsts_seconds: int = 0,
     tls: tuple[Path, Path] | None = None,
+    compress_brotli: bool | None = None,
 ) -> str:
     """The nginx site: an upstream of *upstreams* (``host:port``) and the server in front of them.
+
+    *compress_brotli*: brotli beside gzip (None: when Debian's module file is installed here).
 
     *tls*: (certificate, key) files: the server listens with TLS (*listen* should say ``443 ssl``),
     plain HTTP on port 80 is sent there (301), and what nginx answers itself carries HSTS for
@@ -118,9 +156,14 @@ def site(
             ]
         )
 
+    from listbuilder.web.http.static_files import static_version
+
     servers = [f"    server {address} max_fails=1 fail_timeout=3s;" for address in upstreams]
     if not servers:
         raise ValueError("at least one upstream instance")
+    if compress_brotli is None:
+        compress_brotli = brotli_module() is not None
+    brotli_server, brotli_off = brotli(compress_brotli)
     return fill(
         SITE_TEMPLATE.read_text(),
         {
@@ -130,6 +173,10 @@ def site(
             "access_log": access_log if access_log == "off" else f"{access_log} listbuilder",
             "max_body_bytes": MAX_BODY_BYTES,
             "static_root": Path(static_root).resolve(),
+            "static_version": static_version(str(Path(static_root).resolve())),
+            "compressed_types": " ".join(COMPRESSED_TYPES),
+            "brotli": brotli_server,
+            "brotli_off": brotli_off,
             "static_headers": security_headers(hsts_seconds),
             "error_pages": error_pages(hsts_seconds),
             "tls": tls_lines,
@@ -138,13 +185,19 @@ def site(
     )
 
 
-def stack(folder: Path, mime_types: Path, user: str | None = None, worker_processes: str = "auto") -> str:
+def stack(
+    folder: Path, mime_types: Path, user: str | None = None, worker_processes: str = "auto", modules: Path = MODULES
+) -> str:
     """A whole nginx.conf writing everything into *folder*, which must hold the site as
-    ``listbuilder.conf``. *user*: the ``user`` directive (only when nginx starts as root)."""
+    ``listbuilder.conf``. *user*: the ``user`` directive (only when nginx starts as root).
+    *modules*: the folder nginx loads modules from; its brotli module is loaded when there (as
+    ``site`` turns brotli on when it is)."""
+    module = brotli_module(modules)
     return fill(
         STACK_TEMPLATE.read_text(),
         {
             "user": f"user {user};" if user else "",
+            "load_modules": f"load_module {module};" if module else "",
             "worker_processes": worker_processes,
             "folder": Path(folder).resolve(),
             "mime_types": mime_types,
@@ -177,6 +230,12 @@ def main(argv: list[str] | None = None) -> None:
     nginx.add_argument("--tls-certificate", type=Path, help="TLS: the certificate chain (with --tls-key)")
     nginx.add_argument("--tls-key", type=Path, help="TLS: the certificate's private key")
     nginx.add_argument("--hsts-seconds", type=int, default=0, help="HSTS on what nginx serves (TLS: one year)")
+    nginx.add_argument(
+        "--brotli",
+        choices=["auto", "on", "off"],
+        default="auto",
+        help=f"brotli beside gzip (auto: when {MODULES / BROTLI_MODULE} exists; nginx must load it)",
+    )
     systemd = kinds.add_parser("systemd", help="the template unit listbuilder@.service")
     systemd.add_argument("--root", type=Path, default=ROOT, help="the checkout (with its .venv)")
     systemd.add_argument("--user", default="listbuilder")
@@ -189,7 +248,11 @@ def main(argv: list[str] | None = None) -> None:
         tls = (args.tls_certificate, args.tls_key) if args.tls_certificate else None
         listen = "443 ssl" if tls and args.listen == "80" else args.listen
         static = args.root / "static"
-        print(site(args.upstream, listen, args.server_name, static, args.access_log, args.hsts_seconds, tls), end="")
+        compress = None if args.brotli == "auto" else args.brotli == "on"
+        served = site(
+            args.upstream, listen, args.server_name, static, args.access_log, args.hsts_seconds, tls, compress
+        )
+        print(served, end="")
     else:
         print(unit(args.root, args.user, args.group, args.environment_file), end="")
 

@@ -58,11 +58,21 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx", path=path)
 
 
-def mime_types(nginx: str) -> Path:
-    """The mime.types beside the nginx.conf this nginx was built to read (``nginx -V``)."""
+def _built_path(nginx: str, option: str, default: str) -> Path:
+    """A path this nginx was built with (``--conf-path`` and such, from ``nginx -V``)."""
     built = subprocess.run([nginx, "-V"], capture_output=True, text=True, timeout=10).stderr
-    found = re.search(r"--conf-path=(\S+)", built)
-    return Path(found.group(1) if found else "/etc/nginx/nginx.conf").with_name("mime.types")
+    found = re.search(rf"--{option}=(\S+)", built)
+    return Path(found.group(1) if found else default)
+
+
+def mime_types(nginx: str) -> Path:
+    """The mime.types beside the nginx.conf this nginx was built to read."""
+    return _built_path(nginx, "conf-path", "/etc/nginx/nginx.conf").with_name("mime.types")
+
+
+def modules_folder(nginx: str) -> Path:
+    """The folder this nginx loads dynamic modules from (brotli's, when installed)."""
+    return _built_path(nginx, "modules-path", str(render.MODULES))
 
 
 def answers(port: int, path: str = HEALTH, timeout: float = 2) -> bool:
@@ -161,13 +171,22 @@ class Stack:
     def _write_nginx_conf(self) -> Path:
         upstreams = [f"127.0.0.1:{port}" for port in self.ports]
         listen = f"{self.host}:{self.port}" if ":" not in self.host else f"[{self.host}]:{self.port}"
-        site = render.site(upstreams, listen=listen, server_name="_", access_log=str(self.access_log))
+        modules = modules_folder(self.nginx_path)
+        site = render.site(
+            upstreams,
+            listen=listen,
+            server_name="_",
+            access_log=str(self.access_log),
+            compress_brotli=render.brotli_module(modules) is not None,
+        )
         (self.folder / "listbuilder.conf").write_text(site)
         user = None
         if os.geteuid() == 0:  # nginx's workers would run as nobody, who cannot write in our folder
             user = f"{pwd.getpwuid(os.geteuid()).pw_name} {grp.getgrgid(os.getegid()).gr_name}"
         conf = self.folder / "nginx.conf"
-        conf.write_text(render.stack(self.folder, mime_types(self.nginx_path), user=user, worker_processes="2"))
+        conf.write_text(
+            render.stack(self.folder, mime_types(self.nginx_path), user=user, worker_processes="2", modules=modules)
+        )
         return conf
 
     @property

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
 import re
 import shutil
@@ -27,8 +28,11 @@ from pathlib import Path
 
 import pytest
 
-from deploy.stack import Stack, free_port, nginx_binary
+from deploy import render
+from deploy.stack import Stack, free_port, modules_folder, nginx_binary
+from listbuilder.web.http.static_files import IMMUTABLE, REVALIDATE, static_version
 from tests.deploy.slow_clients import measure
+from tests.deploy.test_static_files import STATIC, offline_files, on_disk
 from tests.loopback import request
 from tests.web.test_saved_api import LIST
 
@@ -58,7 +62,7 @@ def test_what_nginx_serves_itself_and_what_it_passes_on(stack):
 
     static = request(stack.port, "GET", "/static/js/builder.js", headers={"Accept-Encoding": "gzip"})
     assert static.status == 200 and static.headers["Content-Encoding"] == "gzip"
-    assert static.headers["Cache-Control"] == "public, max-age=300, must-revalidate"  # names carry no version
+    assert static.headers["Cache-Control"] == "public, max-age=300, must-revalidate"  # a plain name: no version
     assert static.headers["X-Content-Type-Options"] == "nosniff" and "Content-Security-Policy" in static.headers
     again = request(stack.port, "GET", "/static/js/builder.js", headers={"If-None-Match": static.headers["ETag"]})
     assert again.status == 304
@@ -75,9 +79,61 @@ def test_what_nginx_serves_itself_and_what_it_passes_on(stack):
 def test_a_saved_list_keeps_its_strong_etag_through_nginx(stack):
     made = request(stack.port, "POST", "/api/v1/lists", LIST)
     assert made.status == 201
-    read = request(stack.port, "GET", f"/api/v1/lists/{made.json()['id']}", headers={"Accept-Encoding": "gzip"})
+    read = request(stack.port, "GET", f"/api/v1/lists/{made.json()['id']}", headers={"Accept-Encoding": "gzip, br"})
     assert read.status == 200 and len(read.body) > 1024  # long enough for gzip, were it compressed
     assert read.headers["ETag"] == '"v1"' and "Content-Encoding" not in read.headers  # gzip makes it W/"v1"
+
+
+def test_pages_name_this_releases_static_files_and_nginx_serves_them_for_a_year(stack):
+    """The version in the pages (the instances') is the prefix nginx keeps a year (render's), and
+    nginx serves those files from disk: no instance is named in its log for them."""
+    version = static_version(str(render.ROOT / "static"))
+    since = len(stack.access_log.read_text().splitlines())
+    urls: set[str] = set()
+    for page in ("/", "/build/gf-cinder-covenant", "/lists"):
+        html = request(stack.port, "GET", page).body.decode()
+        urls |= set(STATIC.findall(html))
+    assert len(urls) >= 5 and all(url.startswith(f"/static/{version}/") for url in urls), urls
+    for url in sorted(urls):
+        answer = request(stack.port, "GET", url)
+        assert answer.status == 200 and answer.headers["Cache-Control"] == IMMUTABLE, url
+        assert answer.body == on_disk(url) and "Content-Security-Policy" in answer.headers
+        again = request(stack.port, "GET", url, headers={"If-None-Match": answer.headers["ETag"]})
+        assert again.status == 304 and again.headers["Cache-Control"] == IMMUTABLE
+    served = [line for line in stack.access_log.read_text().splitlines()[since:] if f"/static/{version}/" in line]
+    assert len(served) == 2 * len(urls) and all(" upstream=- " in line for line in served)
+
+    other = "0123456789abcdef" if version != "0123456789abcdef" else "fedcba9876543210"
+    stale = request(stack.port, "GET", f"/static/{other}/js/builder.js")  # a page of another release
+    assert stale.status == 200 and stale.headers["Cache-Control"] == REVALIDATE
+    assert stale.body == on_disk("/static/js/builder.js")
+
+
+def test_the_service_workers_files_load_through_nginx(stack):
+    for name in offline_files():
+        answer = request(stack.port, "GET", name)
+        assert answer.status == 200, name
+        if name.startswith("/static/"):
+            assert answer.headers["Cache-Control"] == REVALIDATE and answer.body == on_disk(name)
+
+
+def _has_brotli() -> bool:
+    nginx = nginx_binary()
+    return nginx is not None and render.brotli_module(modules_folder(nginx)) is not None
+
+
+@pytest.mark.skipif(not _has_brotli(), reason="nginx has no brotli module here (make nginx installs Debian's)")
+def test_brotli_for_whoever_accepts_it_static_or_from_the_app(stack):
+    brotli = pytest.importorskip("brotli")
+    url = f"/static/{static_version(str(render.ROOT / 'static'))}/js/builder.js"
+    for accepted in ("br", "gzip, deflate, br"):
+        answer = request(stack.port, "GET", url, headers={"Accept-Encoding": accepted})
+        assert answer.headers["Content-Encoding"] == "br" and "Accept-Encoding" in answer.headers["Vary"], accepted
+        assert brotli.decompress(answer.body) == on_disk(url)
+    gzipped = request(stack.port, "GET", url, headers={"Accept-Encoding": "gzip"})
+    assert gzipped.headers["Content-Encoding"] == "gzip"
+    systems = request(stack.port, "GET", "/api/v1/systems", headers={"Accept-Encoding": "br"})
+    assert systems.headers["Content-Encoding"] == "br" and json.loads(brotli.decompress(systems.body))
 
 
 def test_slow_clients_hold_nginx_not_the_instances(stack):

@@ -5,13 +5,15 @@ after five minutes, as nginx answers them (tests/deploy/test_stack.py)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
 
 from listbuilder.web import create_app
-from listbuilder.web.http.static_files import IMMUTABLE, REVALIDATE, current_version, static_version
+from listbuilder.web.http import static_files
+from listbuilder.web.http.static_files import IMMUTABLE, REVALIDATE, current_version
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = re.compile(r'(?:src|href)="(/static/[^"]+)"')
@@ -87,20 +89,27 @@ def test_modules_imported_by_relative_names_stay_under_the_version(client, versi
     assert len(seen) > 10 and all(url.startswith(f"/static/{version}/js/") for url in seen)
 
 
-def test_the_service_workers_own_files_load_by_their_plain_names(client):
-    """sw.js keeps the offline page and the files it names at install, by their plain names."""
+def offline_files() -> list[str]:
+    """What sw.js keeps at install (the offline page and the files it names), by their plain names."""
     worker = (ROOT / "static/app/sw.js").read_text()
-    kept = re.search(r"const OFFLINE_FILES = \[(.*?)\];", worker).group(1)
-    names = re.findall(r'"(/[^"]+)"', kept) + ["/static/app/offline.html"]
+    kept = re.search(r"const OFFLINE_FILES = \[(.*?)\];", worker)
+    assert kept, "sw.js names no OFFLINE_FILES"
+    names = re.findall(r'"(/[^"]+)"', kept.group(1)) + ["/static/app/offline.html"]
     names += STATIC.findall((ROOT / "static/app/offline.html").read_text())
     assert len(names) >= 5
-    for name in names:
+    return names
+
+
+def test_the_service_workers_own_files_load_by_their_plain_names(client):
+    for name in offline_files():
         answer = get(client, name)
         assert answer.status_code == 200, name
 
 
 def test_the_version_follows_the_files_bytes_not_their_dates(tmp_path):
-    digest = static_version.__wrapped__  # the uncached digest
+    def digest(folder: str) -> str:  # read again, not once per process
+        return static_files._version.__wrapped__(folder).digest
+
     one, two = tmp_path / "one", tmp_path / "two"
     for folder in (one, two):
         (folder / "js").mkdir(parents=True)
@@ -113,13 +122,32 @@ def test_the_version_follows_the_files_bytes_not_their_dates(tmp_path):
     assert digest(str(one)) != digest(str(two))  # a new file is a new version too
 
 
+def new_app(registry, tmp_path):
+    return create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite3'}"})
+
+
 def test_create_app_leaves_the_digest_to_its_first_use(registry, tmp_path):
     """Cold start is measured: the static tree is read on the first URL built, once per process."""
-    static_version.cache_clear()
-    app = create_app({"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite3'}"})
-    assert static_version.cache_info().currsize == 0
+    static_files._version.cache_clear()
+    app = new_app(registry, tmp_path)
+    assert static_files._version.cache_info().currsize == 0
     with app.test_request_context():
         from flask import url_for
 
         first, second = url_for("static", filename="js/a.js"), url_for("static", filename="css/app.css")
-    assert static_version.cache_info().misses == 1 and first.split("/")[2] == second.split("/")[2]
+    assert static_files._version.cache_info().misses == 1 and first.split("/")[2] == second.split("/")[2]
+
+
+def test_a_file_changed_after_the_version_was_read_is_not_kept_for_good(registry, tmp_path):
+    """Edited while the server runs, a file is no longer what the version names: five minutes."""
+    app = new_app(registry, tmp_path)
+    app.static_folder = str(tmp_path / "static")
+    (tmp_path / "static" / "js").mkdir(parents=True)
+    (tmp_path / "static" / "js" / "a.js").write_text("export const a = 1;\n")
+    client = app.test_client()
+    url = f"/static/{current_version(app)}/js/a.js"
+    assert get(client, url).headers["Cache-Control"] == IMMUTABLE
+    time.sleep(0.05)  # past the coarse clock the kernel dates files by
+    (tmp_path / "static" / "js" / "a.js").write_text("export const a = 2;\n")
+    changed = get(client, url)
+    assert changed.headers["Cache-Control"] == REVALIDATE and changed.data == b"export const a = 2;\n"

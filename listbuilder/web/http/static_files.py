@@ -13,17 +13,24 @@ release still open) gets today's file with the same short lifetime, never ``immu
 bytes are not the ones that version named.
 
 The digest is computed on first use and once per process (``warm_up`` runs it before gunicorn
-forks), never in ``create_app``, whose start-up is kept short. ``deploy/render.py`` writes the
-same version into nginx's site, which serves this release's prefix from disk with the same headers.
+forks), never in ``create_app``, whose start-up is kept short. A file changed on disk after that
+(edited while ``make run`` serves, or a release copied in under a running instance) is no longer
+what the version names, so it too gets the short lifetime until the process starts again with a
+new version. ``deploy/render.py`` writes the same version into nginx's site, which serves this
+release's prefix from disk with the same headers.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import time
 from pathlib import Path
+from typing import NamedTuple
 
 from flask import Flask, Response, current_app
 from werkzeug.routing import BaseConverter
+from werkzeug.security import safe_join
 
 from listbuilder.util.digest import files_digest
 
@@ -32,16 +39,34 @@ REVALIDATE = "public, max-age=300, must-revalidate"
 VERSION_PATTERN = "[0-9a-f]{16}"
 
 
+class Version(NamedTuple):
+    """A static tree's version, and when its files were read (a file changed later is not in it)."""
+
+    digest: str
+    read_at: float
+
+
 @functools.cache
-def static_version(folder: str) -> str:
-    """The version of the files under *folder*: 16 hex digits of their digest (paths and bytes)."""
+def _version(folder: str) -> Version:
+    read_at = time.time()
     root = Path(folder)
-    return files_digest((root,), root)[:16]
+    return Version(files_digest((root,), root)[:16], read_at)
+
+
+def static_version(folder: str) -> str:
+    """The version of the files under *folder*: 16 hex digits of their digest (paths and bytes),
+    read once per process."""
+    return _version(folder).digest
 
 
 def current_version(app: Flask) -> str:
     """The version *app*'s static URLs carry (computed on the first call)."""
     return static_version(str(app.static_folder))
+
+
+def _unchanged_since_read(folder: str, filename: str) -> bool:
+    path = safe_join(folder, filename)
+    return path is not None and os.stat(path).st_mtime <= _version(folder).read_at
 
 
 class VersionConverter(BaseConverter):
@@ -53,7 +78,8 @@ class VersionConverter(BaseConverter):
 def static_file(filename: str, version: str | None = None) -> Response:
     """A file of static/: a year and ``immutable`` under the current version, else five minutes."""
     response = current_app.send_static_file(filename)
-    current = version is not None and version == current_version(current_app)
+    folder = str(current_app.static_folder)
+    current = version == static_version(folder) and _unchanged_since_read(folder, filename)
     response.headers["Cache-Control"] = IMMUTABLE if current else REVALIDATE
     return response
 
