@@ -31,6 +31,7 @@ from listbuilder.lists.canonical import verification_code
 from listbuilder.lists.diff import format_cost
 from listbuilder.lists.documents import ListError, parse_list
 from listbuilder.model import ArmyList, Cost
+from listbuilder.util.words import counted
 from listbuilder.validation import ERROR, ValidationReport
 
 if TYPE_CHECKING:
@@ -210,7 +211,7 @@ def refusal(report: ValidationReport) -> ListError:
             )
     return ListError(
         "illegal_list",
-        f"the list is not legal under this event's rules ({len(errors)} problem(s)); the organiser does not accept illegal lists",
+        f"the list is not legal under this event's rules ({counted(len(errors), 'problem')}); the organiser does not accept illegal lists",
         errors,
     )
 

@@ -20,7 +20,7 @@ export function renderBook() {
   const ul = $("book-units");
   // Compact: name, size, cost and Add at a glance (many units on one screen); the profile,
   // weapons and rules open on demand, one unit or all at once.
-  ul.replaceChildren(...book.units.map((u) => h("li", { class: "unit-card", id: `book-${u.id}`, dataset: { name: u.name.toLowerCase() } },
+  ul.replaceChildren(...book.units.map((u) => h("li", { class: "unit-card", id: `book-${u.id}`, dataset: { name: u.name.toLowerCase(), search: searchText(u) } },
     h("div", { class: "card-head" },
       h("h3", {}, u.name),
       h("span", { class: "meta size" }, `${counted(u.size, "model")}${u.is_hero ? " · hero" : ""}`),
@@ -41,10 +41,36 @@ export function renderBook() {
   const armyRule = book.extra && book.extra.army_rule;
   if (armyRule) ul.before(h("p", { class: "army-rule" }, "Army rule: ", ruleList([armyRule.name])));
   const filter = $("unit-filter", HTMLInputElement);
+  const none = h("p", { class: "notice filter-none", id: "filter-none", role: "status", hidden: true });
+  ul.after(none);
   filter.addEventListener("input", () => {
-    const q = filter.value.trim().toLowerCase();
-    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (ul.children)) li.hidden = Boolean(q) && !(li.dataset.name || "").includes(q);
+    // Every word must match the unit's name, weapons, rules or upgrades: "flamer", "tough hero".
+    const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (ul.children)) {
+      li.hidden = !words.every((w) => (li.dataset.search || "").includes(w));
+      if (!li.hidden) shown++;
+    }
+    none.hidden = shown > 0;
+    none.textContent = shown ? "" : `Nothing in ${page.book.name} matches “${filter.value.trim()}” (names, weapons, rules and upgrades are searched).`;
   });
+}
+
+/**
+ * What the unit filter searches: the unit's name, weapons, rules, items and upgrade options.
+ * @param {Unit} u
+ * @returns {string}
+ */
+function searchText(u) {
+  const words = [u.name, ...(u.rules || [])];
+  for (const w of u.weapons || []) words.push(w.name, ...(w.rules || []));
+  for (const it of u.items || []) words.push(it.name, ...(it.rules || []));
+  for (const sid of u.upgrades || []) {
+    for (const o of page.sections.get(sid)?.options || []) {
+      words.push(o.label, ...(o.gains?.rules || []), ...(o.gains?.weapons || []).flatMap((w) => [w.name, ...(w.rules || [])]));
+    }
+  }
+  return words.join(" ").toLowerCase();
 }
 
 /** @returns {boolean} whether the player asked to see every unit's details in the book panel (kept in this browser) */
@@ -65,7 +91,7 @@ function addControls(u) {
   const combines = comp.combined && !(comp.combined.multi_model_only && u.size <= 1);
   return h("span", { class: "add-controls" }, count,
     h("button", { type: "button", class: "add primary", "aria-label": `Add ${u.name}`, onclick: () => { addUnit(u.id, { count: Number(count.value) }); count.value = "1"; } }, "Add"),
-    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add pair: a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true }) }, "Add pair") : null,
+    combines ? h("button", { type: "button", class: "add-pair", "aria-label": `Add pair: a combined pair of ${u.name}`, onclick: () => addUnit(u.id, { combined: true, open: true }) }, "Add pair") : null,
     addWithControl(u, combines));
 }
 
@@ -104,8 +130,8 @@ function addWithControl(u, combines) {
     const [kind, rest] = value.startsWith("opt:") ? ["opt", value.slice(4)] : value.split("+");
     if (kind === "opt") {
       const [section, option] = rest.split("/");
-      addUnit(u.id, { upgrade: { section, option }, focus: false });
-    } else addUnit(u.id, { combined: kind === "pair", hero: rest, focus: false });
+      addUnit(u.id, { upgrade: { section, option }, focus: false, open: true });
+    } else addUnit(u.id, { combined: kind === "pair", hero: rest, focus: false, open: true });
     select.value = "";
   });
   return [select, h("span", { class: "sr-only", id: hint }, CHOICE_HINT)];

@@ -19,7 +19,7 @@ import { setRowOrder } from "./upgrade_rows.js";
 import { Preview } from "./preview.js";
 import { initSaved, listIdInAddress } from "./saved.js";
 import { draftKey, readDraft } from "./drafts.js";
-import { $, BOOK_ID, SYSTEM_ID, announce, entry, keepBook, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
+import { $, BOOK_ID, SYSTEM_ID, announce, entry, groupName, keepBook, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
 import { freshList, normalise, payload, payloadOf } from "./list_format.js";
 import { replaceList } from "./list_edits.js";
 import { closeEditor, renderEditor, renderList } from "./list_panel.js";
@@ -65,9 +65,9 @@ async function start() {
   buildSettings();
   renderBook();
   wireExport();
-  page.saved = initSaved({ container: $("saved-controls"), bookId: BOOK_ID, bookName: book.name, getList: payload, setList: replaceList,
+  page.saved = initSaved({ container: $("saved-controls"), bar: $("save-bar"), bookId: BOOK_ID, bookName: book.name, getList: payload, setList: replaceList,
     canonical: (raw) => payloadOf(normalise(raw)) });
-  const preview = new Preview({ system, book, list: () => page.list, nameOf, labelOf, payload, bookCache: loadBook });
+  const preview = new Preview({ system, book, list: () => page.list, nameOf, labelOf, groupName, payload, bookCache: loadBook });
   page.preview = preview;
   renderAll();
   validateNow();
@@ -153,6 +153,11 @@ function renderAll() {
 }
 
 window.addEventListener("online", () => { if (page.store) validateNow(); });
+
+// The sticky bar's height, for what must start below it (the editor beside the list, scrolling
+// to a unit): it grows when the totals wrap.
+new ResizeObserver(([seen]) => document.documentElement.style.setProperty("--bar-height", `${Math.ceil(seen.target.getBoundingClientRect().height)}px`))
+  .observe($("state-bar"));
 
 /** Escape closes the unit editor (a rule's tooltip first, when one is open). */
 function wireEditorKeys() {

@@ -58,6 +58,7 @@ const blankEntry = (key, unitId) => ({ key, unit: unitId, name: "", notes: "", u
  * @property {string | null} [hero]  the id of a hero (or attachment) added joined to the new unit
  * @property {{section: string, option: string} | null} [upgrade]  an option the new unit takes at once
  * @property {boolean} [focus]  whether the editor takes the focus once the unit is open in it
+ * @property {boolean} [open]  open the new unit in the editor even when nothing was chosen for it
  */
 
 /**

@@ -1,88 +1,25 @@
-// The list panel (one row per deployment group, with its actions) and the unit editor beside it:
-// which entry is open, and where the focus goes after a change made from either.
+// The list panel (its rows are list_rows.js's) and the unit editor beside it: which entry is
+// open, and where the focus goes after a change made from either. A unit added or copied with
+// nothing to choose goes straight into the list, with an Undo toast; the editor opens on demand.
 import { formatCost, h, keepFocus } from "./util.js";
-import { deploymentGroups, groupOf } from "./groups.js";
+import { groupOf } from "./groups.js";
 import { Editor } from "./editor.js";
 import { $, app, announce, cssId, entry, groupName, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
 import { addEntries, duplicateGroup, edit, moveGroup, removeEntries } from "./list_edits.js";
 import { entryCost, issuesByEntry, sumCosts } from "./list_costs.js";
+import { drawRows } from "./list_rows.js";
+import { hideToast, toast } from "./toast.js";
 
 /** @typedef {import("./api_shapes.js").Entry} Entry */
 /** @typedef {import("./api_shapes.js").Group} Group */
 
 /**
- * Draw the list's rows from page.list and the last report.
+ * Draw the list's rows from page.list and the last report (list_rows.js).
  * @returns {void}
  */
 export function renderList() {
-  const { list, selected } = page;
-  const ol = $("entries");
-  const byEntry = issuesByEntry();
-  $("empty-list").hidden = list.units.length > 0;
-  const groups = deploymentGroups(list.units);
-  ol.replaceChildren(...groups.map((group, index) => {
-    const problems = group.entries.flatMap((e) => byEntry.get(e.key) || []);
-    const errors = problems.filter((i) => i.severity === "error").length;
-    const costs = group.entries.map(entryCost);
-    const cost = costs.every(Boolean) ? sumCosts(/** @type {import("./api_shapes.js").Cost[]} */ (costs)) : null;
-    const models = group.entries.reduce((n, e) => n + (page.units.get(e.unit)?.size || 0), 0);
-    const open = group.entries.some((e) => e.key === selected);
-    const name = groupName(group);
-    const id = `entry-${cssId(group.key)}`;
-    const shown = (/** @type {string} */ label) => [label, h("span", { class: "sr-only" }, ` ${name}`)];
-    return h("li", { id, class: `entry${open ? " selected" : ""}${errors ? " has-errors" : problems.length ? " has-warnings" : ""}`, dataset: { key: group.key } },
-      h("div", { class: "entry-head" },
-        h("span", { class: "entry-name" }, name),
-        h("span", { class: "cost" }, cost ? formatCost(cost) : "?"),
-        problems.length ? h("span", { class: `badge ${errors ? "bad" : "warn"}`, title: problems.map((i) => i.message).join("\n") }, `${problems.length} issue${problems.length === 1 ? "" : "s"}`) : null),
-      h("p", { class: "meta" }, [
-        `${models} model${models === 1 ? "" : "s"}`,
-        group.members.length > 1 ? "combined pair" : null,
-        ...group.heroes.map((x) => `${nameOf(x)} joined`),
-      ].filter(Boolean).join(" · "), " ", group.entries.flatMap(marksOf)),
-      group.entries.map((e) => {
-        const lines = upgradeWords(e);
-        return lines.length ? h("p", { class: "entry-upgrades" }, group.entries.length > 1 ? h("span", { class: "member-name" }, `${labelOf(e)}: `) : null, lines.join(", ")) : null;
-      }),
-      h("div", { class: "entry-actions" },
-        h("button", { type: "button", id: `${id}-edit`, class: "edit", "aria-expanded": String(open), "aria-controls": "editor", onclick: () => select(group.key) }, ...shown(open ? "Editing" : "Edit")),
-        h("button", { type: "button", id: `${id}-dup`, class: "dup", onclick: () => duplicate(group.key) }, ...shown("Duplicate")),
-        h("button", { type: "button", id: `${id}-up`, class: "move", disabled: index === 0, onclick: () => move(group.key, -1) }, "↑", h("span", { class: "sr-only" }, ` Move ${name} up`)),
-        h("button", { type: "button", id: `${id}-down`, class: "move", disabled: index === groups.length - 1, onclick: () => move(group.key, 1) }, "↓", h("span", { class: "sr-only" }, ` Move ${name} down`)),
-        h("button", { type: "button", id: `${id}-remove`, class: "remove danger", onclick: () => remove(group.entries.map((e) => e.key), `Remove ${name}`) }, ...shown("Remove"))));
-  }));
+  drawRows({ select, duplicate, move, remove });
 }
-
-/**
- * @param {Entry} e
- * @returns {string[]} the entry's upgrades in words: "2× Spears", "1 spell"
- */
-function upgradeWords(e) {
-  const words = e.upgrades.map((r) => {
-    const s = page.sections.get(r.section);
-    const o = s && s.options.find((x) => x.id === r.option);
-    return (r.count > 1 ? `${r.count}× ` : "") + (o ? o.label : r.option);
-  });
-  if (e.spells && e.spells.length) words.push(`${e.spells.length} spell${e.spells.length === 1 ? "" : "s"}`);
-  return words;
-}
-
-/**
- * Marks the player looks for: keyword troops (ancients-hex) and elites (armour-hex) in a list entry.
- * @param {Entry} e
- * @returns {HTMLElement[]}
- */
-function marksOf(e) {
-  const u = page.units.get(e.unit);
-  if (!u) return [];
-  const marks = [];
-  if (u.stats && u.stats.keyword) marks.push(h("span", { class: "mark keyword" }, "Keyword troops"));
-  const elites = e.upgrades.filter((r) => eliteOption(r.section, r.option)).reduce((n, r) => n + r.count, 0);
-  if (elites) marks.push(h("span", { class: "mark elite" }, `${elites} elite${elites === 1 ? "" : "s"}`));
-  return marks;
-}
-
-const eliteOption = (/** @type {string} */ sid, /** @type {string} */ oid) => Boolean(page.sections.get(sid)?.options.find((o) => o.id === oid)?.elite);
 
 /**
  * Draw the unit editor for the selected entry (made once, with what it may change).
@@ -152,8 +89,9 @@ export function select(key, { focus = true } = {}) {
 }
 
 /**
- * Add copies of a unit (see list_edits.js), say what was done and open it in the editor (a
- * unit joined to another stays where the player is).
+ * Add copies of a unit (see list_edits.js) and say what was done. The editor opens only when a
+ * choice the unit must make was filled in for the player (to show it), or follows the new unit
+ * when it is open already; otherwise the unit is added in one tap, with Undo and Edit in a toast.
  * @param {string} unitId
  * @param {import("./list_edits.js").AddOptions} [options]
  * @returns {Entry[]} the new entries
@@ -161,18 +99,38 @@ export function select(key, { focus = true } = {}) {
 export function addUnit(unitId, options = {}) {
   const { added, label, said } = addEntries(unitId, options);
   announce(`${label}: done.${said.length ? ` ${said.join(" ")}` : ""}`);
-  if (!options.joinTo) select(added[0].key, { focus: options.focus ?? true });
-  // Said in the editor too (until its next redraw), beside the choice it explains.
-  const head = said.length && !$("editor").hidden && $("editor").querySelector(".editor-head");
-  if (head) head.after(h("p", { class: "notice", id: "preselected" }, said.join(" ")));
+  if (options.joinTo) return added;
+  // An editor already open follows the new unit (it was opened on demand, and stays so).
+  if (said.length || options.open || page.selected) {
+    hideToast();
+    select(added[0].key, { focus: options.focus ?? true });
+    // Said in the editor too (until its next redraw), beside the choice it explains.
+    const head = said.length && !$("editor").hidden && $("editor").querySelector(".editor-head");
+    if (head) head.after(h("p", { class: "notice", id: "preselected" }, said.join(" ")));
+  } else {
+    undoToast(`${label.replace(/^Add/, "Added")}.`, label, added[0].key);
+  }
   return added;
+}
+
+/**
+ * The toast after a one-tap change: Undo (while it is still the last step) and Edit.
+ * @param {string} text
+ * @param {string} label  the step's name in the undo history
+ * @param {string} key  the entry Edit opens
+ */
+function undoToast(text, label, key) {
+  toast(text, [
+    { id: "toast-undo", label: "Undo", action: () => { if (page.store.undoLabel === label) page.store.undo(); } },
+    { id: "toast-edit", label: "Edit", action: () => { if (entry(key)) select(key); } },
+  ]);
 }
 
 /** @param {string} key */
 function duplicate(key) {
   const { first, label } = duplicateGroup(key);
   announce(`${label}: done.`);
-  select(first.key, { focus: false });
+  undoToast(`${label.replace(/^Duplicate/, "Copied")}.`, label, first.key);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Combat preview: a unit of the list against any unit of any book of the same system,
 // POST /api/v1/previews, and the answer drawn as an SVG bar chart.
-import { UnitPicker } from "./unit_picker.js";
+import { OWN_LIST, UnitPicker } from "./unit_picker.js";
+import { deploymentGroups } from "./groups.js";
 import { api, byId, errorBox, h, humanize, percent, possessive } from "./util.js";
 import { atLeastTable, barChart, fmt, headlineOdds, matchup, otherFigures, sentences } from "./preview_answer.js";
 
@@ -15,6 +16,7 @@ import { atLeastTable, barChart, fmt, headlineOdds, matchup, otherFigures, sente
  * @property {() => import("./api_shapes.js").ArmyList} list
  * @property {(entry: Entry) => string} nameOf
  * @property {(entry: Entry) => string} labelOf
+ * @property {(group: import("./api_shapes.js").Group) => string} groupName  a unit as it stands on the table
  * @property {() => Record<string, any>} payload  the list as the API takes it
  * @property {(id: string) => Promise<Book>} bookCache
  */
@@ -41,7 +43,7 @@ export class Preview {
     /** @type {string | null} the result charted last, charted again for the next answer */
     this.chosen = null;
     this.picker = new UnitPicker({ bookSelect: this.bookSelect, unitSelect: this.defender, bookCache: ctx.bookCache,
-      onError: (box) => this.result.replaceChildren(box) });
+      onError: (box) => this.result.replaceChildren(box), ownList: () => this.tableUnits() });
     this.buildSituation();
     this.form.addEventListener("submit", (e) => { e.preventDefault(); this.run(); });
     if (!this.available) {
@@ -60,15 +62,26 @@ export class Preview {
   }
 
   /**
-   * The attacker choice from the list's units (the one chosen stays chosen).
+   * The list's units as they stand on the table: a combined pair with the heroes who joined it
+   * is one choice (the API previews the whole of it from any of its keys).
+   * @returns {{value: string, label: string}[]}
+   */
+  tableUnits() {
+    return deploymentGroups(this.ctx.list().units).map((g) => ({ value: g.key, label: this.ctx.groupName(g) }));
+  }
+
+  /**
+   * The attacker choice from the list's units (the one chosen stays chosen), and the defender's
+   * when it is picked from the list too.
    * @returns {void}
    */
   refreshAttackers() {
-    const entries = this.ctx.list().units;
+    const units = this.tableUnits();
     const before = this.attacker.value;
-    this.attacker.replaceChildren(...(entries.length
-      ? entries.map((e) => h("option", { value: e.key, selected: e.key === before }, this.ctx.labelOf(e)))
+    this.attacker.replaceChildren(...(units.length
+      ? units.map((u) => h("option", { value: u.value, selected: u.value === before }, u.label))
       : [h("option", { value: "" }, "— add a unit to your list first —")]));
+    if (this.bookSelect.value === OWN_LIST) this.picker.showOwn();
   }
 
   buildSituation() {
@@ -140,7 +153,8 @@ export class Preview {
       body = {
         system: this.ctx.system.id,
         attacker: { list: this.ctx.payload(), key },
-        defender: { book: this.bookSelect.value, unit: this.defender.value },
+        defender: this.bookSelect.value === OWN_LIST ? { list: this.ctx.payload(), key: this.defender.value }
+          : { book: this.bookSelect.value, unit: this.defender.value },
         situation: this.situationValue(),
       };
     } catch (err) {
@@ -185,7 +199,7 @@ export class Preview {
       })) : null;
     const headline = h("div", { class: "headline" },
       h("div", { class: "big" }, h("span", { class: "num", id: "pv-destroyed" }, percent(answer.p_destroyed ?? 0)), h("span", {}, `chance to destroy ${dfn}`)),
-      ...headlineOdds(c, att, dfn));
+      ...headlineOdds(c, att, dfn, answer.defender));
     const expected = h("table", { class: "expected" }, h("caption", {}, `Expected results of ${possessive(att)} attack (averages)`),
       h("tbody", {}, Object.entries(answer.expected || {}).map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, humanize(k)), h("td", {}, fmt(v))))));
     const notes = (answer.notes || []).length ? h("details", { class: "notes" }, h("summary", {}, "How the engine read it"), h("ul", {}, answer.notes.map((n) => h("li", {}, n)))) : null;

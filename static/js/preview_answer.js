@@ -31,21 +31,32 @@ export const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String
 const avg = (v) => (typeof v === "number" ? v.toFixed(1) : "?");
 
 /**
+ * The verb that agrees with a side: "Ash Wardens destroy", "Anvil Battle Tank destroys". One
+ * model fighting alone is one; a unit of several models (or with a hero) is many.
+ * @param {Record<string, any>} side  the answer's attacker or defender
+ * @param {string} many  the verb for a unit of several: "destroy"
+ * @param {string} [one]  for one model alone (default: many + "s")
+ * @returns {string}
+ */
+export const verb = (side, many, one = `${many}s`) => (side && side.models === 1 && !(side.heroes || []).length ? one : many);
+
+/**
  * The odds a player asks about first: routing, morale, retreat, the melee's winner.
  * @param {Record<string, any>} c  the answer's consequences
  * @param {string} att  the attacker's name
  * @param {string} dfn  the defender's name
+ * @param {Record<string, any>} [defender]  the answer's defender, for the verb's number
  * @returns {HTMLElement[]} at most three
  */
-export function headlineOdds(c, att, dfn) {
+export function headlineOdds(c, att, dfn, defender = {}) {
   const out = [];
   const big = (/** @type {number} */ p, /** @type {string} */ text) => h("div", { class: "big secondary" }, h("span", { class: "num" }, percent(p)), h("span", {}, text));
   const m = c.morale || {};
   if (m.defender && typeof m.defender.p_rout === "number") out.push(big(m.defender.p_rout, `${dfn} routed`));
   else if (typeof m.p_test === "number") out.push(big(m.p_test, `${dfn} tests morale`));
   if (m.attacker && typeof m.attacker.p_rout === "number") out.push(big(m.attacker.p_rout, `${att} routed`));
-  if (c.retreat && typeof c.retreat.p_retreat === "number") out.push(big(c.retreat.p_retreat, `${dfn} retreats`));
-  if (c.retreat && typeof c.retreat.p_defender_retreats === "number") out.push(big(c.retreat.p_defender_retreats, `${dfn} retreats`));
+  if (c.retreat && typeof c.retreat.p_retreat === "number") out.push(big(c.retreat.p_retreat, `${dfn} ${verb(defender, "retreat")}`));
+  if (c.retreat && typeof c.retreat.p_defender_retreats === "number") out.push(big(c.retreat.p_defender_retreats, `${dfn} ${verb(defender, "retreat")}`));
   return out.slice(0, 3);
 }
 
@@ -56,40 +67,41 @@ export function headlineOdds(c, att, dfn) {
  */
 export function sentences(answer) {
   const att = answer.attacker.name, dfn = answer.defender.name;
+  const A = answer.attacker, D = answer.defender;
   const e = answer.expected || {};
   const c = answer.consequences || {};
   const out = [];
-  out.push(`${att} destroy ${dfn} in ${percent(answer.p_destroyed ?? 0)} of fights.`);
+  out.push(`${att} ${verb(A, "destroy")} ${dfn} in ${percent(answer.p_destroyed ?? 0)} of fights.`);
   const losses = [];
   if (e.wounds !== undefined) losses.push(`${avg(e.wounds)} wounds`);
   if (e.hp_lost !== undefined) losses.push(`${avg(e.hp_lost)} hit points`);
   if (e.models_killed !== undefined) losses.push(`${avg(e.models_killed)} models killed`);
   if (e.hits !== undefined) losses.unshift(`${avg(e.hits)} hits`);
-  if (losses.length) out.push(`On average ${att} score ${losses.join(", ")}.`);
+  if (losses.length) out.push(`On average ${att} ${verb(A, "score")} ${losses.join(", ")}.`);
   const back = c.strike_back;
   if (back && back.expected) {
     const b = back.expected;
-    out.push(`${dfn} strike back: on average ${avg(b.hits)} hits, ${avg(b.wounds)} wounds, ${avg(b.models_killed)} models killed; ${att} are wiped out in ${percent(back.p_destroyed ?? 0)}.`);
+    out.push(`${dfn} ${verb(D, "strike")} back: on average ${avg(b.hits)} hits, ${avg(b.wounds)} wounds, ${avg(b.models_killed)} models killed; ${att} ${verb(A, "are", "is")} wiped out in ${percent(back.p_destroyed ?? 0)}.`);
   }
-  if (c.last_gasp) out.push(`${dfn} fight back with ${c.last_gasp.with || "what they have"}: ${avg(c.last_gasp.expected_damage_to_attacker)} damage to ${att} on average; ${att} destroyed in ${percent(c.last_gasp.p_attacker_destroyed ?? 0)}.`);
-  if (c.melee) out.push(`Melee result: ${att} win ${percent(c.melee.p_attacker_wins)}, ${dfn} win ${percent(c.melee.p_defender_wins)}, a tie ${percent(c.melee.p_tie)}.`);
+  if (c.last_gasp) out.push(`${dfn} ${verb(D, "fight")} back with ${c.last_gasp.with || "what they have"}: ${avg(c.last_gasp.expected_damage_to_attacker)} damage to ${att} on average; ${att} destroyed in ${percent(c.last_gasp.p_attacker_destroyed ?? 0)}.`);
+  if (c.melee) out.push(`Melee result: ${att} ${verb(A, "win")} ${percent(c.melee.p_attacker_wins)}, ${dfn} ${verb(D, "win")} ${percent(c.melee.p_defender_wins)}, a tie ${percent(c.melee.p_tie)}.`);
   if (c.advantage) out.push(`Assault advantage: ${att} ${percent(c.advantage.p_attacker)}, ${dfn} ${percent(c.advantage.p_defender)}, a tie ${percent(c.advantage.p_tie)}.`);
   const m = c.morale || {};
-  const moraleLine = (/** @type {string} */ who, /** @type {Record<string, any>} */ x) => {
+  const moraleLine = (/** @type {string} */ who, /** @type {Record<string, any>} */ x, /** @type {Record<string, any>} */ side) => {
     const fail = Object.entries(x).find(([k, v]) => k.startsWith("p_") && !["p_test", "p_rout"].includes(k) && typeof v === "number");
-    return `${who} take a morale test in ${percent(x.p_test ?? 0)} of fights${fail ? `: ${fail[0].slice(2)} ${percent(fail[1])}` : ""}, rout ${percent(x.p_rout ?? 0)}.`;
+    return `${who} ${verb(side, "take")} a morale test in ${percent(x.p_test ?? 0)} of fights${fail ? `: ${fail[0].slice(2)} ${percent(fail[1])}` : ""}, rout ${percent(x.p_rout ?? 0)}.`;
   };
-  if (typeof m.p_test === "number") out.push(moraleLine(dfn, m));
-  if (m.defender) out.push(moraleLine(dfn, m.defender));
-  if (m.attacker) out.push(moraleLine(att, m.attacker));
+  if (typeof m.p_test === "number") out.push(moraleLine(dfn, m, D));
+  if (m.defender) out.push(moraleLine(dfn, m.defender, D));
+  if (m.attacker) out.push(moraleLine(att, m.attacker, A));
   if (c.retreat) {
     const r = c.retreat;
-    if (typeof r.p_retreat === "number") out.push(r.defender_stands ? `Retreat: ${dfn} stand their ground.` : `Retreat: ${dfn} must retreat in ${percent(r.p_retreat)}${r.p_extra_hit ? `, and take an extra hit in ${percent(r.p_extra_hit)}` : ""}.`);
-    if (typeof r.p_defender_retreats === "number") out.push(`Retreat: ${dfn} fall back in ${percent(r.p_defender_retreats)}, ${att} in ${percent(r.p_attacker_retreats ?? 0)}${r.fight_again ? "; both stubborn, they fight again" : ""}.`);
+    if (typeof r.p_retreat === "number") out.push(r.defender_stands ? `Retreat: ${dfn} ${verb(D, "stand their", "stands its")} ground.` : `Retreat: ${dfn} must retreat in ${percent(r.p_retreat)}${r.p_extra_hit ? `, and take an extra hit in ${percent(r.p_extra_hit)}` : ""}.`);
+    if (typeof r.p_defender_retreats === "number") out.push(`Retreat: ${dfn} ${verb(D, "fall")} back in ${percent(r.p_defender_retreats)}, ${att} in ${percent(r.p_attacker_retreats ?? 0)}${r.fight_again ? "; both stubborn, they fight again" : ""}.`);
   }
-  if (c.terror && (c.terror.p_attacker_fails || c.terror.p_defender_fails)) out.push(`Terror: ${att} fail in ${percent(c.terror.p_attacker_fails)}, ${dfn} in ${percent(c.terror.p_defender_fails)}.`);
+  if (c.terror && (c.terror.p_attacker_fails || c.terror.p_defender_fails)) out.push(`Terror: ${att} ${verb(A, "fail")} in ${percent(c.terror.p_attacker_fails)}, ${dfn} in ${percent(c.terror.p_defender_fails)}.`);
   if (c.pick && c.pick.name) out.push(`${c.pick.name} ${c.pick.hero ? "(a hero) " : ""}is hit first and dies in ${percent(c.pick.p_killed ?? 0)}.`);
-  if (typeof c.p_shaken === "number") out.push(`${dfn} are shaken in ${percent(c.p_shaken)}.`);
+  if (typeof c.p_shaken === "number") out.push(`${dfn} ${verb(D, "are", "is")} shaken in ${percent(c.p_shaken)}.`);
   return out;
 }
 

@@ -18,20 +18,30 @@
 // or the next visit restores them and offers Save or Discard, and they never overwrite the
 // book's new list or another saved list's changes.
 import { api, ApiError, errorBox, h } from "./util.js";
-import { bearer, builderLink, editLink, etag, listUrl, rememberAnswer, savedList, shareLink, copyText } from "./saved_store.js";
+import { bearer, builderLink, etag, listUrl, rememberAnswer, savedList, shareLink } from "./saved_store.js";
 import { draftKey, dropDraft, readDraft, writeDraft } from "./drafts.js";
+import { offerLink } from "./saved_links.js";
+import { VersionsPanel } from "./saved_versions.js";
 
 /**
  * @typedef {object} SavedOptions
  * @property {HTMLElement | null} container  where the Save and Share controls go
+ * @property {HTMLElement | null} [bar]  the sticky bar's place for the list's state and a Save button
  * @property {string} bookId
  * @property {string} bookName
  * @property {() => Record<string, any>} getList  the list in the API's format (what POST /lists/validate takes)
- * @property {(data: any) => void} setList  replace the list in progress (a saved list opened with ?list=<id>)
+ * @property {(data: any, label?: string) => void} setList  replace the list in progress (a saved list opened with ?list=<id>), as one undoable step named label
  * @property {(data: any) => Record<string, any>} canonical  a list in the API's format as getList() would give it once set
  */
 
 /** @typedef {{id: string, version: number, token?: string | null, locked?: boolean}} SavedRef */
+
+/**
+ * "Club night (copy)": the name a locked list's changes are saved under, saying it is a copy.
+ * @param {string | undefined} name
+ * @returns {string}
+ */
+export const copyName = (name) => (name ? `${name.replace(/ \(copy\)$/, "")} (copy)` : "Copy of an unnamed list");
 
 /**
  * The saved list the builder's address names (?list=<id>), or null for the book's new list.
@@ -54,7 +64,7 @@ export function initSaved(options) {
 
 class SavedControls {
   /** @param {SavedOptions & {container: HTMLElement}} options */
-  constructor({ container, bookId, bookName, getList, setList, canonical }) {
+  constructor({ container, bar = null, bookId, bookName, getList, setList, canonical }) {
     this.container = container;
     this.bookId = bookId;
     this.bookName = bookName;
@@ -68,15 +78,25 @@ class SavedControls {
     this.snapshot = null;
     /** @type {boolean | undefined} a save is owed to the server (asked for while offline) */
     this.pending = undefined;
+    /** a save was refused because the list was saved elsewhere meanwhile, and nothing settled it yet */
+    this.conflict = false;
     this.saveButton = h("button", { type: "button", id: "save-list", class: "primary", onclick: () => this.save() }, "Save");
-    this.shareButton = h("button", { type: "button", id: "share-list", onclick: () => this.share() }, "Share");
-    this.editLinkButton = h("button", { type: "button", id: "copy-edit-link", hidden: true, onclick: () => this.copyEditLink() }, "Copy edit link");
+    this.shareButton = h("button", { type: "button", id: "share-list", onclick: () => offerLink(this, "share") }, "Share");
+    this.editLinkButton = h("button", { type: "button", id: "copy-edit-link", hidden: true, onclick: () => offerLink(this, "edit") }, "Copy edit link");
     this.state = h("p", { class: "saved-state", id: "saved-state" });
     this.message = h("div", { id: "saved-message", class: "saved-message", role: "status", "aria-live": "polite" });
+    this.linkBox = h("div", { id: "link-message", class: "saved-message", role: "status", "aria-live": "polite" });
+    this.versions = new VersionsPanel(this);
     container.replaceChildren(
       h("div", { class: "button-row" }, this.saveButton, this.shareButton, this.editLinkButton,
         h("a", { class: "button", href: "/lists" }, "My lists")),
-      this.state, this.message);
+      this.state, this.message, this.linkBox, this.versions.element);
+    // The sticky bar: the state in one word or two, and Save, on screen at every width.
+    this.barState = h("span", { class: "bar-state", id: "bar-state" });
+    this.barSave = h("button", { type: "button", id: "bar-save", class: "primary", onclick: () => this.save() }, "Save");
+    if (bar) bar.replaceChildren(this.barState, this.barSave);
+    window.addEventListener("offline", () => this.showState());
+    window.addEventListener("online", () => this.showState());
     const recheck = () => setTimeout(() => this.showState(), 0);
     for (const type of ["input", "change", "click"]) document.addEventListener(type, recheck, true);
   }
@@ -162,6 +182,7 @@ class SavedControls {
     const theirs = JSON.stringify(this.canonical(body.list));
     this.listId = id;
     this.snapshot = theirs;
+    this.conflict = false;
     if (draft && JSON.stringify(this.canonical(draft.list)) !== theirs) {
       // The changes are made to the version they started from: a save of them sends that
       // version as If-Match, so one saved elsewhere since is a conflict, never overwritten.
@@ -231,9 +252,17 @@ class SavedControls {
     const c = this.current;
     this.editLinkButton.hidden = !(c && c.token);
     if (!c) this.state.textContent = "Not saved on the server yet: Save keeps it under a link you can open anywhere.";
-    else if (c.locked) this.state.textContent = `Version ${c.version} is locked (submitted). Saving makes a new list.`;
+    else if (c.locked) this.state.textContent = `Version ${c.version} is locked (submitted). Saving makes a new list, named as a copy.`;
     else if (this.dirty) this.state.textContent = `Unsaved changes since version ${c.version}.`;
     else this.state.textContent = `All changes saved (version ${c.version}).`;
+    const [word, tone] = this.conflict ? ["Conflict: saved elsewhere", "bad"]
+      : this.pending || !navigator.onLine ? [this.pending ? "Offline: save waiting" : "Offline", "warn"]
+        : !c ? ["Not saved", "warn"] : c.locked ? ["Locked", "warn"]
+          : this.dirty ? ["Unsaved changes", "warn"] : [`Saved (v${c.version})`, "ok"];
+    this.barState.textContent = word;
+    this.barState.className = `bar-state ${tone}`;
+    this.barState.dataset.state = this.conflict ? "conflict" : this.pending || !navigator.onLine ? "offline" : !c ? "new" : c.locked ? "locked" : this.dirty ? "unsaved" : "saved";
+    this.versions.refresh();
   }
 
   /** @param {...(Node | string)} nodes  the message (none: clear it) */
@@ -246,9 +275,10 @@ class SavedControls {
    */
   async save({ ifMatch = null } = {}) {
     const c = this.current;
-    this.saveButton.disabled = true;
+    if (c && c.locked) { this.offerCopy(); return false; }
+    this.saveButton.disabled = this.barSave.disabled = true;
     try {
-      if (c && c.token && !c.locked) {
+      if (c && c.token) {
         ifMatch = ifMatch || etag(c.version);
         const body = await api(listUrl(c.id), { method: "PUT", body: this.getList(), headers: { ...bearer(c.token), "If-Match": ifMatch } });
         this.saved(body, c.token);
@@ -261,14 +291,32 @@ class SavedControls {
       this.refused(err);
       return false;
     } finally {
-      this.saveButton.disabled = false;
+      this.saveButton.disabled = this.barSave.disabled = false;
       this.showState();
     }
   }
 
-  async saveAsNew() {
-    const made = await api("/api/v1/lists", { method: "POST", body: this.getList() });
+  /** A locked list cannot change: offer its changes as a new list whose name says it is a copy. */
+  offerCopy() {
+    const name = copyName(this.getList().name);
+    this.say(h("div", { class: "notice", id: "locked-question" },
+      h("p", {}, `Version ${this.opened.version} of this list is locked (it was submitted to an event), so it cannot change. `
+        + `Your changes can be saved as a new list, “${name}”; the submitted list stays as it is.`),
+      h("div", { class: "button-row" },
+        h("button", { type: "button", class: "primary", id: "save-copy", onclick: () => this.choose(() => this.saveAsNew({ name })) }, "Save as a new list"),
+        h("button", { type: "button", id: "save-copy-cancel", onclick: () => this.say() }, "Cancel"))));
+  }
+
+  /**
+   * Save the list in progress as a new list of its own (under *name*, when given).
+   * @param {{name?: string}} [options]
+   */
+  async saveAsNew({ name } = {}) {
+    const list = this.getList();
+    if (name !== undefined) list.name = name;
+    const made = await api("/api/v1/lists", { method: "POST", body: list });
     const body = await api(listUrl(made.id));
+    if (name !== undefined) this.setList(body.list, "Save as a new list");
     // What was kept here as a draft (the book's new list, or changes the player chose to save
     // as a list of their own) is on the server now, under the new id.
     dropDraft(this.slot());
@@ -285,6 +333,7 @@ class SavedControls {
    */
   saved(body, token) {
     this.current = { id: body.id, version: body.version, token, locked: body.locked };
+    this.conflict = false;
     this.snapshot = this.text();
     this.pending = false;
     this.keepDraft();
@@ -301,6 +350,7 @@ class SavedControls {
     if (status === 0) { this.queue(); return; }
     const asNew = h("button", { type: "button", id: "save-as-new", onclick: () => this.choose(() => this.saveAsNew()) }, "Save mine as a new list");
     if (status === 412) {
+      this.conflict = true;
       const now = answer && /version (\d+)/.exec(answer.message || "");
       const theirs = now ? Number(now[1]) : null;
       this.say(h("div", { class: "notice error conflict", role: "alert" },
@@ -318,7 +368,7 @@ class SavedControls {
         h("p", {}, `Not saved: this list already has ${most ? most[1] : "the most"} versions, the most one list keeps. Your changes are still here.`), asNew));
     } else if (status === 423) {
       this.opened.locked = true;
-      this.say(h("div", { class: "notice error", role: "alert" }, h("p", {}, "Not saved: this list is locked (it was submitted), so it cannot change any more."), asNew));
+      this.offerCopy();
     } else if (status === 401 || status === 403) {
       this.say(h("div", { class: "notice error", role: "alert" }, h("p", {}, "Not saved: the server did not accept this browser's edit token for the list."), asNew));
     } else if (status === 404 || status === 410) {
@@ -336,22 +386,6 @@ class SavedControls {
       this.refused(err);
     }
     this.showState();
-  }
-
-  async share() {
-    if ((!this.current || this.dirty) && !(await this.save())) return;
-    const link = shareLink(this.opened.id);
-    const copied = await copyText(link);
-    this.say(h("p", {}, copied ? "Link copied. Anyone with it can read this list and print it: " : "Copy this link to share the list: ",
-      h("input", { type: "text", readonly: true, value: link, class: "link-field", id: "share-link", "aria-label": "Link to share" })));
-  }
-
-  async copyEditLink() {
-    // The button shows only while the list has a token.
-    const link = editLink(this.opened.id, /** @type {string} */ (this.opened.token));
-    const copied = await copyText(link);
-    this.say(h("p", {}, copied ? "Edit link copied. Keep it private: whoever has it can change this list. " : "Keep this edit link private: ",
-      h("input", { type: "text", readonly: true, value: link, class: "link-field", id: "edit-link", "aria-label": "Edit link" })));
   }
 
   forgetUrl() { history.replaceState(null, "", location.pathname); }

@@ -15,7 +15,7 @@ import { optionCost, sectionKind, takeOption } from "./upgrade_rows.js";
  * @typedef {object} SectionContext
  * @property {Map<string, Section>} sections  the book's, by id
  * @property {(entry: Entry) => string} labelOf
- * @property {(fn: (entry: Entry) => void, options: {key: string, label?: string | null}) => void} update  changes one entry, as one step
+ * @property {(fn: (entry: Entry) => void, options: {key: string, label?: string | null, merge?: string | null}) => void} update  changes one entry, as one step (merge: a box being typed into)
  * @property {(label: string, fn: (list: ArmyList) => void) => void} edit  changes several entries at once, as one step
  */
 
@@ -67,9 +67,10 @@ function modelCap(section, unit) {
  * @param {Entry[]} entries
  * @param {(entry: Entry) => void} fn
  * @param {string} label
+ * @param {string | null} [merge]  a box being typed into: its changes are one step (store.js)
  */
-function apply(ctx, entries, fn, label) {
-  if (entries.length === 1) { ctx.update(fn, { key: entries[0].key, label }); return; }
+function apply(ctx, entries, fn, label, merge = null) {
+  if (entries.length === 1) { ctx.update(fn, { key: entries[0].key, label, merge }); return; }
   const keys = new Set(entries.map((e) => e.key));
   ctx.edit(label, (l) => { for (const e of l.units) if (keys.has(e.key)) fn(e); });
 }
@@ -153,9 +154,12 @@ export function sectionControl(ctx, entries, unit, section, p) {
     } else {
       const room = totalCap === null ? cap : Math.min(cap, (row ? row.count : 0) + Math.max(0, totalCap - used));
       control = h("input", { type: "number", id, min: 0, max: room, step: 1, value: row ? row.count : 0, disabled, inputmode: "numeric", "aria-describedby": described,
-        onchange: (e) => {
+        // Points follow each digit typed (not only when the box loses the focus); an emptied
+        // box waits for a number, and the digits of one count are one undoable step.
+        oninput: (e) => {
+          if (e.target.value === "") return;
           const n = Math.max(0, Math.floor(Number(e.target.value) || 0));
-          apply(ctx, entries, (en) => take(en, option, n), label);
+          apply(ctx, entries, (en) => take(en, option, n), label, `count-${entries[0].key}-${section.id}-${option.id}`);
         } });
       labelBits.push(h("span", { class: "hint" }, ` (0–${room} models)`));
     }

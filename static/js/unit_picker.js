@@ -3,6 +3,9 @@
 // combat preview's defender and the points-efficiency target both choose their unit here.
 import { errorBox, h } from "./util.js";
 
+/** The book select's choice that offers the units of the player's own list, as they stand. */
+export const OWN_LIST = "@list";
+
 /** @typedef {import("./api_shapes.js").Book} Book */
 /** @typedef {import("./api_shapes.js").Unit} Unit */
 
@@ -13,6 +16,8 @@ export class UnitPicker {
    * keep(unit, book): whether a unit is offered (default: all).
    * onError(box): shows why a book could not be loaded.
    * onChange({book, unit}): called when the user picks, and when a book's units arrive.
+   * ownList(): when given, the book select offers "Your list" first: its units as they stand on
+   * the table ({value: an entry's key, label}), chosen as {book: OWN_LIST, unit: key}.
    * @param {object} options
    * @param {HTMLSelectElement} options.bookSelect
    * @param {HTMLSelectElement} options.unitSelect
@@ -20,8 +25,10 @@ export class UnitPicker {
    * @param {(unit: Unit, book: Book) => boolean} [options.keep]
    * @param {(box: HTMLElement) => void} [options.onError]
    * @param {(value: {book: string, unit: string}) => void} [options.onChange]
+   * @param {(() => {value: string, label: string}[]) | null} [options.ownList]
    */
-  constructor({ bookSelect, unitSelect, bookCache, keep = () => true, onError = () => {}, onChange = () => {} }) {
+  constructor({ bookSelect, unitSelect, bookCache, keep = () => true, onError = () => {}, onChange = () => {}, ownList = null }) {
+    this.ownList = ownList;
     this.bookSelect = bookSelect;
     this.unitSelect = unitSelect;
     this.bookCache = bookCache;
@@ -47,7 +54,8 @@ export class UnitPicker {
   setBooks(books, { current = null, own = null, unit = null } = {}) {
     const all = own && !books.some((b) => b.id === own.id) ? [own, ...books] : books;
     const chosen = all.some((b) => b.id === current) ? current : (own || all[0] || {}).id;
-    this.bookSelect.replaceChildren(...all.map((b) => h("option", { value: b.id, selected: b.id === chosen }, b.name)));
+    this.bookSelect.replaceChildren(...(this.ownList ? [h("option", { value: OWN_LIST }, "Your list (units as they stand)")] : []),
+      ...all.map((b) => h("option", { value: b.id, selected: b.id === chosen }, b.name)));
     return this.loadUnits(unit);
   }
 
@@ -58,6 +66,7 @@ export class UnitPicker {
    */
   async loadUnits(preferred = null) {
     const id = this.bookSelect.value;
+    if (id === OWN_LIST && this.ownList) { this.showOwn(preferred); return; }
     // Disabled while the book loads, so nobody (and no test) can pick the placeholder.
     this.unitSelect.disabled = true;
     this.unitSelect.replaceChildren(h("option", { value: "" }, "Loading…"));
@@ -72,5 +81,19 @@ export class UnitPicker {
       this.unitSelect.replaceChildren();
       this.onError(errorBox(err, "Could not load that army book"));
     }
+  }
+
+  /**
+   * The player's own list as the choices (kept in step with the list: the builder calls this
+   * after every change while "Your list" is chosen).
+   * @param {string | null} [preferred]
+   */
+  showOwn(preferred = null) {
+    const keep = preferred || this.unitSelect.value;
+    const units = this.ownList ? this.ownList() : [];
+    this.unitSelect.replaceChildren(...(units.length ? units.map((u) => h("option", { value: u.value, selected: u.value === keep }, u.label))
+      : [h("option", { value: "" }, "— your list has no units yet —")]));
+    this.unitSelect.disabled = units.length === 0;
+    this.onChange(this.value);
   }
 }

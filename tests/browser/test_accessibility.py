@@ -189,6 +189,7 @@ def test_keyboard_users_read_rule_texts_from_one_disclosure_per_unit(page: Page)
     # In the editor: the live profile's rules, and the rules the upgrades would give; the
     # disclosure stays open, with the focus, when the profile is redrawn after a check.
     page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
+    page.locator("#toast-edit").click()  # nothing to choose: added at once, and Edit opens it
     upgrades = page.locator("#ed-upgrade-rules")
     upgrades.focus()
     page.keyboard.press("Enter")

@@ -20,6 +20,7 @@ def open_efficiency(page: Page, base: str, book: str = "The Ember Marches", targ
     page.goto(f"{base}/build/aof-ember-marches")
     expect(page.locator("#validity")).to_be_visible()
     page.get_by_role("button", name="Add March Swordsmen", exact=True).click()
+    page.locator("#toast-edit").click()  # nothing to choose: added at once, and Edit opens it
     expect(page.locator("#editor-title")).to_contain_text("March Swordsmen")
     page.locator("#ed-efficiency summary").click()
     page.select_option("#eff-book", label=book)
@@ -79,6 +80,7 @@ def test_efficiency_explains_a_refusal_in_words(page: Page):
     page.goto(f"{page.base}/build/aof-ember-marches")
     expect(page.locator("#validity")).to_be_visible()
     page.get_by_role("button", name="Add March Swordsmen", exact=True).click()
+    page.locator("#toast-edit").click()
     page.locator("#ed-efficiency summary").click()
     page.select_option("#eff-attack", label="Shooting")
     page.locator("#eff-run").click()

@@ -88,6 +88,7 @@ def test_the_builder_works_offline_and_an_offline_save_reaches_the_server(fresh,
     page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
     expect(page.locator("#entries > li")).to_have_count(1)
     expect(page.locator("#offline-note")).to_contain_text("Offline")
+    page.locator("#toast-edit").click()  # nothing to choose: added at once, and Edit opens it
     page.locator("#ed-cc-squad-drill--ember-drill").check()  # the editor works from the kept book
     draft = page.evaluate(f"JSON.parse(localStorage.getItem('listbuilder.draft.{BOOK}')).list.units")
     assert [u["unit"] for u in draft] == ["cc-ash-wardens"]
@@ -159,6 +160,7 @@ def test_offline_the_points_are_counted_here_the_last_report_is_marked_and_check
     page.evaluate("localStorage.clear()")
     page.reload()
     page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
+    page.locator("#toast-edit").click()
     page.locator("#ed-cc-rifle-specials--flamer").fill("3")  # the section allows two: one error
     page.locator("#ed-cc-rifle-specials--flamer").dispatch_event("change")
     expect(page.locator("#validity")).to_have_text("1 error")
