@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_accessibility import AXE, serious
+from tests.browser.conftest import PHONE
+from tests.browser.test_accessibility import serious, sized  # noqa: F401  (sized: desk and phone, light and dark, axe loaded)
 from tests.web.test_list_page_cards import ARMY
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 BOOK_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge" / "gf-rustbound-book.json"
 
 # Every word of every cell of the page's tables that the browser laid out on more than one line.
@@ -49,25 +48,9 @@ def shared(live_server) -> str:
         return json.loads(response.read())["id"]
 
 
-@pytest.fixture(
-    params=[(size, scheme) for size in SIZES for scheme in ("light", "dark")], ids=lambda p: f"{p[0]}-{p[1]}"
-)
-def sized(request, browser, live_server):
-    size, scheme = request.param
-    context = browser.new_context(
-        viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone", color_scheme=scheme
-    )
-    context.add_init_script(path=str(AXE))
-    page = context.new_page()
-    page.set_default_timeout(10000)
-    page.base = live_server  # type: ignore[attr-defined]
-    page.width = SIZES[size]["width"]  # type: ignore[attr-defined]
-    yield page
-    context.close()
-
-
 def test_the_share_page_shows_a_readable_card_per_unit(sized: Page, shared):
     page = sized
+    width = page.viewport_size["width"]
     page.goto(f"{page.base}/l/{shared}")
     cards = page.locator("article.list-card")
     expect(cards).to_have_count(3)
@@ -77,10 +60,10 @@ def test_the_share_page_shows_a_readable_card_per_unit(sized: Page, shared):
     expect(cards.nth(1).locator("table.weapons")).to_contain_text("Power Sabre")
     expect(cards.nth(1)).to_contain_text("Veteran Leader (10 pts)")
     expect(page.locator("#card-rules-title")).to_be_visible()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.width, f"the page scrolls sideways ({width}px at {page.width}px)"
+    scrolled = page.evaluate("document.documentElement.scrollWidth")
+    assert scrolled <= width, f"the page scrolls sideways ({scrolled}px at {width}px)"
     for box in (cards.nth(i).bounding_box() for i in range(3)):
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.width
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate(BROKEN_WORDS, "article.list-card th, article.list-card td") == []
     assert serious(page) == []
 
