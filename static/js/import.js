@@ -180,7 +180,12 @@ function listSummary(made, href) {
   const ours = formatCost({ pts: made.report.totals.pts });
   return h("div", { class: "notice import-done" },
     made.points_match === false ? h("p", {}, `Army Forge says ${made.army_forge_points} pts; this list comes to ${ours} here.`) : null,
-    made.notes.length ? h("ul", {}, made.notes.map((n) => h("li", {}, n))) : null,
+    made.notes.length ? h("p", { id: "list-left-out" },
+      `${made.notes.length === 1 ? "One part" : `${made.notes.length} parts`} of the list could not be carried over as Army Forge saved ${made.notes.length === 1 ? "it" : "them"}; `
+      + "check the list in the builder before you play it.") : null,
+    made.notes.length ? h("details", { class: "import-details", id: "list-import-details" },
+      h("summary", {}, "Details (the importer’s notes, with their place in the file)"),
+      h("ul", {}, made.notes.map((/** @type {string} */ n) => h("li", {}, n)))) : null,
     h("p", {}, h("a", { class: "button primary", id: "open-list", href }, "Open the list in the builder")));
 }
 

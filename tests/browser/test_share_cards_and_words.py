@@ -17,7 +17,9 @@ from tests.web.test_list_page_cards import ARMY
 
 pytestmark = pytest.mark.browser
 
-BOOK_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge" / "gf-rustbound-book.json"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "army_forge"
+BOOK_FILE = FIXTURES / "gf-rustbound-book.json"
+LIST_FILE = FIXTURES / "gf-rustbound-list.json"
 
 # Every word of every cell of the page's tables that the browser laid out on more than one line.
 BROKEN_WORDS = """(selector) => {
@@ -133,3 +135,22 @@ def test_the_import_page_says_where_a_book_comes_from_and_warns_in_a_players_wor
     expect(details.locator("li").first).to_be_hidden()
     details.locator("summary").click()
     expect(details).to_contain_text("glossary")
+
+
+def test_a_list_import_that_left_something_out_says_so_in_a_players_words(page: Page):
+    page.goto(page.base + "/import")
+    page.set_input_files("#book-file", str(BOOK_FILE))
+    page.click("#book-submit")
+    expect(page.locator("#imported-id")).to_be_visible(timeout=20000)
+    army = json.loads(LIST_FILE.read_text())
+    army["list"]["units"][0]["xp"] = 3  # campaign experience: not part of a list here
+    page.fill("#list-text", json.dumps(army))
+    page.click("#list-submit")
+    said = page.locator("#list-left-out")
+    expect(said).to_contain_text("One part of the list could not be carried over")
+    assert "units[" not in said.inner_text() and "campaign" not in said.inner_text()
+    details = page.locator("#list-import-details")
+    assert details.evaluate("el => el.open") is False
+    details.locator("summary").click()
+    expect(details).to_contain_text("campaign experience")
+    expect(page.locator("#open-list")).to_be_visible()
