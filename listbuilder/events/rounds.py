@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from listbuilder.events.submissions import latest_submissions
@@ -67,10 +67,13 @@ class Names:
 
     shown: Mapping[str, str]  # key -> the name shown
     keys: Mapping[str, str]  # folded: the key itself and every name shown since -> key
+    seen: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)  # key_of's answers
 
     def key_of(self, name: str) -> str | None:
         """The key of the player *name* names (any spelling), or None."""
-        return self.keys.get(player_key(name))
+        if name not in self.seen:  # the standings and pairings ask for each name many times
+            self.seen[name] = self.keys.get(player_key(name))
+        return self.seen[name]
 
     def show(self, name: str) -> str:
         """*name* as the player is shown now (a name no player has: as it is)."""
@@ -273,9 +276,7 @@ def _organiser_only(day: Day) -> None:
         raise TokenWrong(day.event.id, "only the organiser may do this: send the organiser token")
 
 
-def plan_round(
-    scoring: str, *, seed: int | None, seed_order: Sequence[str] | None, factions: Mapping[str, str]
-) -> Plan:
+def plan_round(scoring: str, *, seed: int | None, seed_order: Sequence[str] | None) -> Plan:
     """Start the next round: every table of the last round has a result (else 409), then
     pair the players still in. Round 1 takes a *seed* (drawn when None) or a *seed_order*."""
 
@@ -292,7 +293,7 @@ def plan_round(
                 "seed and seed_order choose round 1 only; later rounds are paired by the standings",
                 {"seed" if seed is not None else "seed_order": ["round 1 only"]},
             )
-        entrants = _entrants(day, scoring, factions)
+        entrants = _entrants(day, scoring)
         if len(entrants) < 2:
             raise DayConflict(
                 day.event.id, f"{counted(len(entrants), 'player')} still in: a round needs two", field="players"
@@ -321,11 +322,13 @@ def plan_round(
     return plan
 
 
-def _entrants(day: Day, scoring: str, factions: Mapping[str, str]) -> list[Entrant]:
-    """The players still in, in standings order, as the pairing sees them (keys, not names)."""
+def _entrants(day: Day, scoring: str) -> list[Entrant]:
+    """The players still in, in standings order, as the pairing sees them (keys, not names;
+    their faction: the army book of their newest list)."""
     key_of = names(day).key_of
     clubs = {key_of(k) or player_key(k): v for k, v in day_settings(day)["clubs"].items()}
     still_in = {p.key for p in players(day) if not p.withdrawn}
+    factions = {p.key: day.book_of(p.submission) for p in players(day)}
     found = []
     for s in current_standings(day, scoring):
         key = key_of(s.player)

@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, Text, select
 from sqlalchemy.engine import Connection
 
-from listbuilder.store.database import Database, insert_or_merge, metadata, utcnow
+from listbuilder.store.database import Database, as_utc, insert_or_merge, metadata, utcnow
 from listbuilder.store.events import Event, event_from_row, events, known_shape, live_row
 from listbuilder.store.rounds import Day, load_day
 
@@ -41,13 +41,14 @@ event_standings = Table(
 )
 
 
-def versioned_event(db: Database, event_id: str) -> tuple[Event, int]:
-    """The event and its count of changes (the standings' version), from its row alone.
-    Raises EventNotFound, EventGone."""
+def standings_version(db: Database, event_id: str) -> tuple[int, dt.datetime]:
+    """The event's count of changes (the standings' version) and its deadline, from three
+    columns of its row. Raises EventNotFound, EventGone."""
     known_shape(event_id)
     with db.reading() as conn:
-        row = live_row(conn.execute(select(events).where(events.c.id == event_id)).first(), event_id)
-    return event_from_row(row), int(row.changes)
+        query = select(events.c.changes, events.c.deadline, events.c.deleted_at).where(events.c.id == event_id)
+        row = live_row(conn.execute(query).first(), event_id)
+    return int(row.changes), as_utc(row.deadline)
 
 
 def kept_standings(

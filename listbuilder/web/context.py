@@ -164,22 +164,22 @@ def standings_rows(found: Any) -> dict[str, Any]:
     }
 
 
-def standings_etag(event: Any, changes: int) -> str:
+def standings_etag(changes: int, deadline: dt.datetime) -> str:
     """The standings' ETag: the day's count of changes, whether the event is open (its deadline
     passes without a write) and the code and books they were computed by."""
-    return f"{changes}.{int(event.is_open(dt.datetime.now(dt.timezone.utc)))}.{standings_code()[:12]}"
+    is_open = dt.datetime.now(dt.timezone.utc) <= deadline
+    return f"{changes}.{int(is_open)}.{standings_code()[:12]}"
 
 
 def current_standings_etag(event_id: str) -> str:
     """The ETag the standings have now, from the event's row alone (a poll answered 304 costs one read)."""
-    event, changes = store_standings.versioned_event(database(), event_id)
-    return standings_etag(event, changes)
+    return standings_etag(*store_standings.standings_version(database(), event_id))
 
 
 def kept_standings_body(event_id: str) -> tuple[str, dict[str, Any]]:
     """The standings now and their ETag: computed once per change of the day, then kept."""
     event, changes, rows = store_standings.kept_standings(database(), event_id, standings_code(), standings_rows)
-    return standings_etag(event, changes), {"event": event_body(event), **rows}
+    return standings_etag(changes, event.deadline), {"event": event_body(event), **rows}
 
 
 @functools.cache
