@@ -148,6 +148,8 @@ bench: setup browser
 	$(PY) benchmarks/events.py
 	$(PY) benchmarks/scale.py
 	$(PY) benchmarks/tournament.py
+	$(PY) benchmarks/event_day.py
+	$(PY) benchmarks/event_day.py --stack
 	$(PY) benchmarks/lighthouse.py
 
 check-books: setup

@@ -1,8 +1,7 @@
 """Event-day benchmark (issues 35 and 36): results and standings that cost the same at 500 players as at 16.
 
     make bench            (or: .venv/bin/python benchmarks/event_day.py [--players 500] [--small 16] [--rounds 6])
-    .venv/bin/python benchmarks/event_day.py --stack [--clients 64]     (nginx + 2 instances; PostgreSQL/Redis
-                                                                         from DATABASE_URL/REDIS_URL when set)
+    .venv/bin/python benchmarks/event_day.py --stack [--clients 64] [--database-url postgresql://…] [--redis-url redis://…]
 
 Default: one gunicorn as ``make run`` starts it, on a throw-away SQLite file (or --database-url).
 Two events, --small and --players players, each play --rounds Swiss rounds over HTTP: the
@@ -28,9 +27,9 @@ were answered (304s, from the kept standings).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -172,8 +171,9 @@ def bench_scale(args: argparse.Namespace) -> None:
 def bench_stack(args: argparse.Namespace) -> None:
     from deploy.stack import Stack  # only here: the stack needs nginx
 
-    database_url = args.database_url or os.environ.get("DATABASE_URL")
-    with Stack(database_url=database_url, redis_url=os.environ.get("REDIS_URL"), env=GENEROUS) as stack:
+    scratch = tempfile.TemporaryDirectory(prefix="listbuilder-bench-")
+    database_url = args.database_url or f"sqlite:///{Path(scratch.name) / 'stack.sqlite3'}"
+    with scratch, Stack(database_url=database_url, redis_url=args.redis_url, env=GENEROUS) as stack:
         port = stack.port
         event, tokens = make_event(port, args.players)
         paired, _ = start_round(port, event)
@@ -213,7 +213,10 @@ def bench_stack(args: argparse.Namespace) -> None:
             poller.join()
         health_p99 = p99(health.times)
     ratio = p99(writes) / health_p99
-    print(f"event day through the stack (nginx + 2 instances, {'PostgreSQL' if database_url else 'SQLite'}):")
+    backends = (
+        f"{'PostgreSQL' if database_url.startswith('postgres') else 'SQLite'}{', Redis' if args.redis_url else ''}"
+    )
+    print(f"event day through the stack (nginx + 2 instances, {backends}):")
     print(
         f"  {args.players} players, {len(tables)} tables by {args.clients} clients at once in {seconds:.1f} s: "
         f"{len(writes)} writes, {len(errors) + health.failures} errors (target 0)"
