@@ -22,6 +22,8 @@ from typing import Any
 
 from listbuilder.events.organiser import organiser_only
 from listbuilder.events.rounds import games, ranked_players
+from listbuilder.events.submissions import read_submitted
+from listbuilder.store.database import Database
 from listbuilder.store.rounds import AddLog, Change, Day, Plan
 
 OUTCOMES = ("win", "draw", "loss")
@@ -103,6 +105,22 @@ def statistics(
             for c, cost in sorted(spent.items(), key=lambda i: (-sum(i[1].values()), i[0]))
         ],
     }
+
+
+def event_statistics(db: Database, books: Mapping[str, Any], day: Day, scoring: str) -> dict[str, Any]:
+    """The statistics of *day*, its locked lists read from *db* (*books*: the army books served, by id)."""
+    ranked = ranked_players(day)
+    versions = read_submitted(db, [p.submission for p in ranked])
+    units: dict[str, list[tuple[str, Mapping[str, float]]]] = {}
+    categories: dict[tuple[str, str], str] = {}
+    for p in ranked:
+        costs = p.submission.report.get("entries", {})
+        document = versions[p.submission.list_id, p.submission.list_version].document
+        units[p.name] = [(u["unit"], costs.get(u["key"], {}).get("cost", {})) for u in document["units"]]
+        book = books.get(day.book_of(p.submission))
+        for unit in book.units if book is not None else ():
+            categories[book.id, unit.id] = "heroes" if unit.is_hero else "units"
+    return {"public": is_public(day), **statistics(day, scoring, units, categories)}
 
 
 def statistics_csv(body: Mapping[str, Any]) -> str:

@@ -38,6 +38,7 @@ from listbuilder.web import (
     round_pages,
     rounds,
     saved,
+    statistics_pages,
 )
 from listbuilder.web.http import bodies, errors, quotas, security, static_files
 from listbuilder.web.http.json_provider import OrjsonProvider
@@ -105,6 +106,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     event_pages.init_app(app)
     round_pages.init_app(app)
     player_pages.init_app(app)
+    statistics_pages.init_app(app)
     errors.init_app(app)  # after Api, so our one error shape wins over flask-smorest's
     deleted_events.init_app(app)  # a deleted event's 410 before a token's 401 or a body's 422
     security.init_app(app)

@@ -155,23 +155,12 @@ def _statistics(event_id: str) -> dict[str, Any]:
     """The statistics, for anyone once the organiser opened them, else for the organiser only."""
     db = database()
     found = store.read_day(db, event_id, bearer_token())
-    public = stats.is_public(found)
-    if not public and not found.caller.organiser:
+    if not stats.is_public(found) and not found.caller.organiser:
         raise (TokenWrong if bearer_token() else TokenMissing)(
             event_id, "the organiser has not opened the statistics yet: they need the organiser token until then"
         )
-    ranked = day.ranked_players(found)
-    versions = submissions.read_submitted(db, [p.submission for p in ranked])
-    units, categories = {}, {}
-    books = registry().books
-    for p in ranked:
-        costs = p.submission.report.get("entries", {})
-        document = versions[p.submission.list_id, p.submission.list_version].document
-        units[p.name] = [(u["unit"], costs.get(u["key"], {}).get("cost", {})) for u in document["units"]]
-        book = books.get(found.book_of(p.submission))
-        for unit in book.units if book is not None else ():
-            categories[book.id, unit.id] = "heroes" if unit.is_hero else "units"
-    return {"public": public, **stats.statistics(found, scoring_of(found.event), units, categories)}
+    result: dict[str, Any] = stats.event_statistics(db, registry().books, found, scoring_of(found.event))
+    return result
 
 
 @blp.route("/<event_id:event_id>/statistics")

@@ -18,7 +18,7 @@ const eventUrl = `/api/v1/events/${encodeURIComponent(id)}`;
 const KEY = "listbuilder.events";
 const status = byId("day-status");
 const tokenForm = byId("day-token-form");
-const PANELS = ["day-controls", "day-room", "day-players", "day-refusals"];
+const PANELS = ["day-controls", "day-room", "day-players", "day-statistics", "day-refusals"];
 
 /** @returns {Record<string, {organiser?: string | null, players?: unknown}>} what this browser keeps per event (see event.js) */
 function memory() {
@@ -109,7 +109,11 @@ function fill(selectId, names, prompt) {
 }
 
 async function load() {
-  const [rounds, called, adjustments, refusals] = await Promise.all([call("/rounds"), call("/checkins"), call("/adjustments"), call("/refusals")]);
+  const [rounds, called, adjustments, refusals, statistics] = await Promise.all(
+    [call("/rounds"), call("/checkins"), call("/adjustments"), call("/refusals"), call("/statistics")]);
+  byId("statistics-state").textContent = statistics.public ? "Everyone can read the statistics page." : "Only you can read the statistics until you open them.";
+  byId("statistics-open").textContent = statistics.public ? "Close the statistics again" : "Open the statistics to everyone";
+  byId("statistics-open").dataset.public = statistics.public ? "1" : "";
   current = rounds.rounds.at(-1) || null;
   roll = called.players;
   for (const panel of PANELS) byId(panel).hidden = false;
@@ -223,6 +227,15 @@ byId("undo-round").addEventListener("click", () => {
       await load();
     } catch (err) { status.replaceChildren(errorBox(err, "Not undone")); }
   });
+});
+
+byId("statistics-open").addEventListener("click", async () => {
+  try {
+    const open = !byId("statistics-open").dataset.public;
+    await call("/statistics", { method: "PUT", body: { public: open } });
+    say(open ? "The statistics are open to everyone." : "The statistics are closed.");
+    await load();
+  } catch (err) { status.replaceChildren(errorBox(err, "Not done")); }
 });
 
 tokenForm.addEventListener("submit", async (ev) => {

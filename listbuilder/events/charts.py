@@ -1,0 +1,67 @@
+"""The statistics page's charts, drawn as SVG by pygal (a library made for charts).
+
+Each chart is a file of its own, shown on the page as an image beside a table with the same
+figures (the table is what a screen reader reads): an image keeps pygal's own styles inside the
+SVG, away from the page's style policy, and runs no script (pygal's tooltip settings are taken
+out).
+The colours read on a light and a dark page alike. Names (army books, units) are text in the
+SVG, escaped by pygal's XML writer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pygal
+from pygal.style import Style
+
+STYLE = Style(
+    background="transparent",
+    plot_background="transparent",
+    foreground="#8a8a8a",
+    foreground_strong="#8a8a8a",
+    foreground_subtle="#8a8a8a55",
+    colors=("#c0603a", "#3a7dc0", "#5a9e4b"),
+    font_family="DejaVu Sans, sans-serif",
+    label_font_size=15,
+    major_label_font_size=15,
+    value_font_size=15,
+    title_font_size=17,
+)
+SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)  # pygal's tooltip settings: nothing runs in an image
+TOP_UNITS = 15  # the units chart shows the most taken; the table and the CSV have them all
+
+
+def _chart(title: str, rows: Sequence[tuple[str, float | None]]) -> str:
+    chart = pygal.HorizontalBar(
+        js=[],
+        disable_xml_declaration=True,
+        style=STYLE,
+        show_legend=False,
+        range=(0, 100),
+        y_labels=[0, 25, 50, 75, 100],
+        title=title,
+        height=130 + 40 * max(len(rows), 1),
+        width=520,  # narrow, so that its words stay readable on a phone
+        print_values=True,
+        value_formatter=lambda v: f"{v:.0f}%",
+    )
+    drawn = list(reversed(rows))  # pygal draws the first bar at the bottom: the first row goes on top
+    chart.x_labels = [label for label, _ in drawn]
+    chart.add("win rate", [None if rate is None else round(100 * rate, 1) for _, rate in drawn])
+    return SCRIPT.sub("", str(chart.render(is_unicode=True)))
+
+
+def factions_chart(factions: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> str:
+    """Each army book's win rate (*names*: book id -> its name)."""
+    return _chart("Win rate by army book", [(names.get(f["book"], f["book"]), f["win_rate"]) for f in factions])
+
+
+def units_chart(units: Sequence[Mapping[str, Any]], names: Mapping[tuple[str, str], str]) -> str:
+    """The most taken units' win rates, with how many lists took each (*names*: (book, unit) -> its name)."""
+    rows = [
+        (f"{names.get((u['book'], u['unit']), u['unit'])} ({u['lists']})", u["win_rate"]) for u in units[:TOP_UNITS]
+    ]
+    return _chart("Win rate of the units most taken (lists taking them)", rows)
