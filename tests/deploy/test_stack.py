@@ -30,7 +30,7 @@ import pytest
 
 from deploy import render
 from deploy.stack import Stack, free_port, modules_folder, nginx_binary
-from listbuilder.web.http.static_files import IMMUTABLE, REVALIDATE, static_version
+from listbuilder.web.http.static_files import IMMUTABLE, REVALIDATE
 from tests.deploy.slow_clients import measure
 from tests.deploy.test_static_files import STATIC, offline_files, on_disk
 from tests.loopback import request
@@ -84,10 +84,18 @@ def test_a_saved_list_keeps_its_strong_etag_through_nginx(stack):
     assert read.headers["ETag"] == '"v1"' and "Content-Encoding" not in read.headers  # gzip makes it W/"v1"
 
 
+def served_version(stack: Stack) -> str:
+    """The version whose prefix nginx keeps a year, as render.py wrote it into the running site."""
+    site = (stack.folder / "listbuilder.conf").read_text()
+    found = re.search(r"location \^~ /static/([0-9a-f]{16})/ ", site)
+    assert found, "no versioned location in the site"
+    return found.group(1)
+
+
 def test_pages_name_this_releases_static_files_and_nginx_serves_them_for_a_year(stack):
     """The version in the pages (the instances') is the prefix nginx keeps a year (render's), and
     nginx serves those files from disk: no instance is named in its log for them."""
-    version = static_version(str(render.ROOT / "static"))
+    version = served_version(stack)
     since = len(stack.access_log.read_text().splitlines())
     urls: set[str] = set()
     for page in ("/", "/build/gf-cinder-covenant", "/lists"):
@@ -125,7 +133,7 @@ def _has_brotli() -> bool:
 @pytest.mark.skipif(not _has_brotli(), reason="nginx has no brotli module here (make nginx installs Debian's)")
 def test_brotli_for_whoever_accepts_it_static_or_from_the_app(stack):
     brotli = pytest.importorskip("brotli")
-    url = f"/static/{static_version(str(render.ROOT / 'static'))}/js/builder.js"
+    url = f"/static/{served_version(stack)}/js/builder.js"
     for accepted in ("br", "gzip, deflate, br"):
         answer = request(stack.port, "GET", url, headers={"Accept-Encoding": accepted})
         assert answer.headers["Content-Encoding"] == "br" and "Accept-Encoding" in answer.headers["Vary"], accepted

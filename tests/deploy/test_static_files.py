@@ -20,8 +20,11 @@ STATIC = re.compile(r'(?:src|href)="(/static/[^"]+)"')
 IMPORT = re.compile(r'^\s*(?:import|export)\b[^"\']*?\bfrom\s+"(\.[^"]+)"|^\s*import\s+"(\.[^"]+)"', re.MULTILINE)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture()
 def version(app):
+    """The version read again for each test: others editing static/ meanwhile (a shared checkout)
+    would otherwise make a file newer than its version, which is then rightly not immutable."""
+    static_files._version.cache_clear()
     return current_version(app)
 
 
