@@ -6,7 +6,7 @@
 // the browser (beside the player tokens handed out with first submissions) and removes it from
 // the address bar at once. Every value shown is set as text, never as HTML.
 import { ApiError, api, byId, counted, errorBox, h } from "./util.js";
-import { bearer, savedLists } from "./saved_store.js";
+import { bearer, remember as rememberList, savedLists } from "./saved_store.js";
 
 const root = byId("event");
 const id = root.dataset.id || "";
@@ -85,6 +85,8 @@ form?.addEventListener("submit", async (ev) => {
       body: { list_id: listId, player, player_token: stored ? stored.token : null },
     });
     if (body.player_token) remember((e) => ({ players: { ...e.players, [playerKey(player)]: { player, token: body.player_token } } }));
+    // The list is locked now: My lists and the builder name the event that holds it.
+    rememberList({ id: listId, event: { id, name: root.querySelector("h1")?.textContent || "an event" } });
     submitStatus.replaceChildren(describeSubmission(body));
   } catch (err) {
     submitStatus.replaceChildren(errorBox(err, "Not submitted"));

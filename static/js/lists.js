@@ -34,12 +34,24 @@ function row(entry, body, problem) {
       h("h2", {}, name),
       body ? h("span", { class: `badge ${report && report.valid ? "ok" : "bad"}` }, report && report.valid ? "Legal" : "Not legal") : null,
       body && body.locked ? h("span", { class: "badge locked" }, "Locked") : null),
+    body && body.locked ? lockedBy(entry) : null,
     body
       ? h("p", { class: "meta" }, `${body.rules.book_name} · ${spent(report)}${body.list.points_limit ? ` of ${body.list.points_limit}` : ""} · `
         + `${body.list.units.length} unit${body.list.units.length === 1 ? "" : "s"} · version ${body.version}, saved ${new Date(body.updated_at).toLocaleString()}`
         + (body.rules.changed ? " · the army book changed since" : ""))
       : h("p", { class: "meta" }, problem),
     h("div", { class: "button-row" }, actions));
+}
+
+/**
+ * A locked list says which event holds it (as this browser submitted it), with a link there.
+ * @param {import("./saved_store.js").KeptList} entry
+ * @returns {HTMLElement}
+ */
+function lockedBy(entry) {
+  return entry.event
+    ? h("p", { class: "locked-by" }, "Submitted to ", h("a", { href: `/events/${encodeURIComponent(entry.event.id)}` }, entry.event.name), ": locked, so it cannot change (Duplicate makes an editable copy).")
+    : h("p", { class: "locked-by" }, "Submitted to an event (from another browser): locked, so it cannot change (Duplicate makes an editable copy).");
 }
 
 async function copyLink(link, words) {

@@ -299,8 +299,9 @@ class SavedControls {
   /** A locked list cannot change: offer its changes as a new list whose name says it is a copy. */
   offerCopy() {
     const name = copyName(this.getList().name);
+    const held = savedList(this.opened.id)?.event;
     this.say(h("div", { class: "notice", id: "locked-question" },
-      h("p", {}, `Version ${this.opened.version} of this list is locked (it was submitted to an event), so it cannot change. `
+      h("p", {}, `Version ${this.opened.version} of this list is locked (it was submitted to ${held ? `“${held.name}”` : "an event"}), so it cannot change. `
         + `Your changes can be saved as a new list, “${name}”; the submitted list stays as it is.`),
       h("div", { class: "button-row" },
         h("button", { type: "button", class: "primary", id: "save-copy", onclick: () => this.choose(() => this.saveAsNew({ name })) }, "Save as a new list"),

@@ -12,6 +12,7 @@ import { api } from "./util.js";
  * @property {string} [name]
  * @property {number} [version]
  * @property {number} [savedAt]
+ * @property {{id: string, name: string}} [event]  the event this browser submitted the list to (which locked it)
  */
 
 const KEY = "listbuilder.saved";
