@@ -90,6 +90,20 @@ class RoundIn(StrictSchema):
     )
 
 
+class TablePlayers(fields.List):
+    """A table's two players, the second null for a bye: a pair, not a list."""
+
+    OPENAPI: ClassVar[dict[str, Any]] = {
+        "type": "array",
+        "prefixItems": [{"type": "string"}, {"type": ["string", "null"]}],
+        "minItems": 2,
+        "maxItems": 2,
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(fields.String(allow_none=True), **kwargs)
+
+
 class TableSideOut(OutSchema):
     """Armour-hex: what one player did to the enemy's list at a table."""
 
@@ -128,15 +142,7 @@ class PairingOut(OutSchema):
     SOMETIMES = frozenset({"entered_by", "entries"})  # not on a bye's table; entries only in a dispute
 
     table = fields.Integer()
-    players = fields.List(
-        fields.String(allow_none=True),
-        metadata={
-            "description": "the two players; the second is null for a bye",
-            "prefixItems": [{"type": "string"}, {"type": ["string", "null"]}],
-            "minItems": 2,
-            "maxItems": 2,
-        },
-    )
+    players = TablePlayers(metadata={"description": "the two players; the second is null for a bye"})
     status = fields.String(
         validate=validate.OneOf(TABLE_STATUSES),
         metadata={

@@ -19,6 +19,7 @@ on the game system named in them.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
@@ -200,6 +201,7 @@ class UnionPlugin(BasePlugin):
             if schema_cls.DESCRIPTION:
                 definition["description"] = schema_cls.DESCRIPTION
             return None
+        _defaults_in_words(definition)
         part: str | None = getattr(schema_cls, "SITUATION_PART", None)
         if not part:
             return None
@@ -219,6 +221,18 @@ class UnionPlugin(BasePlugin):
         if description:
             definition["description"] = description
         return None
+
+
+def _defaults_in_words(definition: dict[str, Any]) -> None:
+    """A request's defaults, said in each property's description rather than as ``default``:
+    generated clients (openapi-typescript by default) make a property with a ``default`` one a
+    request must send, the opposite of what a default is for. The answer shapes
+    (:func:`answer_shape`) say what the server always fills in."""
+    for declared in definition.get("properties", {}).values():
+        if "default" in declared:
+            default = json.dumps(declared.pop("default"))
+            said = declared.get("description")
+            declared["description"] = f"{said} (default: {default})" if said else f"default: {default}"
 
 
 @cache
