@@ -1,7 +1,9 @@
-"""Printed sheets of the tournament day: a round's pairings and the standings (HTML -> PDF), and the standings as CSV.
+"""Printed sheets of the tournament day (HTML -> PDF): a round's pairings (with each player's
+score and army book), the same round by player name ("find your table"), a result slip per
+table (with both lists' verification codes), and the standings; the standings as CSV.
 
-Forty tables (or standings rows) to a page, so a sheet pinned on a wall at a venue is read
-from a step away, on A4 or Letter. The same safe renderer as the rosters: Jinja escapes every
+Forty tables (or standings rows, or names) to a page, so a sheet pinned on a wall at a venue is
+read from a step away, on A4 or Letter; four slips to a page, to cut and hand to the tables. The same safe renderer as the rosters: Jinja escapes every
 name, and WeasyPrint loads nothing but our own stylesheet and fonts (``pdf.LocalFetcher``).
 """
 
@@ -36,14 +38,61 @@ def pages(rows: Sequence[Any], per_page: int = PER_PAGE) -> list[Sequence[Any]]:
     return [rows[i : i + per_page] for i in range(0, len(rows), per_page)] or [rows]
 
 
-def pairings_pdf(event_name: str, round_body: Mapping[str, Any], *, paper: str = "a4") -> bytes:
-    """A round's tables: table number, both players (or "bye")."""
+def pairings_pdf(
+    event_name: str,
+    round_body: Mapping[str, Any],
+    *,
+    paper: str = "a4",
+    seats: Mapping[str, Mapping[str, Any]] | None = None,
+) -> bytes:
+    """A round's tables: table number, both players (or "bye"), each with their score and army
+    book from *seats* (player -> their standings row) when given."""
     return _render(
         "pairings",
         paper,
         event=event_name,
         title=f"Round {round_body['number']} pairings",
         pages=pages(round_body["pairings"]),
+        seats=seats or {},
+    )
+
+
+def find_your_table_pdf(event_name: str, round_body: Mapping[str, Any], *, paper: str = "a4") -> bytes:
+    """Every player of the round in alphabetical order, with their table and opponent."""
+    found = []
+    for t in round_body["pairings"]:
+        a, b = t["players"]
+        found.append({"player": a, "table": t["table"], "opponent": b})
+        if b is not None:
+            found.append({"player": b, "table": t["table"], "opponent": a})
+    found.sort(key=lambda row: str(row["player"]).casefold())
+    return _render(
+        "find", paper, event=event_name, title=f"Round {round_body['number']}: find your table", pages=pages(found)
+    )
+
+
+SLIPS_PER_PAGE = 4
+
+
+def slips_pdf(
+    event_name: str,
+    round_body: Mapping[str, Any],
+    seats: Mapping[str, Mapping[str, Any]],
+    *,
+    paper: str = "a4",
+) -> bytes:
+    """A result slip per table with a game (byes have none): both players, their army books and
+    their lists' verification codes (*seats*: player -> faction, verification_code), and boxes
+    for the result and both signatures."""
+    games = [t for t in round_body["pairings"] if t["players"][1] is not None]
+    return _render(
+        "slips",
+        paper,
+        event=event_name,
+        title=f"Round {round_body['number']} result slips",
+        round=round_body["number"],
+        pages=pages(games, SLIPS_PER_PAGE),
+        seats=seats,
     )
 
 

@@ -25,10 +25,11 @@ from listbuilder.shapes.day import (
     RefusalsOut,
     StatisticsOut,
 )
+from listbuilder.shapes.rounds import SheetQuery
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
 from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import bearer_token, database, kept_standings_body, registry, scoring_of
-from listbuilder.web.http.downloads import TEXT, content_disposition, file_name
+from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
 
@@ -226,3 +227,52 @@ class Me(MethodView):
         row = next((r for r in standings["standings"] if r["player"] == player.name), None)
         keys = ("rank", "score", "played", "wins", "draws", "losses", "adjustment")
         return {**body, "standing": {k: row[k] for k in keys} if row else None}
+
+
+def _round_sheet(event_id: str, number: int) -> tuple[Any, dict[str, Any], dict[str, dict[str, Any]]]:
+    """The day, round *number* as the API shows it, and each player's army book and list code."""
+    found = store.read_day(database(), event_id)
+    body = day.round_body(found, number, scoring_of(found.event))
+    faction = {r["player"]: r["faction"] for r in kept_standings_body(event_id)[1]["standings"]}
+    seats = {
+        p.name: {"faction": faction.get(p.name, ""), "verification_code": p.submission.verification_code}
+        for p in day.players(found)
+    }
+    return found, body, seats
+
+
+def _pdf(pdf: bytes, title: str) -> Response:
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = content_disposition("attachment", file_name(title, "pdf", "sheet"))
+    return response
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>/find-your-table.pdf")
+class FindYourTablePdf(MethodView):
+    @blp.arguments(SheetQuery, location="query")
+    @blp.response(200, BINARY, content_type="application/pdf", description="Every player A to Z: table, opponent.")
+    @_errors(404, 410, 422)
+    @blp.doc(operationId="getFindYourTablePdf")
+    def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
+        """The round by player name, alphabetical, to pin up beside the pairings (A4 or Letter)."""
+        from listbuilder.printing.round_sheets import find_your_table_pdf
+
+        found, body, _ = _round_sheet(event_id, number)
+        pdf = find_your_table_pdf(found.event.name, body, paper=query["paper"])
+        return _pdf(pdf, f"{found.event.name} round {number} find your table")
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>/slips.pdf")
+class SlipsPdf(MethodView):
+    @blp.arguments(SheetQuery, location="query")
+    @blp.response(200, BINARY, content_type="application/pdf", description="A result slip per table, four to a page.")
+    @_errors(404, 410, 422)
+    @blp.doc(operationId="getResultSlipsPdf")
+    def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
+        """The round's result slips: both players, their army books and list verification codes, boxes for the result."""
+        from listbuilder.printing.round_sheets import slips_pdf
+
+        found, body, seats = _round_sheet(event_id, number)
+        return _pdf(
+            slips_pdf(found.event.name, body, seats, paper=query["paper"]), f"{found.event.name} round {number} slips"
+        )

@@ -459,16 +459,23 @@ class Log(MethodView):
 @blp.route("/<event_id:event_id>/rounds/<int:number>/pairings.pdf")
 class PairingsPdf(MethodView):
     @blp.arguments(SheetQuery, location="query")
-    @blp.response(200, BINARY, content_type="application/pdf", description="The round's tables, 40 to a page.")
+    @blp.response(
+        200,
+        BINARY,
+        content_type="application/pdf",
+        description="The round's tables, each player with their score and army book, 40 to a page.",
+    )
     @_errors(404, 410, 422)
     @blp.doc(operationId="getPairingsPdf")
     def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
-        """The round's pairings to print and pin up (A4 or Letter)."""
+        """The round's pairings to print and pin up (A4 or Letter), with each player's score and army book."""
         from listbuilder.printing.round_sheets import pairings_pdf
 
         found = store.read_day(database(), event_id)
         body = day.round_body(found, number, scoring_of(found.event))
-        return _pdf(pairings_pdf(found.event.name, body, paper=query["paper"]), f"{found.event.name} round {number}")
+        seats = {r["player"]: r for r in kept_standings_body(event_id)[1]["standings"]}
+        pdf = pairings_pdf(found.event.name, body, paper=query["paper"], seats=seats)
+        return _pdf(pdf, f"{found.event.name} round {number}")
 
 
 @blp.route("/<event_id:event_id>/standings.pdf")

@@ -130,9 +130,11 @@ async function load() {
   byId("undo-round").hidden = !current || played.some((/** @type {{status: string}} */ t) => t.status !== "open");
   byId("undo-round").textContent = current ? `Undo round ${current.number}` : "Undo";
   updateBoard(byId("day-tables"), current ? current.number : 0, current ? current.pairings : [], { scoring, record, complain: (text) => say(text) });
-  const print = byId("print-pairings", HTMLAnchorElement);
-  print.hidden = !current;
-  if (current) print.href = `${eventUrl}/rounds/${current.number}/pairings.pdf`;
+  for (const [linkId, sheet] of [["print-pairings", "pairings"], ["print-find", "find-your-table"], ["print-slips", "slips"]]) {
+    const link = byId(linkId, HTMLAnchorElement);
+    link.hidden = !current;
+    if (current) link.href = `${eventUrl}/rounds/${current.number}/${sheet}.pdf`;
+  }
   const playing = roll.filter((p) => !p.withdrawn).map((p) => p.player);
   const withdrawn = roll.filter((p) => p.withdrawn).map((p) => p.player);
   fill("withdraw-player", playing, "Choose a player");
