@@ -75,6 +75,14 @@ def test_brotli_is_loaded_and_turned_on_only_where_its_module_is(tmp_path):
     assert f"load_module {tmp_path / render.BROTLI_MODULE};" in render.stack(tmp_path, mime, modules=tmp_path)
 
 
+def test_the_command_line_chooses_brotli_or_leaves_it_to_the_module_file(capsys):
+    for choice, expected in (("on", ["on", "off"]), ("off", [])):
+        render.main(["nginx", "--upstream", "127.0.0.1:8001", "--brotli", choice])
+        assert directives("brotli", capsys.readouterr().out) == expected, choice
+    render.main(["nginx", "--upstream", "127.0.0.1:8001"])
+    assert bool(directives("brotli", capsys.readouterr().out)) == (render.brotli_module() is not None)
+
+
 def test_every_name_of_a_template_is_filled_and_every_value_used():
     assert "{{" not in SITE
     with pytest.raises(ValueError, match="no value"):
