@@ -8,6 +8,7 @@ Modules:
 - ``rosters``: the roster view model of a list (``build_roster``) and its forum text
 - ``sheets``: what each rules family prints on a unit's sheet (pure, named by the family record)
 - ``quick_reference``: the special rules a roster uses, and the rules those rules mention
+- ``book_profiles``: every unit of a book as the roster prints it with no upgrades (the book page)
 - ``html``: the roster as an HTML document (paper sizes, layouts, local asset URLs)
 - ``budget``: the work bounds a list must keep to before it is printed
 - ``pdf``: the PDF of a roster, rendered by WeasyPrint with a fetcher that reads only our files

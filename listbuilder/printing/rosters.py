@@ -234,14 +234,14 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     report = rules.validate(army, book)
     resolved, _ = rules.resolve(army, book)
     definitions = Definitions(book, system, sheet.glossary_keys)
-    casters = _caster_rules(system, sheet)
+    casters = caster_rules(system, sheet)
 
     groups = deployment_groups(resolved)
     marks = builder_marks(resolved)
     built: list[tuple[UnitBlock, Cost]] = []
     for group in groups:
-        main = _profile(group.members, book, system, sheet, casters)
-        heroes = tuple(_profile((h,), book, system, sheet, casters) for h in group.heroes)
+        main = unit_profile(group.members, book, system, sheet, casters)
+        heroes = tuple(unit_profile((h,), book, system, sheet, casters) for h in group.heroes)
         cost = Cost.total(m.cost for m in group.entries)
         built.append(
             (
@@ -358,7 +358,8 @@ def format_cost(cost: Cost) -> str:
     return " · ".join(f"{amount} {currency}" for currency, amount in cost.amounts.items()) or "free"
 
 
-def _caster_rules(system: GameSystem, sheet: FamilySheet) -> set[str]:
+def caster_rules(system: GameSystem, sheet: FamilySheet) -> set[str]:
+    """The rules that make a unit a caster in *system* (its spells print with its profile)."""
     return {system.composition[k] for k in sheet.caster_rule_keys if system.composition.get(k)}
 
 
@@ -381,9 +382,10 @@ def _spells_of(entry: ResolvedEntry, book: ArmyBook, system: GameSystem, casters
     return [s for s in known.values() if not s.limited_to or roles & set(s.limited_to)]
 
 
-def _profile(
+def unit_profile(
     members: Sequence[ResolvedEntry], book: ArmyBook, system: GameSystem, sheet: FamilySheet, casters: set[str]
 ) -> Profile:
+    """One profile as it prints: a single entry, or a combined pair's *members* merged into one."""
     first = members[0]
     unit = first.unit
     names = list(dict.fromkeys(m.name for m in members))

@@ -10,7 +10,10 @@ from flask import Blueprint, Flask, render_template
 
 from listbuilder.books.editions import edition_note
 from listbuilder.shapes.api import BookOut, SystemDetailOut
+from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import BookAnswer, registry
+
+book_profiles = lazy_module("listbuilder.printing.book_profiles")
 
 bp = Blueprint("book_pages", __name__)
 
@@ -26,7 +29,15 @@ def book_page(book_id: str) -> Any:
     glossary = SystemDetailOut().dump(system)["glossary"]
     sections = {s["id"]: s for s in book["upgrades"]}
     return render_template(
-        "book.html", book=book, system=system, sections=sections, rules=rules_used(book, glossary), cost=cost_text
+        "book.html",
+        book=book,
+        system=system,
+        sections=sections,
+        rules=rules_used(book, glossary),
+        cost=cost_text,
+        # each unit's stat line and tables as the roster prints them (a hex family's speeds,
+        # facings and damage tables in words, not the book file's raw values)
+        profiles=book_profiles.book_profiles(reg, found),
     )
 
 
