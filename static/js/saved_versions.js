@@ -12,6 +12,7 @@ import { bearer, etag, listUrl } from "./saved_store.js";
  * @property {(data: any, label: string) => void} setList  replace the list in progress, as one undoable step
  * @property {(...nodes: (Node | string)[]) => void} say  the Save messages
  * @property {(err: unknown) => void} refused  why a save was refused, in words
+ * @property {() => void} showState  say again where the list stands (saved, unsaved…)
  */
 
 export class VersionsPanel {
@@ -59,10 +60,12 @@ export class VersionsPanel {
       const body = await api(listUrl(c.id), { method: "PUT", body: old.list, headers: { ...bearer(c.token), "If-Match": etag(c.version) } });
       this.host.setList(body.list, `Restore version ${number}`);
       this.host.saved(body, c.token);
+      this.host.showState();
       this.host.say(h("p", { id: "restored" }, `Restored version ${number}: it is saved as version ${body.version}. Undo brings back what you had here before.`));
       this.refresh();
     } catch (err) {
       this.host.refused(err);
+      this.host.showState();
     }
   }
 }
