@@ -1,0 +1,73 @@
+"""The public standings page on a phone (issue 39): one compact row per player instead of a
+270 px card, and a search that keeps only the players (or armies) typed; axe clean at 390 and
+1280 px in both colour schemes."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.test_accessibility import AXE, TARGETS, serious
+from tests.browser.test_rounds import ARMY, SHOTS, post
+
+pytestmark = pytest.mark.browser
+
+
+def test_standings_rows_are_compact_on_a_phone_and_searchable(browser, live_server):
+    made = post(
+        live_server,
+        "/api/v1/events",
+        {
+            "name": "Big Day",
+            "system": "grimdark-future",
+            "points_limit": 1000,
+            "books": [{"book": "gf-cinder-covenant"}],
+            "deadline": "2099-01-01T18:00:00Z",
+        },
+    )
+    for i in range(24):
+        saved = post(live_server, "/api/v1/lists", ARMY)
+        post(
+            live_server,
+            f"/api/v1/events/{made['id']}/submissions",
+            {"list_id": saved["id"], "player": f"Player {i:02d}"},
+            saved["edit_token"],
+        )
+    first = post(live_server, f"/api/v1/events/{made['id']}/rounds", {}, made["organiser_token"])
+    for t in first["pairings"]:
+        a, b = t["players"]
+        post(
+            live_server,
+            f"/api/v1/events/{made['id']}/rounds/1/results",
+            {"table": t["table"], "outcome": {a: "win", b: "loss"}, "secondary": {a: 3, b: 1}},
+            made["organiser_token"],
+        )
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size, scheme in ((PHONE, "light"), (PHONE, "dark"), (DESKTOP, "dark"), (DESKTOP, "light")):
+        context = browser.new_context(
+            viewport=size, is_mobile=size == PHONE, has_touch=size == PHONE, color_scheme=scheme
+        )
+        context.add_init_script(path=str(AXE))
+        page = context.new_page()
+        try:
+            page.goto(f"{live_server}/events/{made['id']}/standings")
+            rows = page.locator("#standings-rows tr")
+            expect(rows).to_have_count(24)
+            assert not serious(page), (size, scheme, serious(page))
+            if size == PHONE:
+                assert not page.evaluate(TARGETS), page.evaluate(TARGETS)
+                heights = page.evaluate(
+                    "[...document.querySelectorAll('#standings-rows tr')].map((r) => r.getBoundingClientRect().height)"
+                )
+                assert max(heights) < 100, heights  # three short lines; was a 270 px card per player
+                assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            page.fill("#standings-search", "player 07")
+            expect(page.locator("#standings-rows tr:visible")).to_have_count(1)
+            expect(page.locator("#standings-found")).to_have_text("1 of 24 players")
+            page.fill("#standings-search", "cinder")
+            expect(page.locator("#standings-rows tr:visible")).to_have_count(24)
+            page.fill("#standings-search", "")
+            page.screenshot(path=str(SHOTS / f"standings-{size['width']}-{scheme}.png"), full_page=True)
+        finally:
+            context.close()
