@@ -198,6 +198,14 @@ class Roster:
         return self.name or f"{self.book} army"
 
     @property
+    def system_label(self) -> str:
+        """``Age of Fantasy 2.16``; the edition left out where the name already says it
+        ("Age of Fantasy Regiments", whose edition is "regiments")."""
+        if self.edition.casefold() in self.system.casefold():
+            return self.system
+        return f"{self.system} {self.edition}"
+
+    @property
     def budget_text(self) -> str:
         """``1995 / 2000 pts`` (every currency), for the page header."""
         return " · ".join(
@@ -539,7 +547,7 @@ def roster_text(roster: Roster) -> str:
     )
     lines = [
         (
-            f"++ {roster.title} ++ {roster.system} {roster.edition} · {roster.book} v{roster.book_version} · {budget}"
+            f"++ {roster.title} ++ {roster.system_label} · {roster.book} v{roster.book_version} · {budget}"
             f" · {counted(roster.counts['units'], 'unit')}, {counted(roster.counts['activations'], 'activation')}, {counted(roster.counts['models'], 'model')}"
             f" · code {roster.code}"
         ),

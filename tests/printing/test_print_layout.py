@@ -10,7 +10,7 @@ import pytest
 from listbuilder.lists.documents import parse_list
 from listbuilder.printing.html import render_html
 from listbuilder.printing.pdf import PRINT_STYLE, LocalFetcher, html_document, render_pdf
-from listbuilder.printing.rosters import build_roster
+from listbuilder.printing.rosters import build_roster, roster_text
 from tests.conftest import GOLDEN
 from tests.printing.test_pdf import pdf_pages, squash
 
@@ -121,3 +121,19 @@ def test_each_printed_card_of_a_copy_has_its_own_number(registry):
     assert squash("6 · Hold Guard") not in text
     sheet = squash("\n".join(pdf_pages(render_pdf(roster))))
     assert squash("6a–6c · 3× Hold Guard") in sheet
+
+
+def test_the_illegal_banner_counts_in_words(registry):
+    case = json.loads((GOLDEN / "age-of-fantasy" / "illegal-combined-different-unit.json").read_text(encoding="utf-8"))
+    roster = build_roster(registry, parse_list(case["list"]))
+    assert [i.severity for i in roster.issues] == ["error"]
+    text = squash("\n".join(pdf_pages(render_pdf(roster))))
+    assert squash("This army breaks 1 army-building rule.") in text and "(s)" not in text
+
+
+def test_a_system_whose_name_holds_its_edition_is_not_named_twice(registry):
+    path = next((GOLDEN / "age-of-fantasy-regiments").glob("legal-*.json"))
+    roster = build_roster(registry, parse_list(json.loads(path.read_text(encoding="utf-8"))["list"]))
+    assert roster.system_label == "Age of Fantasy Regiments"
+    assert "Regiments regiments" not in roster_text(roster)
+    assert "Regimentsregiments" not in squash("\n".join(pdf_pages(render_pdf(roster))))
