@@ -237,6 +237,7 @@ def main() -> None:
     parser.add_argument(
         "--database-url", default=None, help="default: a throw-away SQLite file (--stack: $DATABASE_URL)"
     )
+    parser.add_argument("--redis-url", default=None, help="--stack: the instances' REDIS_URL (default: none)")
     parser.add_argument("--stack", action="store_true", help="through nginx and two instances, many clients at once")
     parser.add_argument("--clients", type=int, default=64, help="--stack: client threads at once")
     args = parser.parse_args()
