@@ -234,9 +234,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--small", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument(
-        "--database-url", default=None, help="default: a throw-away SQLite file (--stack: $DATABASE_URL)"
-    )
+    parser.add_argument("--database-url", default=None, help="default: a throw-away SQLite file")
     parser.add_argument("--redis-url", default=None, help="--stack: the instances' REDIS_URL (default: none)")
     parser.add_argument("--stack", action="store_true", help="through nginx and two instances, many clients at once")
     parser.add_argument("--clients", type=int, default=64, help="--stack: client threads at once")
