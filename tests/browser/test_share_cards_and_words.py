@@ -92,6 +92,11 @@ def test_book_tables_never_break_inside_a_word_on_a_phone(browser, live_server, 
         assert broken == [], f"words split across lines: {broken[:12]}"
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the book page scrolls sideways ({width}px)"
+        # nor does any table inside its box (a box that scrolls must take the keyboard's focus)
+        scrolled = page.evaluate(
+            "[...document.querySelectorAll('.weapons-box')].filter((b) => b.scrollWidth > b.clientWidth).length"
+        )
+        assert scrolled == 0, f"{scrolled} tables scroll sideways on a phone"
     finally:
         context.close()
 
