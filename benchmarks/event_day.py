@@ -18,8 +18,8 @@ it waits, which replaces it). Printed, as ratios in this one run, with their tar
 --stack: the production stack (``deploy/stack.py``: nginx in front of two instances) with
 --clients client threads at once. One --players event is made and its first round started; then
 every table is one task: its first player fetches the pairing and enters the result, the
-opponent fetches it and confirms. Meanwhile ``/health`` is asked every 20 ms and the public
-standings are polled with their ETag. Printed: errors (anything but the expected 2xx/304; target
+opponent fetches it and confirms. Meanwhile ``/health`` is asked every 20 ms and --viewers
+phones poll the public standings every 0.2 s with their ETag. Printed: errors (anything but the expected 2xx/304; target
 0), p99 per write ÷ ``/health`` p99 of the same run (target <= 5), and how the standings polls
 were answered (304s, from the kept standings).
 """
@@ -181,9 +181,11 @@ def bench_stack(args: argparse.Namespace) -> None:
         errors: list[str] = []
         writes: list[float] = []
         polls = {"304": 0, "200": 0}
+        versions: set[str] = set()
         stop = threading.Event()
 
         def poll_standings() -> None:
+            """A phone on the public standings: asks every 0.2 s with the ETag it last got."""
             etag = None
             while not stop.is_set():
                 answer = request(
@@ -192,9 +194,10 @@ def bench_stack(args: argparse.Namespace) -> None:
                 if answer.status in (200, 304):
                     polls[str(answer.status)] += 1
                     etag = answer.headers.get("ETag", etag)
+                    versions.add(str(etag))
                 else:
                     errors.append(f"standings {answer.status}")
-                stop.wait(0.05)
+                stop.wait(0.2)
 
         def task(table: int) -> None:
             try:
@@ -202,15 +205,17 @@ def bench_stack(args: argparse.Namespace) -> None:
             except (OSError, RuntimeError) as error:
                 errors.append(str(error)[:200])
 
-        poller = threading.Thread(target=poll_standings, daemon=True)
+        pollers = [threading.Thread(target=poll_standings, daemon=True) for _ in range(args.viewers)]
         with HealthPoller(port) as health:
-            poller.start()
+            for poller in pollers:
+                poller.start()
             started = time.perf_counter()
             with ThreadPoolExecutor(args.clients) as pool:
                 list(pool.map(task, tables))
             seconds = time.perf_counter() - started
             stop.set()
-            poller.join()
+            for poller in pollers:
+                poller.join()
         health_p99 = p99(health.times)
     ratio = p99(writes) / health_p99
     backends = (
@@ -226,7 +231,10 @@ def bench_stack(args: argparse.Namespace) -> None:
         f"  write p50 {statistics.median(writes) * 1000:.0f} ms p99 {p99(writes) * 1000:.0f} ms; /health p99 "
         f"{health_p99 * 1000:.0f} ms: ratio {ratio:.1f} (target <= {RATIO_STACK:g}) {'ok' if ratio <= RATIO_STACK else 'MISSED'}"
     )
-    print(f"  standings polled with their ETag meanwhile: {polls['304']} x 304, {polls['200']} x 200 (a change each)")
+    print(
+        f"  standings polled meanwhile by {args.viewers} phones with their ETags: {polls['304']} x 304, "
+        f"{polls['200']} x 200, {len(versions)} versions (so at most {len(versions)} computed, the rest kept)"
+    )
 
 
 def main() -> None:
@@ -238,6 +246,7 @@ def main() -> None:
     parser.add_argument("--redis-url", default=None, help="--stack: the instances' REDIS_URL (default: none)")
     parser.add_argument("--stack", action="store_true", help="through nginx and two instances, many clients at once")
     parser.add_argument("--clients", type=int, default=64, help="--stack: client threads at once")
+    parser.add_argument("--viewers", type=int, default=8, help="--stack: phones polling the standings meanwhile")
     args = parser.parse_args()
     (bench_stack if args.stack else bench_scale)(args)
 
