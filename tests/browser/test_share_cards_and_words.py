@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.test_accessibility import serious, sized  # noqa: F401  (sized: desk and phone, light and dark, axe loaded)
+from tests.browser.test_accessibility import AXE, serious, sized  # noqa: F401  (sized: desk and phone, light and dark, axe loaded)
 from tests.web.test_list_page_cards import ARMY
 
 pytestmark = pytest.mark.browser
@@ -159,3 +159,29 @@ def test_a_list_import_that_left_something_out_says_so_in_a_players_words(page: 
     details.locator("summary").click()
     expect(details).to_contain_text("campaign experience")
     expect(page.locator("#open-list")).to_be_visible()
+
+
+def test_a_hex_list_whose_tables_outgrow_a_phone_card_scrolls_them_by_keyboard_too(browser, live_server):
+    from tests.printing.test_print_layout import three_hold_guards
+
+    request = urllib.request.Request(
+        f"{live_server}/api/v1/lists",
+        data=json.dumps(three_hold_guards()).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        list_id = json.loads(response.read())["id"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(path=str(AXE))
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/l/{list_id}")
+        expect(page.locator("article.list-card")).to_have_count(7)
+        expect(page.locator("#unit-6")).to_contain_text("6a–6c")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        boxes = page.locator(".table-box")
+        assert page.evaluate("[...document.querySelectorAll('.table-box')].some((b) => b.scrollWidth > b.clientWidth)")
+        assert boxes.first.get_attribute("tabindex") == "0" and boxes.first.get_attribute("role") == "region"
+        assert serious(page) == []
+    finally:
+        context.close()
