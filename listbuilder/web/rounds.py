@@ -47,6 +47,7 @@ from listbuilder.web.context import (
     kept_standings_body,
     registry,
     scoring_of,
+    standings_etag,
 )
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
 from listbuilder.web.http.errors import store_error_response
@@ -97,7 +98,7 @@ IF_NONE_MATCH = {
     "name": "If-None-Match",
     "required": False,
     "schema": {"type": "string"},
-    "description": "the ETag of standings already fetched: 304 while they have not changed",
+    "description": "the ETag of the answer already fetched: 304 while it has not changed",
 }
 
 
@@ -292,13 +293,21 @@ class Rounds(MethodView):
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>")
 class Round(MethodView):
-    @blp.response(200, RoundOut)
+    @blp.response(200, RoundOut, headers={"ETag": STANDINGS_HEADERS["ETag"]})
+    @blp.alt_response(304, description="If-None-Match names the round as it stands (its ETag): nothing was sent")
     @_errors(404, 410)
-    @blp.doc(operationId="getRound")
+    @blp.doc(operationId="getRound", parameters=[IF_NONE_MATCH])
     def get(self, event_id: str, number: int) -> Any:
-        """A round's pairings ({"table", "players": [a, b or null for a bye]}) and each table's result."""
+        """A round's pairings ({"table", "players": [a, b or null for a bye]}) and each table's
+        result. Its ETag changes with every change of the day: a phone polling its pairing with
+        it is answered 304 after one read of the event's row until something changes."""
+        etag = f"r{number}.{current_standings_etag(event_id)}"
+        if request.if_none_match and request.if_none_match.contains(etag):
+            return _not_modified(etag)
         found = store.read_day(database(), event_id)
-        return day.round_body(found, number, scoring_of(found.event))
+        body = day.round_body(found, number, scoring_of(found.event))
+        read_at = standings_etag(found.changes, found.event.deadline)  # of the rows read, never newer
+        return body, 200, {"ETag": quote_etag(f"r{number}.{read_at}"), "Cache-Control": "no-cache"}
 
     @blp.response(204)
     @blp.doc(security=ORGANISER_TOKEN)

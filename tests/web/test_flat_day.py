@@ -200,3 +200,20 @@ def test_standings_read_while_results_race_in_end_as_the_day_stands(saved_app):
             t.join()
     final = standings(client, event).json["standings"]
     assert sorted(s["player"] for s in final if s["wins"] == 1) == sorted(a for _, a, _, _ in games)
+
+
+def test_a_round_answers_304_to_its_etag_until_the_day_changes(saved_client):
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 4)
+    start(saved_client, event)
+    first = saved_client.get(url(event, "/rounds/1"))
+    etag = first.headers["ETag"]
+    again = saved_client.get(url(event, "/rounds/1"), headers={"If-None-Match": etag})
+    assert (again.status_code, again.data) == (304, b"")
+    (table, a, b, token), *_ = seated(saved_client, event, tokens)
+    result(saved_client, event, 1, token, table=table, **win(a, b))
+    changed = saved_client.get(url(event, "/rounds/1"), headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    assert next(t for t in changed.json["pairings"] if t["table"] == table)["status"] == "waiting"
+    other = saved_client.get(url(event, "/rounds/2"), headers={"If-None-Match": etag})
+    assert other.status_code == 404  # another round's ETag never matches, and round 2 has not started
