@@ -13,7 +13,7 @@ the token rides in the fragment, which browsers never send to the server or its 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Flask, render_template, request
 
@@ -23,6 +23,12 @@ from listbuilder.store.errors import ListGone, ListNotFound
 from listbuilder.util.lazy import lazy_module
 from listbuilder.validation import ValidationReport
 from listbuilder.web.context import database, registry
+
+if TYPE_CHECKING:  # annotations only: the roster and the store load on first use
+    from listbuilder.books.registry import BookRegistry
+    from listbuilder.printing.rosters import Roster
+    from listbuilder.store.database import Database
+    from listbuilder.store.lists import SavedVersion
 
 list_diff = lazy_module("listbuilder.lists.diff")
 saved = lazy_module("listbuilder.lists.saved")
@@ -89,7 +95,7 @@ def view(list_id: str) -> Any:
     )
 
 
-def _roster(db: Any, books: Any, version: Any, army: ArmyList) -> Any:
+def _roster(db: Database, books: BookRegistry, version: SavedVersion, army: ArmyList) -> Roster | None:
     """The roster the version's PDF prints (its unit cards), or None when its book is gone."""
     try:
         return rosters.build_roster(saved.registry_for(db, books, version), army)
