@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, current_app, request, url_for
+from flask import Flask, current_app, render_template, request, url_for
 
 from listbuilder.formats.lists import ArmyListSchema
 from listbuilder.lists.canonical import rules_version, verification_code
@@ -121,6 +121,18 @@ def event_body(event: Any) -> dict[str, Any]:
         "url": url_for("events.Event", event_id=event.id, _external=True),
         "page_url": url_for("event_pages.view", event_id=event.id, _external=True),
     }
+
+
+def missing_event_page(error: Exception) -> tuple[str, int]:
+    """The page for an event its organiser deleted (410) or that never was (404): *error* is the
+    store's EventGone or EventNotFound."""
+    from listbuilder.store.errors import EventGone
+
+    if isinstance(error, EventGone):
+        return render_template("not_found.html", message="This event was deleted by its organiser."), 410
+    return render_template(
+        "not_found.html", message="There is no event at this address. Check the link you were given."
+    ), 404
 
 
 def scoring_of(event: Any) -> str:

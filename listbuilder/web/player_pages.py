@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, render_template
 
 from listbuilder.store.errors import EventGone, EventNotFound
 from listbuilder.util.lazy import lazy_module
-from listbuilder.web.context import database, event_body, scoring_of
+from listbuilder.web.context import database, event_body, missing_event_page, scoring_of
 
 store = lazy_module("listbuilder.store.events")
 
@@ -25,12 +25,8 @@ bp = Blueprint("player_pages", __name__)
 def me(event_id: str) -> Any:
     try:
         event = store.read_event(database(), event_id)
-    except EventGone:
-        return render_template("not_found.html", message="This event was deleted by its organiser."), 410
-    except EventNotFound:
-        return render_template(
-            "not_found.html", message="There is no event at this address. Check the link you were given."
-        ), 404
+    except (EventGone, EventNotFound) as missing:
+        return missing_event_page(missing)
     return render_template("event_me.html", event=event_body(event), scoring=scoring_of(event))
 
 

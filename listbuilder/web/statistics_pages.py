@@ -11,7 +11,7 @@ from flask import Blueprint, Flask, Response, abort, render_template
 
 from listbuilder.store.errors import EventGone, EventNotFound
 from listbuilder.util.lazy import lazy_module
-from listbuilder.web.context import database, event_body, registry, scoring_of
+from listbuilder.web.context import database, event_body, missing_event_page, registry, scoring_of
 
 store = lazy_module("listbuilder.store.rounds")
 stats = lazy_module("listbuilder.events.statistics")
@@ -21,16 +21,9 @@ bp = Blueprint("statistics_pages", __name__)
 CHART_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # pygal's styles inside the SVG; no script at all
 
 
-def _public_statistics(event_id: str) -> Any:
-    """The event and its statistics, or the page for an unknown, deleted or not yet opened event."""
-    try:
-        found = store.read_day(database(), event_id)
-    except EventGone:
-        return render_template("not_found.html", message="This event was deleted by its organiser."), 410
-    except EventNotFound:
-        return render_template(
-            "not_found.html", message="There is no event at this address. Check the link you were given."
-        ), 404
+def _public_statistics(event_id: str) -> tuple[dict[str, Any] | None, Any]:
+    """The statistics (None until the organiser opens them) and the day. Raises EventGone, EventNotFound."""
+    found = store.read_day(database(), event_id)
     if not stats.is_public(found):
         return None, found
     return stats.event_statistics(database(), registry().books, found, scoring_of(found.event)), found
@@ -46,10 +39,10 @@ def _names() -> tuple[dict[str, str], dict[tuple[str, str], str]]:
 
 @bp.route("/events/<event_id>/statistics")
 def page(event_id: str) -> Any:
-    found = _public_statistics(event_id)
-    if len(found) == 2 and isinstance(found[1], int):
-        return found
-    body, day = found
+    try:
+        body, day = _public_statistics(event_id)
+    except (EventGone, EventNotFound) as missing:
+        return missing_event_page(missing)
     book_names, unit_names = _names()
     return render_template(
         "event_statistics.html",
@@ -62,10 +55,10 @@ def page(event_id: str) -> Any:
 
 @bp.route("/events/<event_id>/statistics/<chart>.svg")
 def chart(event_id: str, chart: str) -> Any:
-    found = _public_statistics(event_id)
-    if len(found) == 2 and isinstance(found[1], int):
-        return found
-    body, _ = found
+    try:
+        body, _ = _public_statistics(event_id)
+    except (EventGone, EventNotFound) as missing:
+        return missing_event_page(missing)
     if body is None or chart not in ("factions", "units"):
         abort(404)
     book_names, unit_names = _names()

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.event_day_pages import enter, make_event
 from tests.browser.test_rounds import ARMY, post
 
 pytestmark = pytest.mark.browser
@@ -31,26 +32,13 @@ def read(base, path, token=None, raw=False):
 
 
 def test_a_16_player_event_runs_from_everyones_pages(browser, live_server):
-    made = post(
-        live_server,
-        "/api/v1/events",
-        {
-            "name": "Winter Cup",
-            "system": "grimdark-future",
-            "points_limit": 1000,
-            "books": [{"book": "gf-cinder-covenant"}, {"book": "gf-spore-choir"}],
-            "deadline": "2099-01-01T18:00:00Z",
-        },
-    )
+    made = make_event(live_server, books=tuple(BOOKS), name="Winter Cup")
     base = f"/api/v1/events/{made['id']}"
     names = [f"P{i:02d}" for i in range(1, 17)]
     tokens, book = {}, {}
     for i, name in enumerate(names):
         army = ARMY if i % 2 == 0 else SPORES
-        saved = post(live_server, "/api/v1/lists", army)
-        tokens[name] = post(
-            live_server, f"{base}/submissions", {"list_id": saved["id"], "player": name}, saved["edit_token"]
-        )["player_token"]
+        tokens[name] = enter(live_server, made, name, army)
         book[name] = army["book"]
     for name in names[:-1]:  # P16 is late
         post(live_server, f"{base}/checkins", {"player": name}, tokens[name])

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_accessibility import AXE, TARGETS, serious
+from tests.browser.event_day_pages import checked, enter, make_event, sized
 from tests.browser.test_rounds import ARMY, SHOTS, post
 
 pytestmark = pytest.mark.browser
@@ -34,35 +34,10 @@ ILLEGAL = {
 @pytest.fixture()
 def event(live_server):
     """Five players (Eve will not come) and one list refused as illegal (a name with markup)."""
-    made = post(
-        live_server,
-        "/api/v1/events",
-        {
-            "name": "Club Night",
-            "system": "grimdark-future",
-            "points_limit": 1000,
-            "books": [{"book": "gf-cinder-covenant"}],
-            "deadline": "2099-01-01T18:00:00Z",
-        },
-    )
-    tokens = {}
-    for name in ("Ann", "Bob", "Cid", "Dee", "Eve"):
-        saved = post(live_server, "/api/v1/lists", ARMY)
-        answer = post(
-            live_server,
-            f"/api/v1/events/{made['id']}/submissions",
-            {"list_id": saved["id"], "player": name},
-            saved["edit_token"],
-        )
-        tokens[name] = answer["player_token"]
-    bad = post(live_server, "/api/v1/lists", ILLEGAL)
+    made = make_event(live_server)
+    tokens = {name: enter(live_server, made, name) for name in ("Ann", "Bob", "Cid", "Dee", "Eve")}
     with pytest.raises(urllib.error.HTTPError) as refused:
-        post(
-            live_server,
-            f"/api/v1/events/{made['id']}/submissions",
-            {"list_id": bad["id"], "player": "<i>Zed</i>"},
-            bad["edit_token"],
-        )
+        enter(live_server, made, "<i>Zed</i>", ILLEGAL)
     assert refused.value.code == 422
     refused.value.close()
     return made, tokens
@@ -72,22 +47,6 @@ def get(base, path, token):
     request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
-
-
-def sized(browser, size, scheme):
-    context = browser.new_context(viewport=size, is_mobile=size == PHONE, has_touch=size == PHONE, color_scheme=scheme)
-    context.add_init_script(path=str(AXE))
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return context, page, errors
-
-
-def checked(page, where):
-    assert not serious(page), f"{where}, axe: {serious(page)}"
-    if page.viewport_size["width"] == PHONE["width"]:
-        assert not page.evaluate(TARGETS), f"{where}, targets: {page.evaluate(TARGETS)}"
 
 
 def test_the_organiser_runs_the_room_from_a_phone(browser, live_server, event):

@@ -8,57 +8,26 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_accessibility import AXE, TARGETS, serious
-from tests.browser.test_rounds import ARMY, SHOTS, post
+from tests.browser.event_day_pages import checked, enter, make_event, sized
+from tests.browser.test_accessibility import AXE
+from tests.browser.test_rounds import SHOTS, post
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture()
 def table_of_two(live_server):
-    """An event with Ann and Bob (a name with markup, to see it escaped), round 1 started: their player tokens."""
-    made = post(
-        live_server,
-        "/api/v1/events",
-        {
-            "name": "Club Night",
-            "system": "grimdark-future",
-            "points_limit": 1000,
-            "books": [{"book": "gf-cinder-covenant"}],
-            "deadline": "2099-01-01T18:00:00Z",
-        },
-    )
-    tokens = {}
-    for name in ("Ann", "<b>Bob</b>"):
-        saved = post(live_server, "/api/v1/lists", ARMY)
-        answer = post(
-            live_server,
-            f"/api/v1/events/{made['id']}/submissions",
-            {"list_id": saved["id"], "player": name},
-            saved["edit_token"],
-        )
-        tokens[name] = answer["player_token"]
-    return made, tokens
+    """An event with Ann and Bob (a name with markup, to see it escaped): their player tokens."""
+    made = make_event(live_server)
+    return made, {name: enter(live_server, made, name) for name in ("Ann", "<b>Bob</b>")}
 
 
 def player_page(browser, live_server, event, token, size, scheme):
-    context = browser.new_context(viewport=size, is_mobile=size == PHONE, has_touch=size == PHONE, color_scheme=scheme)
-    context.add_init_script(path=str(AXE))
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = sized(browser, size, scheme)
     page.goto(f"{live_server}/events/{event['id']}/me#player={token}")
     expect(page.locator("#me-body")).to_be_visible()
     assert "#player" not in page.url  # the token leaves the address bar
     return context, page, errors
-
-
-def checked(page, where):
-    """axe at any width; 44 px touch targets on a phone (a desk's pointer needs no such size)."""
-    assert not serious(page), f"{where}, axe: {serious(page)}"
-    if page.viewport_size["width"] == PHONE["width"]:
-        assert not page.evaluate(TARGETS), f"{where}, targets: {page.evaluate(TARGETS)}"
 
 
 def test_players_check_in_enter_and_confirm_their_result_from_their_own_pages(browser, live_server, table_of_two):

@@ -8,32 +8,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_accessibility import AXE, TARGETS, serious
-from tests.browser.test_rounds import ARMY, SHOTS, post
+from tests.browser.event_day_pages import checked, enter, make_event, sized
+from tests.browser.test_rounds import SHOTS, post
 
 pytestmark = pytest.mark.browser
 
 
 def test_standings_rows_are_compact_on_a_phone_and_searchable(browser, live_server):
-    made = post(
-        live_server,
-        "/api/v1/events",
-        {
-            "name": "Big Day",
-            "system": "grimdark-future",
-            "points_limit": 1000,
-            "books": [{"book": "gf-cinder-covenant"}],
-            "deadline": "2099-01-01T18:00:00Z",
-        },
-    )
+    made = make_event(live_server, name="Big Day")
     for i in range(24):
-        saved = post(live_server, "/api/v1/lists", ARMY)
-        post(
-            live_server,
-            f"/api/v1/events/{made['id']}/submissions",
-            {"list_id": saved["id"], "player": f"Player {i:02d}"},
-            saved["edit_token"],
-        )
+        enter(live_server, made, f"Player {i:02d}")
     first = post(live_server, f"/api/v1/events/{made['id']}/rounds", {}, made["organiser_token"])
     for t in first["pairings"]:
         a, b = t["players"]
@@ -45,23 +29,17 @@ def test_standings_rows_are_compact_on_a_phone_and_searchable(browser, live_serv
         )
     SHOTS.mkdir(parents=True, exist_ok=True)
     for size, scheme in ((PHONE, "light"), (PHONE, "dark"), (DESKTOP, "dark"), (DESKTOP, "light")):
-        context = browser.new_context(
-            viewport=size, is_mobile=size == PHONE, has_touch=size == PHONE, color_scheme=scheme
-        )
-        context.add_init_script(path=str(AXE))
-        page = context.new_page()
+        context, page, _ = sized(browser, size, scheme)
         try:
             page.goto(f"{live_server}/events/{made['id']}/standings")
             rows = page.locator("#standings-rows tr")
             expect(rows).to_have_count(24)
-            assert not serious(page), (size, scheme, serious(page))
+            checked(page, f"standings, {size['width']} px, {scheme}")
             if size == PHONE:
-                assert not page.evaluate(TARGETS), page.evaluate(TARGETS)
                 heights = page.evaluate(
                     "[...document.querySelectorAll('#standings-rows tr')].map((r) => r.getBoundingClientRect().height)"
                 )
                 assert max(heights) < 100, heights  # three short lines; was a 270 px card per player
-                assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
             page.fill("#standings-search", "player 07")
             expect(page.locator("#standings-rows tr:visible")).to_have_count(1)
             expect(page.locator("#standings-found")).to_have_text("1 of 24 players")
