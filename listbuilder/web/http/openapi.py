@@ -39,7 +39,8 @@ SystemsByFamily = Callable[[], Mapping[str, list[str]]]
 
 
 class ContractPlugin(BasePlugin):
-    """Refuses to document an operation without an ``operationId``, or with one already used."""
+    """Refuses to document an operation without an ``operationId``, or with one already used;
+    an operation that names no token says so (``security: []``: public)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -55,6 +56,7 @@ class ContractPlugin(BasePlugin):
                 raise ValueError(f"{where} has no operationId: add @blp.doc(operationId=...)")
             if self.seen.setdefault(name, where) != where:
                 raise ValueError(f"operationId {name!r} of {where} is already {self.seen[name]}'s")
+            operation.setdefault("security", [])
 
 
 class RateLimitPlugin(BasePlugin):
