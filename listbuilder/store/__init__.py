@@ -9,7 +9,7 @@ One module per concern, sharing one engine (``database``) and one migration chai
 - ``texts``: keep_texts / read_texts: book and system files by digest, stored once
 - ``books``: books imported through the API (their canonical JSON and their row)
 - ``lists``: create_list, save_version, check_editable, lock_list, delete_list, copy_list,
-  read_list, read_head, read_version, list_versions_of; lock_in and check_owner for other
+  read_list, read_head, read_version, list_versions_of, versions_page; lock_in and check_owner for other
   concerns that lock a list in their own transaction
 - ``events``: create_event, submit (records a submission and locks its list; the same request
   again answers the same submission), read_event, read_as_organiser; tokens kept as hashes

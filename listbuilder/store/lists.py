@@ -390,6 +390,27 @@ def list_versions_of(db: Database, list_id: str) -> list[SavedVersion]:
     return [_version(row) for row in rows]
 
 
+def versions_page(db: Database, list_id: str, offset: int, limit: int) -> tuple[int, list[SavedVersion]]:
+    """The list's current version number (its versions are 1 to it) and *limit* of its
+    versions from the *offset*-th, oldest first: one page, read with one query whatever the
+    list's length. Raises ListNotFound, ListGone."""
+    _known_shape(list_id)
+    with db.reading() as conn:
+        head = _existing(conn, list_id).head
+        rows = (
+            conn.execute(
+                select(*_VERSION_COLUMNS)
+                .where(list_versions.c.list_id == list_id)
+                .order_by(list_versions.c.number)
+                .offset(offset)
+                .limit(limit)
+            )
+            .mappings()
+            .all()
+        )
+    return head, [_version(row) for row in rows]
+
+
 _VERSION_COLUMNS = (
     list_versions.c.list_id,
     list_versions.c.number,

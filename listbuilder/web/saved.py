@@ -33,6 +33,7 @@ from listbuilder.shapes.saved import (
     VersionOut,
     VersionQuery,
     VersionsOut,
+    VersionsQuery,
 )
 from listbuilder.store.errors import StoreError
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
@@ -51,6 +52,10 @@ from listbuilder.web.context import (
 from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name, no_content
 from listbuilder.web.http.errors import etag, store_error_response
 from listbuilder.web.http.rest import Blueprint
+
+PAGE_HEADERS = {
+    "Link": {"description": 'the next page, when there is one: `<url>; rel="next"`', "schema": {"type": "string"}}
+}
 
 saved = lazy_module(
     "listbuilder.lists.saved"
@@ -352,12 +357,20 @@ class SavedList(MethodView):
 
 @blp.route("/<saved_id:list_id>/versions")
 class Versions(MethodView):
-    @blp.response(200, VersionsOut)
-    @_errors(404, 410)
+    @blp.arguments(VersionsQuery, location="query")
+    @blp.response(200, VersionsOut, headers=PAGE_HEADERS)
+    @_errors(404, 410, 422)
     @blp.doc(operationId="listVersions")
-    def get(self, list_id: str) -> Any:
-        """Every saved version of a list, oldest first."""
-        versions = store.list_versions_of(database(), list_id)
+    def get(self, query: dict[str, Any], list_id: str) -> Any:
+        """A list's saved versions, oldest first, a page at a time: ``limit`` of them from the
+        ``offset``-th (``next``, and a ``Link`` header, name the next page)."""
+        head, versions = store.versions_page(database(), list_id, query["offset"], query["limit"])
+        end = query["offset"] + query["limit"]
+        following = (
+            url_for(request.endpoint or "", list_id=list_id, limit=query["limit"], offset=end, _external=True)
+            if end < head
+            else None
+        )
         summaries = []
         for v in versions:
             army = parse_list(v.document)
@@ -372,7 +385,8 @@ class Versions(MethodView):
                     "verification_code": verification_code(army, v.rules.rules_version),
                 }
             )
-        return {"id": list_id, "current": versions[-1].number if versions else 0, "versions": summaries}
+        page = {"id": list_id, "current": head, "versions": summaries, "total": head, "next": following}
+        return page, 200, {"Link": f'<{following}>; rel="next"'} if following else {}
 
 
 @blp.route("/<saved_id:list_id>/versions/<int:number>")

@@ -1,0 +1,53 @@
+"""``GET /lists/<id>/versions`` a page at a time (issue 38): a list keeps up to 1,000
+versions, which once came back in one answer."""
+
+from __future__ import annotations
+
+from tests.web.test_saved_api import LIST, auth, create
+
+
+def saved_with(client, versions):
+    made = create(client)
+    for number in range(1, versions):
+        url = f"/api/v1/lists/{made['id']}"
+        response = client.put(
+            url, json={**LIST, "name": f"v{number + 1}"}, headers=auth(made["edit_token"], f'"v{number}"')
+        )
+        assert response.status_code == 200, response.json
+    return made["id"]
+
+
+def test_versions_come_in_pages_linked_by_next_and_link(saved_client):
+    list_id = saved_with(saved_client, 7)
+    url, seen, pages = f"/api/v1/lists/{list_id}/versions?limit=3", [], 0
+    while url:
+        response = saved_client.get(url)
+        assert response.status_code == 200, response.json
+        page = response.json
+        assert page["total"] == 7 and page["current"] == 7 and len(page["versions"]) <= 3
+        seen += [v["version"] for v in page["versions"]]
+        pages += 1
+        link = response.headers.get("Link")
+        assert (link == f'<{page["next"]}>; rel="next"') if page["next"] else link is None
+        url = page["next"]
+    assert seen == [1, 2, 3, 4, 5, 6, 7] and pages == 3
+    names = [v["name"] for v in saved_client.get(f"/api/v1/lists/{list_id}/versions?offset=5").json["versions"]]
+    assert names == ["v6", "v7"]
+
+
+def test_the_first_page_holds_a_hundred_and_the_default_is_said_in_the_document(saved_client):
+    list_id = saved_with(saved_client, 2)
+    page = saved_client.get(f"/api/v1/lists/{list_id}/versions").json
+    assert [v["version"] for v in page["versions"]] == [1, 2] and page["next"] is None
+    spec = saved_client.get("/api/v1/openapi.json").json
+    parameters = {p["name"]: p for p in spec["paths"]["/api/v1/lists/{list_id}/versions"]["get"]["parameters"]}
+    assert {"limit", "offset"} <= set(parameters) and "100" in parameters["limit"]["description"]
+
+
+def test_a_page_past_the_end_is_empty_and_a_bad_limit_is_422_naming_it(saved_client):
+    list_id = saved_with(saved_client, 1)
+    past = saved_client.get(f"/api/v1/lists/{list_id}/versions?offset=10").json
+    assert past["versions"] == [] and past["total"] == 1 and past["next"] is None
+    for bad in ("limit=0", "limit=1001", "limit=x", "offset=-1"):
+        response = saved_client.get(f"/api/v1/lists/{list_id}/versions?{bad}")
+        assert response.status_code == 422 and bad.split("=")[0] in str(response.json["errors"]), bad
