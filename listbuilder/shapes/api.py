@@ -9,7 +9,7 @@ listed under ``stats`` and also lifted to the top of each unit, so a client read
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import fields, post_dump, validate
 
@@ -523,10 +523,29 @@ class VerdictOut(OutSchema):
     issues = fields.List(fields.Nested(IssueOut))
 
 
+class EntryTotalsOut(OutSchema):
+    """One entry of a validated list: its cost after upgrades and its models (with
+    ``?profiles=true`` also its profile)."""
+
+    SOMETIMES = frozenset({"profile"})
+
+    cost = Described(CostOut)
+    models = fields.Integer()
+    profile = fields.Nested(ProfileOut, metadata={"description": "weapons, items and rules after upgrades"})
+
+
+class ListDocument(fields.Dict):
+    """A list document as ``POST /lists/validate`` takes it, read later (or checked on its
+    own, as in a batch); an answer sends it complete (``ArmyListOut``)."""
+
+    OPENAPI: ClassVar[dict[str, Any]] = {"$ref": "#/components/schemas/ArmyList"}
+    OPENAPI_OUT: ClassVar[dict[str, Any]] = {"$ref": "#/components/schemas/ArmyListOut"}
+
+
 class ReportOut(VerdictOut):
     entries = fields.Dict(
         keys=fields.String(),
-        values=fields.Dict(),
+        values=fields.Nested(EntryTotalsOut),
         metadata={
             "description": "per entry key: its cost vector after upgrades and its model count; with ?profiles=true also its profile (ProfileOut: weapons, items and rules after upgrades)"
         },

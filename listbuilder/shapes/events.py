@@ -10,9 +10,9 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
+from listbuilder.formats.fields import Described, OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
-from listbuilder.shapes.api import ErrorOut, ReportOut, VerdictOut
+from listbuilder.shapes.api import CostOut, ErrorOut, ListDocument, ReportOut, VerdictOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.tournament import DEFAULT_TIEBREAKERS, TIEBREAKERS
@@ -155,11 +155,24 @@ class BookPinOut(OutSchema):
     )
 
 
+class EventSettingsOut(OutSchema):
+    """The list settings an event imposes on every list (those it sets)."""
+
+    SOMETIMES = frozenset({"points_limit", "force_org", "game_mode", "budget"})
+
+    points_limit = fields.Integer()
+    force_org = fields.Boolean()
+    game_mode = fields.String(metadata={"description": "armour-hex"})
+    budget = Described(CostOut, metadata={"description": "armour-hex"})
+
+
 class EventOut(OutSchema):
     id = fields.String()
     name = fields.String()
     system = fields.String()
-    settings = fields.Dict(metadata={"description": "the list settings every submitted list is validated with"})
+    settings = Described(
+        EventSettingsOut, metadata={"description": "the list settings every submitted list is validated with"}
+    )
     books = fields.List(fields.Nested(BookPinOut))
     deadline = fields.DateTime()
     open = fields.Boolean(metadata={"description": "whether submissions are still accepted"})
@@ -272,7 +285,7 @@ class PackProgressOut(StrictSchema):
 
 class BatchIn(StrictSchema):
     lists = fields.List(
-        fields.Dict(
+        ListDocument(
             metadata={"description": "a list, as the body of POST /lists/validate (checked on its own: see `error`)"}
         ),
         required=True,

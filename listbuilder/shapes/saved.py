@@ -6,6 +6,8 @@ its canonical form: every field present.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from marshmallow import fields, validate
 
 from listbuilder.formats.fields import OutSchema, Schema
@@ -137,7 +139,7 @@ class EntryChangeOut(OutSchema):
     key = fields.String()
     unit = fields.String()
     name = fields.String()
-    change = fields.String(metadata={"description": "added | removed | changed"})
+    change = fields.String(validate=validate.OneOf(["added", "removed", "changed"]))
     cost_before = fields.Dict(keys=fields.String(), values=fields.Integer(), allow_none=True)
     cost_after = fields.Dict(keys=fields.String(), values=fields.Integer(), allow_none=True)
     upgrades = fields.List(fields.Nested(UpgradeChangeOut))
@@ -147,10 +149,19 @@ class EntryChangeOut(OutSchema):
     summary = fields.String()
 
 
+class SettingValue(fields.Raw):
+    """A list setting's value: a name, a points limit, force organisation on or off, a game
+    mode, or a budget (a cost vector); null when unset."""
+
+    OPENAPI: ClassVar[dict[str, Any]] = {
+        "anyOf": [{"type": ["string", "integer", "boolean", "null"]}, {"$ref": "#/components/schemas/CostOut"}]
+    }
+
+
 class SettingChangeOut(OutSchema):
-    field = fields.String()
-    from_ = fields.Raw(data_key="from", attribute="from", allow_none=True)
-    to = fields.Raw(allow_none=True)
+    field = fields.String(validate=validate.OneOf(["name", "points_limit", "force_org", "game_mode", "budget"]))
+    from_ = SettingValue(data_key="from", attribute="from")
+    to = SettingValue()
 
 
 class DiffTotalsOut(OutSchema):

@@ -23,7 +23,7 @@ from listbuilder.importers.army_forge import LINES, supported
 from listbuilder.importers.stored import import_book
 from listbuilder.lists.canonical import list_document
 from listbuilder.lists.documents import ListError, parse_list, validate_list
-from listbuilder.shapes.api import BookSummaryOut, EditionOut, ReportOut
+from listbuilder.shapes.api import BookSummaryOut, EditionOut, ListDocument, ReportOut
 from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import database, registry
 from listbuilder.web.http.bodies import BodyError
@@ -127,7 +127,7 @@ class ListImportIn(Schema):
 
 
 class ListImportOut(OutSchema):
-    list = fields.Dict(metadata={"description": "the list in this API's format (as /lists/validate takes it)"})
+    list = ListDocument(metadata={"description": "the list in this API's format (as /lists/validate takes it)"})
     report = fields.Nested(ReportOut, metadata={"description": "its validation report"})
     army_forge_points = fields.Integer(
         allow_none=True, metadata={"description": "the points total Army Forge saved with the list, if any"}
