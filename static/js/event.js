@@ -5,8 +5,8 @@
 // browsers never send a fragment, so the token reaches no server log. This script keeps it in
 // the browser (beside the player tokens handed out with first submissions) and removes it from
 // the address bar at once. Every value shown is set as text, never as HTML.
-import { ApiError, api, byId, counted, errorBox, h } from "./util.js";
-import { bearer, remember as rememberList, savedLists } from "./saved_store.js";
+import { ApiError, api, byId, counted, errorBox, formatCost, h } from "./util.js";
+import { bearer, builderLink, remember as rememberList, savedLists } from "./saved_store.js";
 
 const root = byId("event");
 const id = root.dataset.id || "";
@@ -53,6 +53,35 @@ function fillLists() {
   select.replaceChildren(...mine.map((l) => h("option", { value: l.id }, `${l.name || "Unnamed list"} (${l.book}, version ${l.version})`)));
   byId("no-lists").hidden = mine.length > 0;
   submitButton().disabled = mine.length === 0;
+  if (mine.length) precheck();
+}
+
+/** The chosen list's points and whether the event would take it, under the picker (nothing is locked). */
+async function precheck() {
+  const listId = byId("submit-list", HTMLSelectElement).value;
+  const place = byId("submit-check");
+  place.replaceChildren(h("p", { class: "meta" }, "Checking the list against the event’s rules…"));
+  try {
+    const found = await api(`${eventUrl}/precheck`, { method: "POST", body: { list_id: listId } });
+    if (byId("submit-list", HTMLSelectElement).value !== listId) return;  // another list was chosen meanwhile
+    const totals = found.report ? found.report.totals : null;
+    const cost = totals ? formatCost(Object.fromEntries(Object.entries(totals).filter(([, v]) => typeof v === "number"))) : "";
+    place.replaceChildren(h("p", {}, found.legal ? h("span", { class: "badge ok" }, "Legal") : h("span", { class: "badge bad" }, "Not legal"),
+      cost ? ` ${cost}` : "", found.legal ? "" : ` · ${counted(found.reasons.length, "problem")}`));
+    if (!found.legal) place.append(problems(found.reasons.map((/** @type {string} */ r) => r.replace(/^[\w.]+: /, "")), listId));
+  } catch (err) { place.replaceChildren(errorBox(err, "Could not check the list")); }
+}
+
+/**
+ * What makes a list illegal, in words, with a link to open it in the builder.
+ * @param {string[]} lines
+ * @param {string} listId
+ * @returns {HTMLDivElement}
+ */
+function problems(lines, listId) {
+  const list = savedLists().find((l) => l.id === listId);
+  return h("div", { class: "notice" }, h("ul", {}, lines.map((line) => h("li", {}, line))),
+    list && list.book ? h("p", {}, h("a", { href: builderLink(list.book, listId) }, "Open the list to fix it")) : null);
 }
 
 /**
@@ -87,9 +116,16 @@ form?.addEventListener("submit", async (ev) => {
     if (body.player_token) remember((e) => ({ players: { ...e.players, [playerKey(player)]: { player, token: body.player_token } } }));
     // The list is locked now: My lists and the builder name the event that holds it.
     rememberList({ id: listId, event: { id, name: root.querySelector("h1")?.textContent || "an event" } });
-    submitStatus.replaceChildren(describeSubmission(body));
+    submitStatus.replaceChildren(describeSubmission(body),
+      h("p", {}, h("a", { class: "button", href: `/events/${encodeURIComponent(id)}/me` }, "My day: check in, your table, your results")));
   } catch (err) {
-    submitStatus.replaceChildren(errorBox(err, "Not submitted"));
+    if (err instanceof ApiError && err.status === 422 && Object.keys(err.body.errors || {}).some((k) => k === "list" || k.startsWith("list."))) {
+      // each problem in words (the rule's message, not its path in the list), and a way to the list
+      const lines = Object.values(err.body.errors || {}).flat().map((m) => String(m).replace(/^[\w.]+: /, ""));
+      submitStatus.replaceChildren(h("div", { class: "notice error", role: "alert" },
+        h("p", {}, "Not submitted: this list is not legal under the event’s rules, and the organiser does not accept illegal lists.")),
+      problems(lines, listId));
+    } else submitStatus.replaceChildren(errorBox(err, "Not submitted"));
   } finally {
     button.disabled = false;
   }
@@ -227,6 +263,9 @@ byId("download-csv").addEventListener("click", () => download("report.csv", `${s
 byId("download-json").addEventListener("click", () => download("report", `${slug} lists.json`, "json"));
 byId("download-pack").addEventListener("click", downloadPack);
 
-if (form) fillLists();
+if (form) {
+  fillLists();
+  byId("submit-list").addEventListener("change", precheck);
+}
 takeOrganiserLink();
 await loadReport();
