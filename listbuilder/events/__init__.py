@@ -15,6 +15,7 @@ Modules:
 - ``statistics``: the results joined to the lists, per army book and per unit
 - ``organiser``: the check an organiser-only plan makes first
 - ``player_view``: one player's view of the day, for their own page
+- ``stored_reports``: a submission's stored report read in the shape answers have now
 - ``charts``: the statistics page's charts, drawn as SVG by pygal
 
 May import: the core, ``tournament``, ``lists``, ``books``, ``store``, ``util``.

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from listbuilder.books.registry import BookRegistry
+from listbuilder.events import stored_reports
 from listbuilder.lists import saved
 from listbuilder.lists.canonical import verification_code
 from listbuilder.lists.diff import format_cost
@@ -299,12 +300,16 @@ def entries(
     found = []
     for s, earlier in latest:
         version = versions[s.list_id, s.list_version]
-        report: Mapping[str, Any] = s.report
+
+        def now(version: SavedVersion = version) -> dict[str, Any]:
+            return check_for_event(db, registry, event, version).report.as_dict()
+
+        report: Mapping[str, Any] = stored_reports.current_shape(s.report, now)
         changed = False
         if revalidate:
-            now = check_for_event(db, registry, event, version).report.as_dict()
-            changed = (now["valid"], now["issues"]) != (report["valid"], report["issues"])
-            report = now
+            fresh = now()
+            changed = (fresh["valid"], fresh["issues"]) != (report["valid"], report["issues"])
+            report = fresh
         changes = None
         if earlier is not None:
             older = versions[earlier.list_id, earlier.list_version]

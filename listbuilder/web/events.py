@@ -44,6 +44,7 @@ event_players = lazy_module("listbuilder.store.event_players")
 day_store = lazy_module("listbuilder.store.rounds")
 the_day = lazy_module("listbuilder.events.rounds")
 refusals = lazy_module("listbuilder.events.refusals")
+stored_reports = lazy_module("listbuilder.events.stored_reports")
 
 blp = Blueprint(
     "events",
@@ -203,7 +204,7 @@ class Submissions(MethodView):
             "list_version": s.list_version,
             "valid": s.valid,
             "verification_code": s.verification_code,
-            "report": s.report,
+            "report": stored_reports.current_shape(s.report, check.report.as_dict),
             "submitted_at": s.submitted_at,
         }
         return body, 201 if done.created else 200
