@@ -94,3 +94,25 @@ def test_a_contradicting_entry_shows_both_as_a_dispute_and_the_page_keeps_what_i
         assert not errors, errors
     finally:
         bob.close()
+
+
+def test_the_pages_refresh_never_wipes_a_result_being_typed(browser, live_server, table_of_two):
+    event, tokens = table_of_two
+    post(live_server, f"/api/v1/events/{event['id']}/rounds", {}, event["organiser_token"])
+    context, page, errors = sized(browser, PHONE)
+    try:
+        page.clock.install()
+        page.goto(f"{live_server}/events/{event['id']}/me#player={tokens['Ann']}")
+        expect(page.locator("#me-table form")).to_be_visible()
+        page.get_by_label("My secondary score").fill("6")
+        results = f"/api/v1/events/{event['id']}/rounds/1/results"
+        post(live_server, results, {"table": 1, "outcome": {"Ann": "loss", "<b>Bob</b>": "win"}}, tokens["<b>Bob</b>"])
+        page.clock.fast_forward(21000)  # the page asks again every 20 s
+        page.wait_for_timeout(500)
+        assert page.get_by_label("My secondary score").input_value() == "6"  # kept while typing
+        expect(page.locator("#me-table")).not_to_contain_text("entered:")
+        page.reload()  # a fresh look shows what changed
+        expect(page.locator("#me-table")).to_contain_text("<b>Bob</b> entered: <b>Bob</b> won")
+        assert not errors, errors
+    finally:
+        context.close()
