@@ -109,13 +109,13 @@ const badge = (problems, errors) => (problems.length
  */
 function menuButton(id, key, name) {
   const open = menuOf === key;
-  return h("button", { type: "button", class: "entry-more", id: `${id}-more`, "aria-expanded": String(open), "aria-controls": `${id}-actions`,
+  return h("button", { type: "button", class: "entry-more", id: `${id}-more`, "aria-expanded": String(open), "aria-controls": `${id}-actions`, "aria-label": `Actions for ${name}`,
     onclick: () => {
       menuOf = open ? null : key;
       const row = document.getElementById(id);
       row?.classList.toggle("menu-open", !open);
       document.getElementById(`${id}-more`)?.setAttribute("aria-expanded", String(!open));
-    } }, "⋯", h("span", { class: "sr-only" }, ` Actions for ${name}`));
+    } }, "⋯");
 }
 
 /**

@@ -18,7 +18,7 @@ export function matchup(answer) {
     const heroes = (x.heroes || []).map((hh) => `${hh.name} (hero${hh.models > 1 ? `, ${counted(hh.models, "model")}` : ""})`);
     return `${x.name} (${counted(x.models, "model")})${heroes.length ? ` with ${heroes.join(" and ")}` : ""}`;
   };
-  return `${side(answer.attacker)} attack ${side(answer.defender)}`;
+  return `${side(answer.attacker)} ${verb(answer.attacker, "attack")} ${side(answer.defender)}`;
 }
 
 /**

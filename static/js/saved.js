@@ -277,6 +277,7 @@ class SavedControls {
     const c = this.current;
     if (c && c.locked) { this.offerCopy(); return false; }
     this.saveButton.disabled = this.barSave.disabled = true;
+    this.barState.textContent = "Saving…";
     try {
       if (c && c.token) {
         ifMatch = ifMatch || etag(c.version);
