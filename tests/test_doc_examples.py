@@ -11,6 +11,12 @@ The printed answer may leave things out. An object needs only the keys it shows,
 shows every item, and a string ``"…"`` (or ``"..."``) stands for any value; a string with ``…``
 inside stands for any text in its place (``"…/l/…"``). Everything shown must equal the answer.
 Examples run in document order on one fresh database, so one may use what an earlier saved.
+
+docs/api.md is also run whole (issue 38): every curl of the API in each of its ``sh`` blocks, in
+order, on one server, the doc's list id and ``$TOKEN`` bound to the first list it saves and
+``-d @list.json`` read from ``FILES``; a trailing ``# NNN`` says the status a command answers,
+and any other command must succeed (its saved-list block once ended ``DELETE … # 204`` on a
+list it had locked, which answers 423).
 """
 
 from __future__ import annotations
@@ -175,3 +181,99 @@ def test_the_convention_reads_the_last_curl_and_its_answer(tmp_path):
         "headers": {"Content-Type": "application/json"},
         "data": '{\n  "system": "x"}',
     }
+
+
+# --------------------------------------------------------------------------------------------
+# docs/api.md's blocks run whole, in order, on one server (issue 38): every curl of the API,
+# not only the last one of a block, with what earlier ones made. A trailing ``# NNN`` comment
+# is the status the command answers; any other command must not fail (no 4xx or 5xx).
+
+RUN_WHOLE = ROOT / "docs" / "api.md"
+PLACEHOLDERS = {"Vd1pQ0rYkq3Xc7Ue": "id", "$TOKEN": "edit_token"}  # the doc's saved list, bound to the first one saved
+FILES = {  # the files the blocks send with -d @file
+    "list.json": {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "name": "Ember Host",
+        "points_limit": 1000,
+        "units": [{"key": "a", "unit": "cc-ash-wardens"}, {"key": "h", "unit": "cc-pyre-marshal", "joined_to": "a"}],
+    },
+}
+FILES["list-v2.json"] = {**FILES["list.json"], "name": "Ember Host II"}
+
+
+def api_commands(script: str) -> list[str]:
+    """Every curl of the API in a shell snippet, in order (comments after a command kept)."""
+    commands, current = [], ""
+    for line in script.splitlines():
+        if not current and (not line.strip() or line.lstrip().startswith("#")):
+            continue
+        current += line + "\n"
+        try:
+            shlex.split(current, comments=True)
+        except ValueError:
+            continue
+        if not current.rstrip().endswith("\\"):
+            commands.append(current)
+            current = ""
+    return [c for c in commands if re.match(r"\s*curl\b.*localhost:8000/api/v1/", c, re.S)]
+
+
+def run_request(command: str, bound: dict[str, str]) -> dict[str, Any]:
+    """A command's request with the doc's placeholders bound and its files read."""
+    for placeholder, value in bound.items():
+        command = command.replace(placeholder, value)
+    words = shlex.split(command.replace("\\\n", " "), comments=True)[1:]
+    cleaned, body = [], None
+    while words:
+        word = words.pop(0)
+        if word == "-o":
+            words.pop(0)  # where curl writes the answer: the test reads it
+        elif word in ("-d", "--data") and words[0].startswith("@"):
+            body = json.dumps(FILES[words.pop(0)[1:]])
+        else:
+            cleaned.append(word)
+    request = request_of(shlex.join(["curl", *cleaned]))
+    if body is None:
+        return request
+    return {**request, "data": body, "method": request["method"] if "-X" in cleaned else "POST"}
+
+
+def test_every_command_of_the_api_doc_runs_in_order_and_answers_what_its_comment_says(registry, tmp_path):
+    from listbuilder.web import create_app
+
+    client = create_app(
+        {"TESTING": True, "REGISTRY": registry, "DATABASE_URL": f"sqlite:///{tmp_path / 'doc.sqlite3'}"}
+    ).test_client()
+    text = RUN_WHOLE.read_text(encoding="utf-8")
+    bound: dict[str, str] = {}
+    problems, ran = [], 0
+    fences = list(FENCE.finditer(text))
+    for block, after in zip(fences, [*fences[1:], None]):
+        if block.group(1) != "sh":
+            continue
+        printed = json.loads(after.group(2)) if after and after.group(1) == "json" else {}
+        shown_error = (
+            printed.get("code") if isinstance(printed, dict) and isinstance(printed.get("code"), int) else None
+        )
+        commands = api_commands(block.group(2))
+        for number, command in enumerate(commands, 1):
+            request = run_request(command, bound)
+            response = client.open(
+                request["path"], method=request["method"], headers=request["headers"], data=request["data"]
+            )
+            ran += 1
+            said = re.search(r"#\s*(\d{3})\b", command.rsplit("\n", 2)[-2] if command.count("\n") > 1 else command)
+            where = f"docs/api.md:{text.count(chr(10), 0, block.start()) + 1}: {request['method']} {request['path']}"
+            if said and response.status_code != int(said.group(1)):
+                problems.append(f"{where} answered {response.status_code}, the comment says {said.group(1)}")
+            elif (
+                not said
+                and response.status_code >= 400
+                and (number, response.status_code) != (len(commands), shown_error)
+            ):
+                problems.append(f"{where} answered {response.status_code}: {response.get_json()}")
+            answer = response.get_json(silent=True) or {}
+            if request["method"] == "POST" and request["path"] == "/api/v1/lists" and "Vd1pQ0rYkq3Xc7Ue" not in bound:
+                bound.update({placeholder: answer[key] for placeholder, key in PLACEHOLDERS.items()})
+    assert ran >= 15 and problems == [], "\n".join(problems)
