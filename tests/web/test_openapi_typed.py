@@ -1,0 +1,126 @@
+"""No place of the OpenAPI document is untyped unless its content is truly free-form (issue 38):
+a schema with no type, an object with no properties and open additional properties, or an
+array of anything gives a generated client ``unknown`` where the server sends a fixed shape.
+Once 90 places; each one still open is named here with the reason."""
+
+from __future__ import annotations
+
+import pytest
+
+COMBINERS = ("oneOf", "anyOf", "allOf")
+
+# Free-form by nature: another tool's files, read by the importer, and the keys a book file
+# carries beyond the shared shape, sent as the book has them.
+FREE_FORM = {
+    "#/components/schemas/ArmyForgeBookIn": "Army Forge's own book file, read by the importer as Army Forge writes it",
+    "#/components/schemas/ArmyForgeUnitIn": "a unit of Army Forge's own book file",
+    "#/components/schemas/ListImportIn/properties/list": "Army Forge's own list file",
+    "#/components/schemas/BookOut/properties/extra": "the book file's own keys beyond the shared shape",
+    "#/components/schemas/SpellOut/properties/extra": "the book file's own keys of a spell",
+    "#/components/schemas/WeaponOut/properties/extra": "a family's own weapon keys, as the book file has them",
+    "#/components/schemas/ItemOut/properties/extra": "a family's own item keys, as the book file has them",
+}
+
+# Fixed shapes not declared yet: what is left of issue 38 (see the xfail below).
+NOT_YET_TYPED = {
+    "#/components/schemas/SystemDetailOut/properties/composition": "one shape per family (its composition schema)",
+    "#/components/schemas/SystemDetailOut/properties/limits": "one shape per family",
+    "#/components/schemas/LogEntryOut/properties/data": "one shape per log kind",
+    "#/components/schemas/SideOut/properties/stats": "the family's stats (StatBlockOut)",
+    "#/components/schemas/PreviewOut/properties/situation": "PreviewOut per family",
+    "#/components/schemas/PreviewOut/properties/consequences": "PreviewOut per family",
+    "#/components/schemas/TurnOut/properties/situation": "TurnOut per family",
+    "#/components/schemas/TurnOut/properties/consequences": "TurnOut per family",
+    "#/components/schemas/TurnStepsOut/properties/shooting": "the OPR turn's steps",
+    "#/components/schemas/TurnStepsOut/properties/charge": "the OPR turn's steps",
+    "#/components/schemas/CompareOut/properties/attacker": "book, unit and name",
+    "#/components/schemas/CompareOut/properties/situation": "the family's situation",
+    "#/components/schemas/CompareOptionOut/properties/upgrades/items": "ChosenUpgradeOut",
+}
+
+
+def untyped_places(spec):
+    """JSON pointers (or "METHOD path ...") of every untyped place in *spec*."""
+    found = []
+
+    def walk(node, where):
+        if not isinstance(node, dict) or "$ref" in node or "enum" in node or "const" in node:
+            return
+        if any(key in node for key in COMBINERS):
+            for key in COMBINERS:
+                for i, part in enumerate(node.get(key, [])):
+                    walk(part, f"{where}/{key}/{i}")
+            return
+        kinds = node.get("type")
+        if kinds is None:
+            found.append(where)
+            return
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        if "object" in kinds:
+            extra = node.get("additionalProperties", True)
+            if extra is True or extra == {}:
+                found.append(where)
+            elif isinstance(extra, dict):
+                walk(extra, f"{where}/additionalProperties")
+            for key, part in node.get("properties", {}).items():
+                walk(part, f"{where}/properties/{key}")
+        if "array" in kinds:
+            items = node.get("items")
+            if not items and not node.get("prefixItems"):
+                found.append(where)
+            elif items:
+                walk(items, f"{where}/items")
+            for i, part in enumerate(node.get("prefixItems", [])):
+                walk(part, f"{where}/prefixItems/{i}")
+
+    for name, schema in spec["components"]["schemas"].items():
+        walk(schema, f"#/components/schemas/{name}")
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                walk(parameter.get("schema"), f"{method.upper()} {path} {parameter['name']}")
+            for kind, content in operation.get("requestBody", {}).get("content", {}).items():
+                if kind.endswith("json"):
+                    walk(content["schema"], f"{method.upper()} {path} body")
+            for status, response in operation["responses"].items():
+                for kind, content in response.get("content", {}).items():
+                    if kind.endswith("json"):
+                        walk(content["schema"], f"{method.upper()} {path} {status}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def spec(app):
+    return app.test_client().get("/api/v1/openapi.json").get_json()
+
+
+def test_every_untyped_place_is_free_form_or_named_as_left(spec):
+    untyped = set(untyped_places(spec))
+    assert untyped - set(FREE_FORM) - set(NOT_YET_TYPED) == set()
+    assert set(NOT_YET_TYPED) <= untyped, "typed since: take it off NOT_YET_TYPED"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 38 left: previews per family, compositions, limits, log data")
+def test_no_fixed_shape_is_left_untyped(spec):
+    assert set(untyped_places(spec)) - set(FREE_FORM) == set()
+
+
+def test_the_counter_finds_what_it_should():
+    spec = {
+        "paths": {},
+        "components": {
+            "schemas": {
+                "A": {"type": "object", "properties": {"x": {}, "y": {"type": "object"}, "z": {"type": "array"}}},
+                "B": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "C": {"type": "array", "prefixItems": [{"type": "string"}], "minItems": 1},
+            }
+        },
+    }
+    assert untyped_places(spec) == [
+        "#/components/schemas/A",
+        "#/components/schemas/A/properties/x",
+        "#/components/schemas/A/properties/y",
+        "#/components/schemas/A/properties/z",
+    ]
