@@ -84,15 +84,16 @@ def start_round(port: int, event: dict) -> tuple[dict, float]:
 
 
 def play_table(port: int, event: dict, tokens: dict[str, str], number: int, table: int) -> list[float]:
-    """One player of the table (either, drawn from the round and table) fetches the pairing and
-    enters a win; the opponent fetches it and confirms. The seconds of the two writes."""
+    """One player of the table (either, drawn from the round and table) fetches the round's
+    pairings and enters a win; the opponent fetches their table and confirms. The seconds of
+    the two writes."""
     pairing = ok(request(port, "GET", path(event, f"/rounds/{number}"))).json()
     a, b = next(t["players"] for t in pairing["pairings"] if t["table"] == table)
     if random.Random(number * 100_003 + table).random() < 0.5:  # either may win, as in a real event
         a, b = b, a
     result = {"table": table, "outcome": {a: "win", b: "loss"}, "secondary": {a: 5, b: 3}}
     entered = ok(request(port, "POST", path(event, f"/rounds/{number}/results"), result, auth(tokens[a])), 201)
-    ok(request(port, "GET", path(event, f"/rounds/{number}")))
+    ok(request(port, "GET", path(event, f"/rounds/{number}/tables/{table}")))  # the opponent sees the entry
     confirmed = ok(
         request(port, "POST", path(event, f"/rounds/{number}/confirmations"), {"table": table}, auth(tokens[b])), 201
     )

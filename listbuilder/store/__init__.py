@@ -16,7 +16,7 @@ One module per concern, sharing one engine (``database``) and one migration chai
 - ``event_players``: how many players an event has, for its cap
 - ``rounds``: the day's rounds, tables, results and log, written as one change at a time
 - ``rendered``: event rosters rendered once and kept (each submission's PDF, and the pack)
-- ``standings``: an event's standings computed once per change of its day and kept (their ETag)
+- ``kept``: an event's standings and rounds computed once per change of its day and kept (their ETag)
 - ``urls``: database URLs: the default SQLite file and the spellings hosting platforms hand out
 - ``errors``: StoreError and its subclasses, each with the HTTP status it maps to
 - ``limits``: the limits the store keeps (versions per list), free of SQLAlchemy for the API's docs

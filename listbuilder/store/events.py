@@ -79,7 +79,7 @@ events = Table(
     Column("allow_illegal", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("deleted_at", DateTime(timezone=True), nullable=True),
-    # one more at every write to the event's day: what the kept standings were computed at (0009)
+    # one more at every write to the event's day: what the kept answers were computed at (0009)
     Column("changes", Integer, nullable=False, server_default="0"),
 )
 
@@ -188,8 +188,8 @@ CLOSED_ONCE_STARTED = (
 
 
 def count_change(conn: Connection, event_id: str) -> None:
-    """Note that the event's day changed (its row is locked by the caller): the standings
-    kept for an older count are no longer served (``store/standings.py``)."""
+    """Note that the event's day changed (its row is locked by the caller): the answers
+    kept for an older count are no longer served (``store/kept.py``)."""
     conn.execute(update(events).where(events.c.id == event_id).values(changes=events.c.changes + 1))
 
 

@@ -76,8 +76,8 @@ from listbuilder.store.lists import list_versions
 from listbuilder.store.tokens import hash_token, token_matches
 
 ORGANISER = "organiser"
-# The kept standings (``store/standings.py``, which reads days from here): only removed here.
-_KEPT_STANDINGS = sql_table("event_standings", column("event_id"))
+# The kept answers (``store/kept.py``, which reads days from here): only removed here.
+_KEPT = sql_table("event_answers", column("event_id"))
 
 event_rounds = Table(
     "event_rounds",
@@ -183,7 +183,7 @@ class Day:
     caller: Caller = field(default_factory=Caller)
     books: Mapping[int, str] = field(default_factory=dict)  # submission number -> its list's army book
     table: tuple[int, int] | None = None  # read for this table (round, number) only; None: the whole day
-    changes: int = 0  # the event's count of changes when read (``store/standings.py``)
+    changes: int = 0  # the event's count of changes when read (``store/kept.py``)
     # what the day's readers derive from these rows, computed once per Day (events/rounds.py)
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -248,7 +248,7 @@ class DeleteRound:
 
 @dataclass(frozen=True)
 class ForgetRendered:
-    """Remove the event's rendered rosters and packs and its kept standings (it is being
+    """Remove the event's rendered rosters and packs and its kept answers (it is being
     deleted: nothing prints or shows them again)."""
 
 
@@ -488,7 +488,7 @@ def _write(conn: Connection, event_id: str, change: Change, now: dt.datetime) ->
         )
     elif isinstance(change, ForgetRendered):
         rendered.forget_event(conn, event_id)
-        conn.execute(delete(_KEPT_STANDINGS).where(_KEPT_STANDINGS.c.event_id == event_id))
+        conn.execute(delete(_KEPT).where(_KEPT.c.event_id == event_id))
     else:
         values = dict(change.values)
         if "settings" in values:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 store_database = lazy_module("listbuilder.store.database")
 day = lazy_module("listbuilder.events.rounds")
-store_standings = lazy_module("listbuilder.store.standings")
+kept = lazy_module("listbuilder.store.kept")
 
 REGISTRY_KEY = "listbuilder.registry"
 DATABASE_KEY = "listbuilder.database"
@@ -176,27 +176,42 @@ def standings_rows(found: Any) -> dict[str, Any]:
     }
 
 
-def standings_etag(changes: int, deadline: dt.datetime) -> str:
-    """The standings' ETag: the day's count of changes, whether the event is open (its deadline
-    passes without a write) and the code and books they were computed by."""
+def day_etag(changes: int, deadline: dt.datetime) -> str:
+    """The ETag of what the day answers (standings, a round): the day's count of changes,
+    whether the event is open (its deadline passes without a write) and the code and books
+    that computed it."""
     is_open = dt.datetime.now(dt.timezone.utc) <= deadline
-    return f"{changes}.{int(is_open)}.{standings_code()[:12]}"
+    return f"{changes}.{int(is_open)}.{answers_code()[:12]}"
 
 
-def current_standings_etag(event_id: str) -> str:
-    """The ETag the standings have now, from the event's row alone (a poll answered 304 costs one read)."""
-    return standings_etag(*store_standings.standings_version(database(), event_id))
+def current_day_etag(event_id: str) -> str:
+    """The ETag the day's answers have now, from the event's row alone (a poll answered 304 costs one read)."""
+    return day_etag(*kept.day_version(database(), event_id))
 
 
 def kept_standings_body(event_id: str) -> tuple[str, dict[str, Any]]:
     """The standings now and their ETag: computed once per change of the day, then kept."""
-    event, changes, rows = store_standings.kept_standings(database(), event_id, standings_code(), standings_rows)
-    return standings_etag(changes, event.deadline), {"event": event_body(event), **rows}
+    event, changes, rows = kept.kept_answer(database(), event_id, "standings", answers_code(), standings_rows)
+    return day_etag(changes, event.deadline), {"event": event_body(event), **rows}
+
+
+def kept_round_body(event_id: str, number: int) -> tuple[str, dict[str, Any]]:
+    """Round *number* as the API shows it, and its ETag: computed once per change of the day,
+    then kept (a room of phones fetching the round just paired costs one computation).
+    Raises RoundNotFound (404)."""
+
+    def compute(found: Any) -> dict[str, Any]:
+        body = day.round_body(found, number, scoring_of(found.event))
+        return {**body, "started_at": body["started_at"].isoformat()}
+
+    event, changes, body = kept.kept_answer(database(), event_id, f"round {number}", answers_code(), compute)
+    body["started_at"] = dt.datetime.fromisoformat(body["started_at"])
+    return f"r{number}.{day_etag(changes, event.deadline)}", body
 
 
 @functools.cache
-def standings_code() -> str:
-    """A digest of the code and books the standings are computed by: kept standings of another
+def answers_code() -> str:
+    """A digest of the code and books the kept answers are computed by: those of another
     release are computed again, never served."""
     root = Path(__file__).resolve().parents[2]
     return text_digest(

@@ -20,6 +20,7 @@ from listbuilder.shapes.events import EventOut
 from listbuilder.shapes.rounds import (
     EventEditIn,
     LogOut,
+    PairingOut,
     PlayerIn,
     PrecheckIn,
     PrecheckOut,
@@ -37,17 +38,17 @@ from listbuilder.shapes.rounds import (
     SwapIn,
     TableIn,
 )
-from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
+from listbuilder.store.errors import RoundNotFound, StoreError, TokenMissing, TokenWrong
 from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import (
     bearer_token,
-    current_standings_etag,
+    current_day_etag,
     database,
     event_body,
+    kept_round_body,
     kept_standings_body,
     registry,
     scoring_of,
-    standings_etag,
 )
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
 from listbuilder.web.http.errors import store_error_response
@@ -299,15 +300,13 @@ class Round(MethodView):
     @blp.doc(operationId="getRound", parameters=[IF_NONE_MATCH])
     def get(self, event_id: str, number: int) -> Any:
         """A round's pairings ({"table", "players": [a, b or null for a bye]}) and each table's
-        result. Its ETag changes with every change of the day: a phone polling its pairing with
-        it is answered 304 after one read of the event's row until something changes."""
-        etag = f"r{number}.{current_standings_etag(event_id)}"
-        if request.if_none_match and request.if_none_match.contains(etag):
-            return _not_modified(etag)
-        found = store.read_day(database(), event_id)
-        body = day.round_body(found, number, scoring_of(found.event))
-        read_at = standings_etag(found.changes, found.event.deadline)  # of the rows read, never newer
-        return body, 200, {"ETag": quote_etag(f"r{number}.{read_at}"), "Cache-Control": "no-cache"}
+        result. Computed once per change of the day and kept; its ETag changes with every change
+        of the day: a phone polling its pairing with it is answered 304 after one read of the
+        event's row until something changes."""
+        if request.if_none_match and request.if_none_match.contains(now := f"r{number}.{current_day_etag(event_id)}"):
+            return _not_modified(now)
+        etag, body = kept_round_body(event_id, number)
+        return body, 200, {"ETag": quote_etag(etag), "Cache-Control": "no-cache"}
 
     @blp.response(204)
     @blp.doc(security=ORGANISER_TOKEN)
@@ -319,6 +318,21 @@ class Round(MethodView):
 
         store.change_day(database(), event_id, bearer_token(), plan_undo_round(number))
         return no_content()
+
+
+@blp.route("/<event_id:event_id>/rounds/<int:number>/tables/<int:table>")
+class Table(MethodView):
+    @blp.response(200, PairingOut)
+    @_errors(404, 410)
+    @blp.doc(operationId="getTable")
+    def get(self, event_id: str, number: int, table: int) -> Any:
+        """One table of a round as ``GET /rounds/<n>`` shows it, read from that table's rows
+        alone: what a player's phone asks while waiting for the opponent's entry."""
+        found = store.read_table(database(), event_id, (number, table))
+        seats = day.tables(found, number)
+        if not seats:
+            raise RoundNotFound(event_id, f"round {number} has no table {table}")
+        return day.table_body(found, number, seats[0], scoring_of(found.event))
 
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>/results")
@@ -386,7 +400,7 @@ class Standings(MethodView):
         change of the day and kept: a poll with the ETag it was given is answered 304 until
         something changes. ``limit`` and ``offset`` page through them (``next``, and a ``Link``
         header, name the next page)."""
-        if request.if_none_match and request.if_none_match.contains(now := current_standings_etag(event_id)):
+        if request.if_none_match and request.if_none_match.contains(now := current_day_etag(event_id)):
             return _not_modified(now)
         etag, body = kept_standings_body(event_id)
         rows = body["standings"]

@@ -145,7 +145,7 @@ def test_standings_are_computed_once_per_change_and_again_by_other_code(saved_cl
     register(saved_client, event, 1, names=["Late"])
     assert standings(saved_client, event).status_code == 200
     assert len(calls) == 2
-    monkeypatch.setattr(context, "standings_code", lambda: "another release")
+    monkeypatch.setattr(context, "answers_code", lambda: "another release")
     assert standings(saved_client, event).status_code == 200
     assert len(calls) == 3
 
@@ -217,3 +217,41 @@ def test_a_round_answers_304_to_its_etag_until_the_day_changes(saved_client):
     assert next(t for t in changed.json["pairings"] if t["table"] == table)["status"] == "waiting"
     other = saved_client.get(url(event, "/rounds/2"), headers={"If-None-Match": etag})
     assert other.status_code == 404  # another round's ETag never matches, and round 2 has not started
+
+
+def test_a_round_is_computed_once_per_change_however_many_phones_ask(saved_client, monkeypatch):
+    from listbuilder.events import rounds as day_rules
+
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 6)
+    start(saved_client, event)
+    calls = []
+    computed = day_rules.round_body
+    monkeypatch.setattr(day_rules, "round_body", lambda *a: calls.append(1) or computed(*a))
+    bodies = [saved_client.get(url(event, "/rounds/1")).json for _ in range(5)]
+    assert len(calls) == 1 and all(b == bodies[0] for b in bodies)
+    (table, a, b, token), *_ = seated(saved_client, event, tokens)
+    result(saved_client, event, 1, token, table=table, **win(a, b))
+    after = saved_client.get(url(event, "/rounds/1")).json
+    assert len(calls) == 2
+    assert next(t for t in after["pairings"] if t["table"] == table)["status"] == "waiting"
+
+
+def test_one_table_is_read_from_its_own_rows_and_a_missing_one_is_404(saved_client, monkeypatch):
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 5)  # an odd field: the last table is a bye
+    paired = start(saved_client, event)
+    (table, a, b, token), *_ = seated(saved_client, event, tokens)
+    result(saved_client, event, 1, token, table=table, **win(a, b, 4, 2))
+
+    def whole_day(*args, **kwargs):
+        raise AssertionError("one table read every player's rows")
+
+    monkeypatch.setattr(store, "_load", whole_day)
+    one = saved_client.get(url(event, f"/rounds/1/tables/{table}"))
+    assert one.status_code == 200, one.json
+    assert (one.json["players"], one.json["status"], one.json["entered_by"]) == ([a, b], "waiting", a)
+    bye = paired["pairings"][-1]
+    assert saved_client.get(url(event, f"/rounds/1/tables/{bye['table']}")).json["status"] == "bye"
+    for missing in ("/rounds/1/tables/99", "/rounds/7/tables/1"):
+        assert saved_client.get(url(event, missing)).status_code == 404
