@@ -17,6 +17,7 @@ from marshmallow import fields
 from listbuilder.combat import PreviewError, preview
 from listbuilder.combat.service import compare, preview_turn
 from listbuilder.formats.fields import OutSchema
+from listbuilder.shapes.api import UnitStats
 from listbuilder.shapes.preview_requests import finish_request
 from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSchema, schema_of
 from listbuilder.web.context import registry
@@ -54,7 +55,7 @@ class SideOut(OutSchema):
     unit = fields.String(metadata={"description": "the unit's id (profile for an inline one)"})
     source = fields.String(metadata={"description": "book, list or profile"})
     models = fields.Integer()
-    stats = fields.Dict(metadata={"description": "the unit's profile in its family's stats"})
+    stats = UnitStats(metadata={"description": "the unit's profile in its family's stats"})
     rules = fields.List(fields.String(), metadata={"description": "rules after upgrades, as labels"})
     weapons = fields.List(fields.Nested(SideWeaponOut))
     heroes = fields.List(
@@ -113,9 +114,21 @@ class TurnRequestSchema(PreviewRequestSchema):
     )
 
 
+class ChosenOut(OutSchema):
+    section = fields.String()
+    option = fields.String()
+    count = fields.Integer()
+
+
+class CompareUnitOut(OutSchema):
+    book = fields.String()
+    unit = fields.String()
+    name = fields.String()
+
+
 class CompareOptionOut(OutSchema):
     label = fields.String()
-    upgrades = fields.List(fields.Dict(), metadata={"description": "the option's upgrades as given"})
+    upgrades = fields.List(fields.Nested(ChosenOut), metadata={"description": "the option's upgrades as given"})
     cost = fields.Dict(
         keys=fields.String(), values=fields.Integer(), metadata={"description": "the unit's cost with these upgrades"}
     )
@@ -133,7 +146,7 @@ class CompareOptionOut(OutSchema):
 
 class CompareOut(OutSchema):
     system = fields.String()
-    attacker = fields.Dict(metadata={"description": "book, unit and name of the unit compared"})
+    attacker = fields.Nested(CompareUnitOut, metadata={"description": "book, unit and name of the unit compared"})
     defender = fields.Nested(SideOut)
     situation = fields.Dict()
     options = fields.List(fields.Nested(CompareOptionOut))
