@@ -17,6 +17,7 @@ Modules:
 - ``player_view``: one player's view of the day, for their own page
 - ``stored_reports``: a submission's stored report read in the shape answers have now
 - ``charts``: the statistics page's charts, drawn as SVG by pygal
+- ``timer``: the round timer every page of the event shows
 
 May import: the core, ``tournament``, ``lists``, ``books``, ``store``, ``util``.
 """

@@ -151,3 +151,21 @@ class MeOut(OutSchema):
         MyTableOut, allow_none=True, metadata={"description": "this round's table (null: none yet, or not seated)"}
     )
     standing = fields.Nested(MyStandingOut, allow_none=True)
+
+
+class TimerIn(StrictSchema):
+    minutes = fields.Integer(
+        required=True,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=600),
+        metadata={"description": "the current round ends this many minutes from now (null: stop the timer)"},
+    )
+
+
+class TimerOut(OutSchema):
+    round = fields.Integer(metadata={"description": "the current round (0: none started)"})
+    ends_at = fields.String(
+        allow_none=True, metadata={"description": "when its time is up (ISO 8601, UTC); null: no timer"}
+    )
+    now = fields.String(metadata={"description": "the server's clock, to count down from on any device"})

@@ -24,6 +24,8 @@ from listbuilder.shapes.day import (
     PublishIn,
     RefusalsOut,
     StatisticsOut,
+    TimerIn,
+    TimerOut,
 )
 from listbuilder.shapes.rounds import SheetQuery
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
@@ -41,6 +43,7 @@ refusals = lazy_module("listbuilder.events.refusals")
 stats = lazy_module("listbuilder.events.statistics")
 submissions = lazy_module("listbuilder.events.submissions")
 views = lazy_module("listbuilder.events.player_view")
+timers = lazy_module("listbuilder.events.timer")
 
 DESCRIPTION = "The room on the event day: check-ins and no-shows, adjustments, refused submissions, statistics."
 blp = Blueprint(
@@ -58,6 +61,7 @@ def _errors(*codes: int) -> Any:
         401: "no token (Authorization: Bearer <token>)",
         403: "a wrong token, or one that may not do this (a player's for the organiser's action or for another player)",
         404: "no event with this id",
+        409: "not now: no round has started",
         410: "the organiser deleted the event",
         422: "invalid fields: the errors name each one",
     }
@@ -276,3 +280,27 @@ class SlipsPdf(MethodView):
         return _pdf(
             slips_pdf(found.event.name, body, seats, paper=query["paper"]), f"{found.event.name} round {number} slips"
         )
+
+
+def _timer_body(found: Any) -> dict[str, Any]:
+    return {**timers.timer(found), "now": day.now().isoformat()}
+
+
+@blp.route("/<event_id:event_id>/timer")
+class Timer(MethodView):
+    @blp.response(200, TimerOut)
+    @_errors(404, 410)
+    @blp.doc(operationId="getRoundTimer")
+    def get(self, event_id: str) -> Any:
+        """The current round's timer (every page of the event shows it), with the server's clock."""
+        return _timer_body(store.read_day(database(), event_id))
+
+    @blp.arguments(TimerIn)
+    @blp.response(200, TimerOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(*BODY, 401, 403, 404, 409, 410, 422)
+    @blp.doc(operationId="setRoundTimer")
+    def put(self, data: dict[str, Any], event_id: str) -> Any:
+        """Start the current round's timer for so many minutes from now, or stop it (minutes: null); 409 before round 1."""
+        _, after = _changed(event_id, timers.plan_timer(data["minutes"], day.now()))
+        return _timer_body(after)

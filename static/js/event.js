@@ -7,6 +7,7 @@
 // the address bar at once. Every value shown is set as text, never as HTML.
 import { ApiError, api, byId, counted, errorBox, formatCost, h } from "./util.js";
 import { bearer, builderLink, remember as rememberList, savedLists } from "./saved_store.js";
+import { showTimer } from "./event_timer.js";
 
 const root = byId("event");
 const id = root.dataset.id || "";
@@ -14,6 +15,7 @@ const { system } = root.dataset;
 const books = new Set((root.dataset.books || "").split(" "));
 const eventUrl = `/api/v1/events/${encodeURIComponent(id)}`;
 const KEY = "listbuilder.events";
+showTimer(root, id);
 
 /**
  * What this browser keeps per event: the organiser token, and the player tokens handed out

@@ -10,6 +10,7 @@
 import { ApiError, api, byId, counted, errorBox, h } from "./util.js";
 import { bearer } from "./saved_store.js";
 import { updateBoard } from "./event_day_board.js";
+import { showTimer } from "./event_timer.js";
 
 const root = byId("day");
 const id = root.dataset.id || "";
@@ -18,6 +19,7 @@ const eventUrl = `/api/v1/events/${encodeURIComponent(id)}`;
 const KEY = "listbuilder.events";
 const status = byId("day-status");
 const tokenForm = byId("day-token-form");
+const askTimer = showTimer(root, id);
 const PANELS = ["day-controls", "day-room", "day-players", "day-statistics", "day-refusals"];
 
 /** @returns {Record<string, {organiser?: string | null, players?: unknown}>} what this browser keeps per event (see event.js) */
@@ -129,6 +131,7 @@ async function load() {
   byId("start-round").hidden = !complete;  // during a round the big button is not there to be pressed by mistake
   byId("undo-round").hidden = !current || played.some((/** @type {{status: string}} */ t) => t.status !== "open");
   byId("undo-round").textContent = current ? `Undo round ${current.number}` : "Undo";
+  byId("timer-form").hidden = !current;
   updateBoard(byId("day-tables"), current ? current.number : 0, current ? current.pairings : [], { scoring, record, complain: (text) => say(text) });
   for (const [linkId, sheet] of [["print-pairings", "pairings"], ["print-find", "find-your-table"], ["print-slips", "slips"]]) {
     const link = byId(linkId, HTMLAnchorElement);
@@ -229,6 +232,22 @@ byId("undo-round").addEventListener("click", () => {
       await load();
     } catch (err) { status.replaceChildren(errorBox(err, "Not undone")); }
   });
+});
+
+onSubmit("timer-form", async () => {
+  const minutes = Number(byId("timer-minutes", HTMLInputElement).value);
+  try {
+    await call("/timer", { method: "PUT", body: { minutes } });
+    say(`The round ends in ${counted(minutes, "minute")}.`);
+    await askTimer();
+  } catch (err) { status.replaceChildren(errorBox(err, "The timer did not start")); }
+});
+byId("timer-stop").addEventListener("click", async () => {
+  try {
+    await call("/timer", { method: "PUT", body: { minutes: null } });
+    say("The timer is stopped.");
+    await askTimer();
+  } catch (err) { status.replaceChildren(errorBox(err, "The timer did not stop")); }
 });
 
 byId("statistics-open").addEventListener("click", async () => {

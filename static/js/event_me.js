@@ -8,6 +8,7 @@
 // result form never while something is typed in it. Every value is set as text, never as HTML.
 import { ApiError, api, byId, errorBox, h } from "./util.js";
 import { bearer, copyText } from "./saved_store.js";
+import { showTimer } from "./event_timer.js";
 
 const root = byId("me");
 const id = root.dataset.id || "";
@@ -16,6 +17,7 @@ const eventUrl = `/api/v1/events/${encodeURIComponent(id)}`;
 const KEY = "listbuilder.events";
 const status = byId("me-status");
 const REFRESH_MS = 20000;
+showTimer(root, id);
 
 /** @typedef {{player: string, token: string}} KeptPlayer */
 /** @typedef {{organiser?: string | null, players: Record<string, KeptPlayer>, me?: string}} Kept */

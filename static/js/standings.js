@@ -3,6 +3,7 @@
 // stays current. The search box keeps only the rows whose player or army holds what is typed
 // (across refreshes). Every value is set as text, never as HTML.
 import { api, byId, h } from "./util.js";
+import { showTimer } from "./event_timer.js";
 
 const root = byId("standings-page");
 const url = `/api/v1/events/${encodeURIComponent(root.dataset.id || "")}/standings`;
@@ -49,4 +50,5 @@ async function refresh() {
 }
 
 search.addEventListener("input", filter);
+showTimer(root, root.dataset.id || "");
 setInterval(refresh, 30000);

@@ -302,3 +302,34 @@ def test_a_player_reads_their_entry_table_opponents_list_and_standing(saved_clie
     assert saved_client.get(url(event, "/me")).status_code == 401
     assert saved_client.get(url(event, "/me"), headers=organiser(event)).status_code == 403
     assert saved_client.get(url(event, "/me"), headers=auth("x" * 43)).status_code == 403
+
+
+# --------------------------------------------------------------------------------------------
+# PUT /timer, GET /timer: the round timer
+
+
+def test_the_organiser_sets_the_round_timer_everyone_reads_it_and_a_new_round_has_none(saved_client):
+    import datetime as dt
+
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 2, names=["Ann", "Bob"])
+    assert saved_client.get(url(event, "/timer")).json["ends_at"] is None
+    early = saved_client.put(url(event, "/timer"), json={"minutes": 90}, headers=organiser(event))
+    assert early.status_code == 409  # no round yet
+    start(saved_client, event)
+    assert saved_client.put(url(event, "/timer"), json={"minutes": 90}, headers=auth(tokens["Ann"])).status_code == 403
+    for bad in ({"minutes": 0}, {"minutes": "soon"}, {"minutes": 9999}, {}):
+        answer = saved_client.put(url(event, "/timer"), json=bad, headers=organiser(event))
+        assert answer.status_code == 422 and "minutes" in answer.json["errors"], bad
+    set_ = saved_client.put(url(event, "/timer"), json={"minutes": 90}, headers=organiser(event)).json
+    left = dt.datetime.fromisoformat(set_["ends_at"]) - dt.datetime.fromisoformat(set_["now"])
+    assert set_["round"] == 1 and dt.timedelta(minutes=89) < left <= dt.timedelta(minutes=90)
+    assert saved_client.get(url(event, "/timer")).json["ends_at"] == set_["ends_at"]  # public, for every page
+    stopped = saved_client.put(url(event, "/timer"), json={"minutes": None}, headers=organiser(event)).json
+    assert stopped["ends_at"] is None
+    saved_client.put(url(event, "/timer"), json={"minutes": 60}, headers=organiser(event))
+    result(saved_client, event, 1, tokens["Ann"], table=1, **win("Ann", "Bob"))
+    confirm(saved_client, event, 1, tokens["Bob"], 1)
+    start(saved_client, event)
+    later = saved_client.get(url(event, "/timer")).json
+    assert (later["round"], later["ends_at"]) == (2, None)  # a timer belongs to its round
