@@ -287,15 +287,17 @@ def entries(
     *,
     revalidate: bool = False,
     shown: Mapping[str, str] | None = None,
+    window: slice = slice(None),
 ) -> list[Entry]:
     """One entry per player (their newest submission), in the order players first submitted,
     named as *shown* (player key -> name) has them, else as their newest submission spelt it.
 
     With *revalidate*, every entry is checked again now against the pinned rules (the
     validation code may have been corrected since); ``changed_since_submission`` says
-    whether the verdict or the issues moved. Stored submissions are never rewritten.
+    whether the verdict or the issues moved. Stored submissions are never rewritten. *window*
+    picks a page of the players (their entries alone are read and compared).
     """
-    latest = latest_submissions(submissions)
+    latest = latest_submissions(submissions)[window]
     versions = read_submitted(db, [s for pair in latest for s in pair if s is not None])
     found = []
     for s, earlier in latest:

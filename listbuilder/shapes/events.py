@@ -263,9 +263,30 @@ class EntryOut(SubmittedOut, VerdictOut):
 
 class ReportOutEvent(OutSchema):
     event = fields.Nested(EventOut)
-    entries = fields.List(fields.Nested(EntryOut), metadata={"description": "one per player: their newest submission"})
+    entries = fields.List(
+        fields.Nested(EntryOut), metadata={"description": "one per player (this page's): their newest submission"}
+    )
     submissions = fields.Integer(
         metadata={"description": "submissions received in all (players who submitted again count each time)"}
+    )
+    total = fields.Integer(metadata={"description": "entries in all (players)"})
+    next = fields.String(allow_none=True, metadata={"description": "the next page's URL (null: this is the last page)"})
+
+
+REPORT_PAGE = 500
+
+
+class ReportQuery(StrictSchema):
+    """A page of the report: *limit* entries from the *offset*-th (players in the order they
+    first submitted)."""
+
+    limit = fields.Integer(
+        load_default=REPORT_PAGE,
+        validate=validate.Range(min=1, max=MAX_PLAYERS),
+        metadata={"description": f"entries per page (1 to {MAX_PLAYERS}, default {REPORT_PAGE})"},
+    )
+    offset = fields.Integer(
+        load_default=0, validate=validate.Range(min=0), metadata={"description": "entries to skip from the first"}
     )
 
 

@@ -25,6 +25,7 @@ from listbuilder.shapes.events import (
     PackProgressOut,
     PackQuery,
     ReportOutEvent,
+    ReportQuery,
     SubmissionOut,
     SubmitIn,
 )
@@ -35,7 +36,7 @@ from listbuilder.web.context import bearer_token, database, event_body, registry
 from listbuilder.web.http import quotas
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name
 from listbuilder.web.http.errors import store_error_response
-from listbuilder.web.http.rest import Blueprint
+from listbuilder.web.http.rest import PAGE_HEADERS, Blueprint
 
 core = lazy_module("listbuilder.events.submissions")  # the tournament rules: loaded by the first event request
 store = lazy_module("listbuilder.store.events")
@@ -210,27 +211,43 @@ class Submissions(MethodView):
         return body, 201 if done.created else 200
 
 
-def _report(event_id: str, *, revalidate: bool) -> tuple[Any, list[core.Entry], int]:
+def _report(event_id: str, *, revalidate: bool, window: slice = slice(None)) -> tuple[Any, list[core.Entry], int, int]:
+    """The event, the entries in *window*, the submissions and the players in all."""
     db = database()
     event, submissions = store.read_as_organiser(db, event_id, bearer_token())
     shown = the_day.names(day_store.read_day(db, event_id)).shown
-    return event, core.entries(db, registry(), event, submissions, revalidate=revalidate, shown=shown), len(submissions)
+    found = core.entries(db, registry(), event, submissions, revalidate=revalidate, shown=shown, window=window)
+    return event, found, len(submissions), len(core.latest_submissions(submissions))
 
 
-def _report_body(event_id: str, *, revalidate: bool) -> dict[str, Any]:
-    event, found, count = _report(event_id, revalidate=revalidate)
-    return {"event": event_body(event), "entries": [e.as_dict() for e in found], "submissions": count}
+def _report_body(event_id: str, *, revalidate: bool, window: slice = slice(None)) -> dict[str, Any]:
+    event, found, count, players = _report(event_id, revalidate=revalidate, window=window)
+    return {
+        "event": event_body(event),
+        "entries": [e.as_dict() for e in found],
+        "submissions": count,
+        "total": players,
+        "next": None,
+    }
 
 
 @blp.route("/<event_id:event_id>/report")
 class Report(MethodView):
-    @blp.response(200, ReportOutEvent)
+    @blp.arguments(ReportQuery, location="query")
+    @blp.response(200, ReportOutEvent, headers=PAGE_HEADERS)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 410, _410="the organiser deleted the event")
+    @_errors(401, 403, 404, 410, 422, _410="the organiser deleted the event")
     @blp.doc(operationId="getEventReport")
-    def get(self, event_id: str) -> Any:
-        """The organiser's report (also the JSON export): each player's entry as submitted, with the changes since their earlier submission."""
-        return _report_body(event_id, revalidate=False)
+    def get(self, query: dict[str, Any], event_id: str) -> Any:
+        """The organiser's report (also the JSON export): each player's entry as submitted, with the changes since their earlier submission; ``limit`` entries from the ``offset``-th (``next``, and a ``Link`` header, name the next page)."""
+        start, end = query["offset"], query["offset"] + query["limit"]
+        body = _report_body(event_id, revalidate=False, window=slice(start, end))
+        if end < body["total"]:
+            body["next"] = url_for(
+                request.endpoint or "", event_id=event_id, limit=query["limit"], offset=end, _external=True
+            )
+            return body, 200, {"Link": f'<{body["next"]}>; rel="next"'}
+        return body
 
 
 @blp.route("/<event_id:event_id>/revalidate")
@@ -252,7 +269,7 @@ class ReportCsv(MethodView):
     @blp.doc(operationId="getEventReportCsv")
     def get(self, event_id: str) -> Any:
         """The report as CSV: player, faction, points, legal, issues, verification code, changes."""
-        event, found, _ = _report(event_id, revalidate=False)
+        event, found, _, _ = _report(event_id, revalidate=False)
         response = Response(core.entries_csv(found), mimetype="text/csv")
         response.headers["Content-Disposition"] = content_disposition(
             "attachment", file_name(f"{event.name} lists", "csv", "event lists")

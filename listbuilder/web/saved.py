@@ -51,11 +51,7 @@ from listbuilder.web.context import (
 )
 from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name, no_content
 from listbuilder.web.http.errors import etag, store_error_response
-from listbuilder.web.http.rest import Blueprint
-
-PAGE_HEADERS = {
-    "Link": {"description": 'the next page, when there is one: `<url>; rel="next"`', "schema": {"type": "string"}}
-}
+from listbuilder.web.http.rest import PAGE_HEADERS, Blueprint
 
 saved = lazy_module(
     "listbuilder.lists.saved"

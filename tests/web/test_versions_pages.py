@@ -1,5 +1,5 @@
-"""``GET /lists/<id>/versions`` a page at a time (issue 38): a list keeps up to 1,000
-versions, which once came back in one answer."""
+"""Lists that grow come a page at a time (issue 38): ``GET /lists/<id>/versions`` (a list
+keeps up to 1,000 versions, which once came back in one answer) and an event's report."""
 
 from __future__ import annotations
 
@@ -51,3 +51,25 @@ def test_a_page_past_the_end_is_empty_and_a_bad_limit_is_422_naming_it(saved_cli
     for bad in ("limit=0", "limit=1001", "limit=x", "offset=-1"):
         response = saved_client.get(f"/api/v1/lists/{list_id}/versions?{bad}")
         assert response.status_code == 422 and bad.split("=")[0] in str(response.json["errors"]), bad
+
+
+def test_an_events_report_comes_in_pages_of_entries(saved_client):
+    from tests.web.test_events_api import make_event, organiser, submit
+
+    event = make_event(saved_client)
+    for player in ("Ann", "Bea", "Cal", "Dee", "Eve"):
+        assert submit(saved_client, event, create(saved_client), player=player).status_code == 201
+    url, players = f"/api/v1/events/{event['id']}/report?limit=2", []
+    while url:
+        response = saved_client.get(url, headers=organiser(event))
+        assert response.status_code == 200, response.json
+        page = response.json
+        assert page["total"] == 5 and page["submissions"] == 5 and len(page["entries"]) <= 2
+        players += [e["player"] for e in page["entries"]]
+        assert response.headers.get("Link") == (f'<{page["next"]}>; rel="next"' if page["next"] else None)
+        url = page["next"]
+    assert players == ["Ann", "Bea", "Cal", "Dee", "Eve"]
+    whole = saved_client.get(f"/api/v1/events/{event['id']}/report", headers=organiser(event)).json
+    assert [e["player"] for e in whole["entries"]] == players and whole["next"] is None
+    bad = saved_client.get(f"/api/v1/events/{event['id']}/report?limit=0", headers=organiser(event))
+    assert bad.status_code == 422 and "limit" in str(bad.json["errors"])

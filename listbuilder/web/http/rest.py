@@ -29,6 +29,11 @@ from listbuilder.shapes.api import ErrorOut
 from listbuilder.web.http.bodies import JsonBodyParser, may_hold_nul
 from listbuilder.web.http.openapi import ContractPlugin, RateLimitPlugin
 
+# The header a paginated answer sends beside its ``next`` (versions, an event's report).
+PAGE_HEADERS = {
+    "Link": {"description": 'the next page, when there is one: `<url>; rel="next"`', "schema": {"type": "string"}}
+}
+
 View = TypeVar("View", bound=Callable[..., Any])
 
 # What each error status means for an operation of this API.
