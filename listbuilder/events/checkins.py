@@ -5,7 +5,9 @@ organiser for them; checking in again changes nothing, so a retried request is h
 organiser withdraws every player who has not checked in with one request (``no_show``: a
 ``withdraw`` row marked so); a player withdrawn that way who then checks in is back from the
 next round (a ``reinstate`` row with the check-in), with nothing for the rounds they missed.
-A player the organiser withdrew for another reason stays withdrawn when they check in.
+The organiser, checking a late arrival in, chooses how the rounds they missed count: nothing
+(``missed: "none"``, the default) or a loss each (``"loss"``: in their record, 0 points). A
+player the organiser withdrew for another reason stays withdrawn when they check in.
 """
 
 from __future__ import annotations
@@ -33,20 +35,24 @@ def withdrawn_as_no_show(day: Day) -> set[str]:
     return {str(key) for key, swept in found.items() if swept}
 
 
-def plan_checkin(name: str) -> Plan:
+def plan_checkin(name: str, missed: str = "none") -> Plan:
     """Check *name* in: the organiser, or that player with their own token. A late arrival
-    withdrawn as a no-show is reinstated with it."""
+    withdrawn as a no-show is reinstated with it; the rounds they missed count nothing, or (the
+    organiser's choice, *missed* "loss") a loss each."""
 
     def plan(day: Day) -> Sequence[Change]:
         player = find_player(day, name)
         caller = day.caller
         if not caller.organiser and (caller.player is None or names(day).key_of(caller.player) != player.key):
             raise TokenWrong(day.event.id, "a player checks in themselves only (or the organiser checks them in)")
+        if missed != "none" and not caller.organiser:
+            raise TokenWrong(day.event.id, "only the organiser chooses how the rounds a late arrival missed count")
         if player.key in checked_in(day):
             return []
         changes: list[Change] = [AddLog("checkin", {"player": player.name, "after_round": len(day.rounds)})]
         if player.withdrawn and player.key in withdrawn_as_no_show(day):
-            changes.append(AddLog("reinstate", {"player": player.name, "after_round": len(day.rounds), "late": True}))
+            late = {"player": player.name, "after_round": len(day.rounds), "late": True, "missed": missed}
+            changes.append(AddLog("reinstate", late))
         return changes
 
     return plan
@@ -68,10 +74,11 @@ def plan_no_shows() -> Plan:
 
 
 def roll_call(day: Day) -> list[dict[str, object]]:
-    """Every player with whether they have checked in and whether they play on."""
-    here = checked_in(day)
-    return [_called(p, p.key in here) for p in players(day)]
+    """Every player with whether they have checked in, whether they play on, and whether they
+    are out as a no-show (a late arrival to check in)."""
+    here, swept = checked_in(day), withdrawn_as_no_show(day)
+    return [_called(p, p.key in here, p.key in swept) for p in players(day)]
 
 
-def _called(player: Player, here: bool) -> dict[str, object]:
-    return {"player": player.name, "checked_in": here, "withdrawn": player.withdrawn}
+def _called(player: Player, here: bool, no_show: bool) -> dict[str, object]:
+    return {"player": player.name, "checked_in": here, "withdrawn": player.withdrawn, "no_show": no_show}

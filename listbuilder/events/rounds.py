@@ -238,6 +238,21 @@ def games(day: Day, scoring: str) -> list[Game]:
             final = table_result(day, paired.number, n).final
             if final is not None:
                 found.append(Game(paired.number, (a, b), scores(scoring, day, (a, b), final.result, lists)))
+    return found + missed_losses(day)
+
+
+def missed_losses(day: Day) -> list[Game]:
+    """A loss with no opponent for each round a late arrival missed, where the organiser chose
+    so at their check-in (``events/checkins.py``); otherwise a missed round counts nothing."""
+    show, found = names(day).show, []
+    late = [e for e in day.log if e.kind == "reinstate" and e.data.get("missed") == "loss"]
+    if late:
+        seated = {(r.number, p) for r in day.rounds for _, a, b in tables(day, r.number) for p in (a, b) if p}
+        for entry in late:
+            name = show(entry.data["player"])
+            for number in range(1, entry.data["after_round"] + 1):
+                if (number, name) not in seated:
+                    found.append(Game(number, (name, None), {name: GameScore(0, 0.0, "loss")}))
     return found
 
 

@@ -15,12 +15,21 @@ def _text(high: int, **kw: object) -> fields.String:
 
 class CheckinIn(StrictSchema):
     player = _text(100, required=True, metadata={"description": "the player, by any name they are known by"})
+    missed = fields.String(
+        load_default="none",
+        validate=validate.OneOf(["none", "loss"]),
+        metadata={
+            "description": "a late arrival (withdrawn as a no-show): the rounds they missed count nothing (none) or"
+            " a loss each (loss: the organiser only)"
+        },
+    )
 
 
 class CalledOut(OutSchema):
     player = fields.String(metadata={"description": "the name shown"})
     checked_in = fields.Boolean()
     withdrawn = fields.Boolean(metadata={"description": "out of the rounds still to come"})
+    no_show = fields.Boolean(metadata={"description": "withdrawn as a no-show: checking in brings them back"})
 
 
 class CheckinsOut(OutSchema):

@@ -24,7 +24,9 @@ The organiser's adjustments (penalties and bonuses, ``adjustments``: player -> p
 in the player's own score, and so in their rank, but not in their opponents' Buchholz: a
 penalty for lateness is the late player's, not their opponents'.
 
-A bye counts as a game won but brings no opponent. Players equal on the score and on every
+A bye counts as a game won but brings no opponent; a round a late arrival missed, where the
+organiser counts it as a loss, is a game with no opponent and the outcome ``loss`` (in the
+record, not in ``played``). Players equal on the score and on every
 tiebreaker share a rank (1, 2, 2, 4) and are listed by name. Values are compared and shown
 rounded to 6 decimals (a mean such as 13/3 would otherwise tie by chance or not at all).
 """
@@ -87,7 +89,8 @@ def standings(
             mine = game.scores[me]
             score[me] += mine.points
             secondary[me] += mine.secondary
-            outcomes[me]["bye" if other is None else mine.outcome] += 1
+            # no opponent: a bye (a win), or a round missed and counted as a loss (a late arrival)
+            outcomes[me]["bye" if other is None and mine.outcome != "loss" else mine.outcome] += 1
             if other is not None:
                 opponents[me].append(other)
                 difference[me] += mine.secondary - game.scores[other].secondary

@@ -100,7 +100,7 @@ class Checkins(MethodView):
     @blp.doc(operationId="checkIn")
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Check a player in: the player themselves, or the organiser for them. A player withdrawn as a no-show is back from the next round."""
-        written, after = _changed(event_id, checkins.plan_checkin(data["player"]))
+        written, after = _changed(event_id, checkins.plan_checkin(data["player"], data["missed"]))
         key = day.names(after).key_of(data["player"])
         called = next(c for c, p in zip(checkins.roll_call(after), day.players(after)) if p.key == key)
         return called, 201 if written else 200

@@ -93,7 +93,7 @@ async function record(t, body) {
 let current = null;
 /** @returns {{number: number, pairings: import("./event_day_board.js").Table[]}} the latest round, where there is one */
 const currentRound = () => /** @type {{number: number, pairings: import("./event_day_board.js").Table[]}} */ (current);
-/** @type {{player: string, checked_in: boolean, withdrawn: boolean}[]} */
+/** @type {{player: string, checked_in: boolean, withdrawn: boolean, no_show: boolean}[]} */
 let roll = [];
 
 /**
@@ -160,6 +160,11 @@ function showRoom(adjustments, refusals) {
   byId("checkin-summary").textContent = `${roll.filter((p) => p.checked_in).length} of ${counted(roll.length, "player")} checked in.`;
   byId("checkin-missing").replaceChildren(...missing.map((p) => h("li", {}, `${p.player} `,
     h("button", { type: "button", onclick: () => act("/checkins", { player: p.player }, `${p.player} is checked in.`) }, `Check in ${p.player}`))));
+  const late = roll.filter((p) => p.no_show && !p.checked_in);
+  byId("checkin-late").replaceChildren(...late.map((p) => h("li", {}, `${p.player} (withdrawn as a no-show) `,
+    h("button", { type: "button", onclick: () => act("/checkins", { player: p.player }, `${p.player} is back from the next round.`) }, `Check in ${p.player}: missed rounds count nothing`),
+    " ",
+    h("button", { type: "button", onclick: () => act("/checkins", { player: p.player, missed: "loss" }, `${p.player} is back; each missed round is a loss.`) }, `Check in ${p.player}: a loss per missed round`))));
   const sweep = byId("withdraw-no-shows");
   sweep.hidden = missing.length === 0;
   sweep.textContent = `Withdraw the ${counted(missing.length, "player")} not checked in…`;

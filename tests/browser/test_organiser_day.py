@@ -108,6 +108,10 @@ def test_the_organiser_runs_the_room_from_a_phone(browser, live_server, event):
         cards.nth(1).get_by_role("button", name=f"{c} won").click()
         expect(cards.nth(1).locator(".badge")).to_have_text("decided")
         expect(page.locator("#undo-round")).to_be_hidden()  # it has results
+        page.get_by_role("button", name="Check in Eve: a loss per missed round").click()  # late, after round 1
+        expect(page.locator("#day-status")).to_have_text("Eve is back; each missed round is a loss.")
+        eve = get(live_server, f"/api/v1/events/{made['id']}/standings", made["organiser_token"])["standings"]
+        assert next(r for r in eve if r["player"] == "Eve")["losses"] == 1
         page.select_option("#adjust-player", "Bob")
         page.fill("#adjust-points", "-1")
         page.fill("#adjust-reason", "late to the table")

@@ -72,7 +72,12 @@ def test_players_check_themselves_in_and_a_retry_changes_nothing(saved_client):
     event = make_event(saved_client)
     tokens = register(saved_client, event, 3, names=["Ann", "Bob", "Cid"])
     first = saved_client.post(url(event, "/checkins"), json={"player": "ann"}, headers=auth(tokens["Ann"]))
-    assert first.status_code == 201 and first.json == {"player": "Ann", "checked_in": True, "withdrawn": False}
+    assert first.status_code == 201 and first.json == {
+        "player": "Ann",
+        "checked_in": True,
+        "withdrawn": False,
+        "no_show": False,
+    }
     again = saved_client.post(url(event, "/checkins"), json={"player": "Ann"}, headers=auth(tokens["Ann"]))
     assert again.status_code == 200 and again.json == first.json
     other = saved_client.post(url(event, "/checkins"), json={"player": "Bob"}, headers=auth(tokens["Ann"]))
@@ -101,13 +106,46 @@ def test_no_shows_are_withdrawn_at_once_and_a_late_check_in_plays_from_the_next_
     first = start(saved_client, event)
     assert len(first["pairings"]) == 2 and "Eve" not in [p for t in first["pairings"] for p in t["players"]]
     late = saved_client.post(url(event, "/checkins"), json={"player": "Eve"}, headers=auth(tokens["Eve"]))
-    assert late.status_code == 201 and late.json == {"player": "Eve", "checked_in": True, "withdrawn": False}
+    assert late.status_code == 201 and late.json == {
+        "player": "Eve",
+        "checked_in": True,
+        "withdrawn": False,
+        "no_show": False,
+    }
     for t in first["pairings"]:
         a, b = t["players"]
         result(saved_client, event, 1, tokens[a], table=t["table"], **win(a, b))
         confirm(saved_client, event, 1, tokens[b], t["table"])
     eve = standings(saved_client, event)["Eve"]
     assert eve["played"] == 0 and eve["score"] == 0  # nothing for the round she missed
+    second = start(saved_client, event)
+    assert "Eve" in [p for t in second["pairings"] for p in t["players"]]
+
+
+def test_the_organiser_counts_a_late_arrivals_missed_rounds_as_losses_when_they_choose(saved_client):
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 5, names=["Ann", "Bob", "Cid", "Dee", "Eve"])
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        saved_client.post(url(event, "/checkins"), json={"player": name}, headers=auth(tokens[name]))
+    swept = saved_client.post(url(event, "/no-shows"), headers=organiser(event)).json["players"]
+    assert [p["player"] for p in swept if p["no_show"]] == ["Eve"]
+    first = start(saved_client, event)
+    for t in first["pairings"]:
+        a, b = t["players"]
+        result(saved_client, event, 1, tokens[a], table=t["table"], **win(a, b))
+        confirm(saved_client, event, 1, tokens[b], t["table"])
+    own = saved_client.post(
+        url(event, "/checkins"), json={"player": "Eve", "missed": "loss"}, headers=auth(tokens["Eve"])
+    )
+    assert own.status_code == 403  # the organiser's choice, not the late player's
+    bad = saved_client.post(url(event, "/checkins"), json={"player": "Eve", "missed": "win"}, headers=organiser(event))
+    assert bad.status_code == 422 and "missed" in bad.json["errors"]
+    late = saved_client.post(
+        url(event, "/checkins"), json={"player": "Eve", "missed": "loss"}, headers=organiser(event)
+    )
+    assert late.status_code == 201 and late.json["withdrawn"] is False
+    eve = standings(saved_client, event)["Eve"]
+    assert (eve["losses"], eve["played"], eve["byes"], eve["score"]) == (1, 0, 0, 0)  # round 1 missed: a loss
     second = start(saved_client, event)
     assert "Eve" in [p for t in second["pairings"] for p in t["players"]]
 
