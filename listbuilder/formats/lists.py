@@ -127,7 +127,11 @@ class ArmyListSchema(FastSchema):
     # only then; every other field it always has (the OpenAPI document says so).
     ANSWER_SOMETIMES: ClassVar[frozenset[str]] = frozenset({"game_mode", "budget"})
 
-    system = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    system = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=100),
+        metadata={"system_id": True},  # the OpenAPI document lists the systems loaded
+    )
     book = fields.String(required=True, validate=validate.Length(min=1, max=100))
     name = fields.String(load_default="", validate=validate.Length(max=200))
     points_limit = positive_int(

@@ -168,7 +168,7 @@ class UnitOut(OutSchema.from_dict(_lifted_stats())):  # type: ignore[misc]
 
 class BookSummaryOut(OutSchema):
     id = fields.String()
-    system = fields.String()
+    system = fields.String(metadata={"system_id": True})
     name = fields.String()
     faction = fields.String()
     version = fields.String()
@@ -219,7 +219,7 @@ class BookOut(BookSummaryOut):
 
 
 class SystemSummaryOut(OutSchema):
-    id = fields.String()
+    id = fields.String(metadata={"system_id": True})
     name = fields.String()
     family = fields.String()
     edition = fields.String()

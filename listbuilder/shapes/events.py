@@ -105,7 +105,7 @@ class DaySettingsIn(StrictSchema):
 
 class EventIn(DaySettingsIn):
     name = _name(200, required=True)
-    system = _text(1, 100, required=True)
+    system = _text(1, 100, required=True, metadata={"system_id": True})
     points_limit = positive_int(
         load_default=None,
         allow_none=True,
@@ -169,7 +169,7 @@ class EventSettingsOut(OutSchema):
 class EventOut(OutSchema):
     id = fields.String()
     name = fields.String()
-    system = fields.String()
+    system = fields.String(metadata={"system_id": True})
     settings = Described(
         EventSettingsOut, metadata={"description": "the list settings every submitted list is validated with"}
     )

@@ -28,7 +28,7 @@ from listbuilder.shapes.events import MAX_BATCH, BatchIn, BatchOut
 from listbuilder.shapes.situation_forms import preview_form
 from listbuilder.web.context import ARMY_LIST, BookAnswer, registry
 from listbuilder.web.http.errors import error_body
-from listbuilder.web.http.rest import Blueprint
+from listbuilder.web.http.rest import LIST_422, Blueprint
 
 # One schema instance for every request: webargs builds a new one per request from a class,
 # and building one deep-copies every field (about a quarter of a validation request's time).
@@ -182,7 +182,7 @@ class ValidateList(MethodView):
     @blp.arguments(VALIDATE_QUERY, location="query")
     @blp.arguments(ARMY_LIST)
     @blp.response(200, ReportOut)
-    @blp.errors(400, 404, 413, 415)
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: LIST_422})
     @blp.doc(operationId="validateList")
     def post(self, query: dict[str, Any], army: ArmyList) -> Any:
         """Validate an army list: legal or not, totals, and every issue with path and clause."""

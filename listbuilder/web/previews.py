@@ -21,7 +21,7 @@ from listbuilder.shapes.api import UnitStats
 from listbuilder.shapes.preview_requests import finish_request
 from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSchema, schema_of
 from listbuilder.web.context import registry
-from listbuilder.web.http.rest import Blueprint
+from listbuilder.web.http.rest import PREVIEW_422, Blueprint
 
 blp = Blueprint(
     "previews",
@@ -165,7 +165,7 @@ class Previews(MethodView):
     @blp.doc(operationId="previewAttack")
     @blp.arguments(schema_of(PreviewRequestSchema))  # an instance: webargs builds a class anew per request
     @blp.response(200, PreviewOut)
-    @blp.errors(400, 404, 413, 415)
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: PREVIEW_422})
     def post(self, request: dict[str, Any]) -> Any:
         """Preview a combat: distributions of hits, wounds and models killed, and consequences."""
         reg = registry()
@@ -179,7 +179,7 @@ class TurnPreviews(MethodView):
     @blp.doc(operationId="previewTurn")
     @blp.arguments(schema_of(TurnRequestSchema))
     @blp.response(200, TurnOut)
-    @blp.errors(400, 404, 413, 415)
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: PREVIEW_422})
     def post(self, request: dict[str, Any]) -> Any:
         """Preview a whole turn: the attacker's shooting, then its charge into the same target
         (with the target's strike-back and morale), as one exact distribution."""
@@ -192,7 +192,7 @@ class ComparePreviews(MethodView):
     @blp.doc(operationId="compareLoadouts")
     @blp.arguments(schema_of(CompareRequestSchema))
     @blp.response(200, CompareOut)
-    @blp.errors(400, 404, 413, 415)
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: PREVIEW_422})
     def post(self, request: dict[str, Any]) -> Any:
         """Compare loadouts of one unit against a target: points, expected wounds, chance to
         destroy and expected wounds per 100 points of each option."""

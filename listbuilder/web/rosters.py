@@ -19,7 +19,7 @@ from listbuilder.printing.html import LAYOUTS, PAPERS, render_html
 from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import list_code, registry
 from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name
-from listbuilder.web.http.rest import Blueprint
+from listbuilder.web.http.rest import LIST_422, Blueprint
 
 rosters = lazy_module("listbuilder.printing.rosters")  # loaded by the first roster (or wsgi's warm_up), not at start-up
 
@@ -54,7 +54,7 @@ class RosterPdf(MethodView):
     @blp.response(
         200, BINARY, content_type="application/pdf", description="The roster as a PDF file.", headers=CODE_HEADER
     )
-    @blp.errors(400, 404, 413, 415)
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: LIST_422})
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """Print an army list as a PDF roster (A4 or US Letter; compact sheet or unit cards), legal or not."""
         from listbuilder.printing.pdf import roster_pdf  # loaded by wsgi.warm_up before the workers fork
@@ -73,7 +73,7 @@ class RosterText(MethodView):
     @blp.response(
         200, TEXT, content_type="text/plain", description="One line per unit, for forums.", headers=CODE_HEADER
     )
-    @blp.errors(400, 404, 413, 415)
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: LIST_422})
     def post(self, army: ArmyList) -> Any:
         """The roster as compact text: a header line, then one line per unit."""
         roster = rosters.build_roster(registry(), army)
@@ -90,7 +90,7 @@ class RosterHtml(MethodView):
     @blp.response(
         200, TEXT, content_type="text/html", description="The print preview as an HTML page.", headers=CODE_HEADER
     )
-    @blp.errors(400, 404, 413, 415)
+    @blp.errors(400, 404, 413, 415, 422, descriptions={422: LIST_422})
     def post(self, query: dict[str, str], army: ArmyList) -> Any:
         """The roster as the HTML print preview (same document the PDF is made from)."""
         check_entries(army)

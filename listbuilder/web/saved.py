@@ -51,7 +51,7 @@ from listbuilder.web.context import (
 )
 from listbuilder.web.http.downloads import BINARY, CODE_HEADER, TEXT, content_disposition, download_name, no_content
 from listbuilder.web.http.errors import etag, store_error_response
-from listbuilder.web.http.rest import PAGE_HEADERS, Blueprint
+from listbuilder.web.http.rest import LIST_422, PAGE_HEADERS, Blueprint
 
 saved = lazy_module(
     "listbuilder.lists.saved"
@@ -306,7 +306,7 @@ class SavedLists(MethodView):
         CreatedOut,
         headers={"Location": {"description": "the new list's URL", "schema": {"type": "string"}}, **ETAG_HEADER},
     )
-    @_errors(400, 404, 413, 415, 422)
+    @_errors(400, 404, 413, 415, 422, _422=LIST_422)
     @blp.doc(operationId="saveList")
     def post(self, army: ArmyList) -> Any:
         """Save a list (legal or not): a new id, an edit token shown only now, version 1."""
@@ -329,7 +329,7 @@ class SavedList(MethodView):
     @blp.arguments(ARMY_LIST)
     @blp.response(200, SavedListOut, headers=ETAG_HEADER)
     @blp.doc(security=EDIT_TOKEN, parameters=[IF_MATCH])
-    @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422, 423, 428)
+    @_errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 422, 423, 428, _422=LIST_422)
     @blp.doc(operationId="updateSavedList")
     def put(self, army: ArmyList, list_id: str) -> Any:
         """Save a new version (edit token and If-Match needed); older versions stay readable."""

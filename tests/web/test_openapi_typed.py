@@ -121,3 +121,25 @@ def test_the_counter_finds_what_it_should():
         "#/components/schemas/A/properties/y",
         "#/components/schemas/A/properties/z",
     ]
+
+
+def test_system_ids_are_enums_and_what_a_schema_cannot_say_is_a_named_422(spec, client, registry):
+    """issue 36's schemathesis finds: the document accepted what the server refuses with 422."""
+    schemas, systems = spec["components"]["schemas"], sorted(registry.systems)
+    for name, key in (("ArmyList", "system"), ("EventIn", "system"), ("BookSummaryOut", "system")):
+        assert schemas[name]["properties"][key]["enum"] == systems, name
+    assert schemas["EventIn"]["properties"]["deadline"]["format"] == "date-time"
+    for path, method in (
+        ("/api/v1/lists/validate", "post"),
+        ("/api/v1/lists", "post"),
+        ("/api/v1/rosters/pdf", "post"),
+    ):
+        assert "two units sharing a key" in spec["paths"][path][method]["responses"]["422"]["description"], path
+    assert "situation.defender.shaken" in spec["paths"]["/api/v1/previews"]["post"]["responses"]["422"]["description"]
+    twice = {
+        "system": "grimdark-future",
+        "book": "gf-cinder-covenant",
+        "units": [{"key": "a", "unit": "cc-ash-wardens"}] * 2,
+    }
+    refused = client.post("/api/v1/lists/validate", json=twice)
+    assert refused.status_code == 422 and "units[1].key" in refused.json["errors"]

@@ -45,6 +45,20 @@ ERROR_DESCRIPTIONS = {
     422: "The body or query has invalid fields (errors name each one).",
 }
 
+# What a 422 to a list in the body may say beyond what its schema declares (JSON Schema cannot
+# say that the units' keys are unique: uniqueItems compares whole objects).
+LIST_422 = (
+    "The body or query has invalid fields, errors naming each: beside what the schema declares,"
+    " two units sharing a key (units[i].key) and more than 2000 upgrade rows in all (units)."
+)
+# ... and to a combat preview, whose situation keys depend on the system named beside them.
+PREVIEW_422 = (
+    "The body has invalid fields, errors naming each: beside what the schema declares, a"
+    " defender shortcut given twice (situation.shaken and situation.defender.shaken), a profile"
+    " in another family's shape, or a situation that makes no sense for the units (a weapon the"
+    " attacker lacks, a range for a melee attack)."
+)
+
 
 # One instance documents every error answer: given the class, flask-smorest built one per
 # status and operation (about 120), a tenth of the API modules' import.
