@@ -50,22 +50,32 @@ def examples(path: Path) -> list[tuple[int, str, Any]]:
     return found
 
 
-def last_command(script: str) -> str | None:
-    """The last command of a shell snippet if it is a curl of the API (comments dropped)."""
+def shell_commands(script: str) -> list[str]:
+    """The commands of a shell snippet, each with its continued lines and trailing comment
+    (comment lines between them dropped)."""
     commands, current = [], ""
     for line in script.splitlines():
         if not current and (not line.strip() or line.lstrip().startswith("#")):
             continue
         current += line + "\n"
         try:
-            shlex.split(current)
+            shlex.split(current, comments=True)
         except ValueError:  # an open quote: the command goes on
             continue
         if not current.rstrip().endswith("\\"):
             commands.append(current)
             current = ""
-    last = commands[-1] if commands else ""
-    return last if re.match(r"\s*curl\b.*localhost:8000/api/v1/", last, re.S) else None
+    return commands
+
+
+def is_api_curl(command: str) -> bool:
+    return re.match(r"\s*curl\b.*localhost:8000/api/v1/", command, re.S) is not None
+
+
+def last_command(script: str) -> str | None:
+    """The last command of a shell snippet if it is a curl of the API."""
+    commands = shell_commands(script)
+    return commands[-1] if commands and is_api_curl(commands[-1]) else None
 
 
 def request_of(command: str) -> dict[str, Any]:
@@ -204,19 +214,7 @@ FILES["list-v2.json"] = {**FILES["list.json"], "name": "Ember Host II"}
 
 def api_commands(script: str) -> list[str]:
     """Every curl of the API in a shell snippet, in order (comments after a command kept)."""
-    commands, current = [], ""
-    for line in script.splitlines():
-        if not current and (not line.strip() or line.lstrip().startswith("#")):
-            continue
-        current += line + "\n"
-        try:
-            shlex.split(current, comments=True)
-        except ValueError:
-            continue
-        if not current.rstrip().endswith("\\"):
-            commands.append(current)
-            current = ""
-    return [c for c in commands if re.match(r"\s*curl\b.*localhost:8000/api/v1/", c, re.S)]
+    return [command for command in shell_commands(script) if is_api_curl(command)]
 
 
 def run_request(command: str, bound: dict[str, str]) -> dict[str, Any]:

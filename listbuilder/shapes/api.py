@@ -15,7 +15,7 @@ from marshmallow import fields, post_dump, validate
 
 from listbuilder import issue_data, validation
 from listbuilder.families import FAMILIES
-from listbuilder.formats.fields import Computed, CostField, Described, OutSchema, RuleLabel
+from listbuilder.formats.fields import Computed, CostField, Described, OutSchema, RuleLabel, Schema
 from listbuilder.model import AFFECTS_ALL, AFFECTS_ANY, AFFECTS_ONE, AFFECTS_UNIT, AFFECTS_UP_TO
 from listbuilder.shapes.previews import OneOfSchemas
 
@@ -549,6 +549,33 @@ class ReportOut(VerdictOut):
         metadata={
             "description": "per entry key: its cost vector after upgrades and its model count; with ?profiles=true also its profile (ProfileOut: weapons, items and rules after upgrades)"
         },
+    )
+
+
+class PageOut(OutSchema):
+    """What an answer that comes a page at a time adds: how many in all, and the next page."""
+
+    total = fields.Integer(metadata={"description": "items in all"})
+    next = fields.String(allow_none=True, metadata={"description": "the next page's URL (null: this is the last page)"})
+
+
+def page_query(items: str, *, default: int, most: int, skipped_from: str) -> type[Schema]:
+    """The query of a page of *items*: ``limit`` of them (1 to *most*, *default* when not
+    given) from the ``offset``-th, counted from *skipped_from*."""
+    return Schema.from_dict(
+        {
+            "limit": fields.Integer(
+                load_default=default,
+                validate=validate.Range(min=1, max=most),
+                metadata={"description": f"{items} per page (1 to {most}, default {default})"},
+            ),
+            "offset": fields.Integer(
+                load_default=0,
+                validate=validate.Range(min=0),
+                metadata={"description": f"{items} to skip from {skipped_from}"},
+            ),
+        },
+        name=f"{items.title().replace(' ', '')}PageQuery",
     )
 
 

@@ -12,7 +12,7 @@ from marshmallow import ValidationError, fields, validate
 
 from listbuilder.formats.fields import Described, OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
-from listbuilder.shapes.api import CostOut, ErrorOut, ListDocument, ReportOut, VerdictOut
+from listbuilder.shapes.api import CostOut, ErrorOut, ListDocument, PageOut, ReportOut, VerdictOut, page_query
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.tournament import DEFAULT_TIEBREAKERS, TIEBREAKERS
@@ -261,7 +261,7 @@ class EntryOut(SubmittedOut, VerdictOut):
     )
 
 
-class ReportOutEvent(OutSchema):
+class ReportOutEvent(PageOut):
     event = fields.Nested(EventOut)
     entries = fields.List(
         fields.Nested(EntryOut), metadata={"description": "one per player (this page's): their newest submission"}
@@ -269,25 +269,10 @@ class ReportOutEvent(OutSchema):
     submissions = fields.Integer(
         metadata={"description": "submissions received in all (players who submitted again count each time)"}
     )
-    total = fields.Integer(metadata={"description": "entries in all (players)"})
-    next = fields.String(allow_none=True, metadata={"description": "the next page's URL (null: this is the last page)"})
 
 
-REPORT_PAGE = 500
-
-
-class ReportQuery(StrictSchema):
-    """A page of the report: *limit* entries from the *offset*-th (players in the order they
-    first submitted)."""
-
-    limit = fields.Integer(
-        load_default=REPORT_PAGE,
-        validate=validate.Range(min=1, max=MAX_PLAYERS),
-        metadata={"description": f"entries per page (1 to {MAX_PLAYERS}, default {REPORT_PAGE})"},
-    )
-    offset = fields.Integer(
-        load_default=0, validate=validate.Range(min=0), metadata={"description": "entries to skip from the first"}
-    )
+# players in the order they first submitted
+ReportQuery = page_query("entries", default=500, most=MAX_PLAYERS, skipped_from="the first player to submit")
 
 
 class PackQuery(PaperQuery):

@@ -13,7 +13,7 @@ from marshmallow import fields, validate
 from listbuilder.formats.fields import OutSchema, Schema
 from listbuilder.formats.lists import ArmyListSchema
 from listbuilder.printing.html import LAYOUTS, PAPERS
-from listbuilder.shapes.api import ReportOut
+from listbuilder.shapes.api import PageOut, ReportOut, page_query
 from listbuilder.store.limits import MAX_VERSIONS_PER_LIST
 
 
@@ -99,30 +99,15 @@ class VersionSummaryOut(OutSchema):
     verification_code = fields.String(metadata={"description": "under the rules it was saved with"})
 
 
-class VersionsOut(OutSchema):
+class VersionsOut(PageOut):
     id = fields.String()
     current = fields.Integer(metadata={"description": "the current version's number (versions are 1 to it)"})
     versions = fields.List(
         fields.Nested(VersionSummaryOut), metadata={"description": "this page's versions, oldest first"}
     )
-    total = fields.Integer(metadata={"description": "versions in all"})
-    next = fields.String(allow_none=True, metadata={"description": "the next page's URL (null: this is the last page)"})
 
 
-VERSIONS_PAGE = 100
-
-
-class VersionsQuery(Schema):
-    """A page of a list's versions: *limit* of them from the *offset*-th (0: version 1)."""
-
-    limit = fields.Integer(
-        load_default=VERSIONS_PAGE,
-        validate=validate.Range(min=1, max=MAX_VERSIONS_PER_LIST),
-        metadata={"description": f"versions per page (1 to {MAX_VERSIONS_PER_LIST}, default {VERSIONS_PAGE})"},
-    )
-    offset = fields.Integer(
-        load_default=0, validate=validate.Range(min=0), metadata={"description": "versions to skip from the oldest"}
-    )
+VersionsQuery = page_query("versions", default=100, most=MAX_VERSIONS_PER_LIST, skipped_from="the oldest")
 
 
 class UpgradeChangeOut(OutSchema):
