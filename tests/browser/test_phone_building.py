@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.test_builder import entries, open_builder
-from tests.browser.test_players_word import SIZES, add_only, sized  # noqa: F401 (a fixture)
+from tests.browser.test_players_word import add_only, context  # noqa: F401 (context: the fixture, 390 px light and 1280 px dark)
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +27,7 @@ def page_width(page: Page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
 
-def test_a_unit_with_nothing_to_choose_is_added_in_one_tap_with_undo(sized: Page):
-    page = sized
+def test_a_unit_with_nothing_to_choose_is_added_in_one_tap_with_undo(page: Page):
     open_builder(page, BOOK)
     page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
     expect(entries(page)).to_have_count(1)
@@ -46,8 +45,7 @@ def test_a_unit_with_nothing_to_choose_is_added_in_one_tap_with_undo(sized: Page
     expect(page.locator("#preselected")).to_contain_text("must choose")
 
 
-def test_list_rows_are_compact_on_a_phone_with_their_actions_in_a_menu(sized: Page):
-    page = sized
+def test_list_rows_are_compact_on_a_phone_with_their_actions_in_a_menu(page: Page):
     open_builder(page, BOOK)
     page.get_by_role("combobox", name="Add Ash Wardens with a hero or an upgrade").select_option("pair+cc-pyre-marshal")
     page.get_by_role("button", name="Done: close the unit editor (Escape)").click()
@@ -66,8 +64,7 @@ def test_list_rows_are_compact_on_a_phone_with_their_actions_in_a_menu(sized: Pa
     assert page_width(page) <= page.viewport_size["width"]
 
 
-def test_identical_units_are_one_row_that_opens(sized: Page):
-    page = sized
+def test_identical_units_are_one_row_that_opens(page: Page):
     open_builder(page, BOOK)
     page.select_option("#book-cc-forge-crawler-count", "3")
     page.get_by_role("button", name="Add Forge Crawler", exact=True).click()
@@ -101,8 +98,7 @@ def test_identical_units_are_one_row_that_opens(sized: Page):
     expect(entries(page)).to_have_count(2)
 
 
-def test_the_unit_filter_searches_weapons_rules_and_upgrades_and_says_when_nothing_matches(sized: Page):
-    page = sized
+def test_the_unit_filter_searches_weapons_rules_and_upgrades_and_says_when_nothing_matches(page: Page):
     open_builder(page, BOOK)
     search = page.locator("#unit-filter")
     search.fill("flamer")  # an upgrade of Ash Wardens, no part of their name
@@ -119,8 +115,7 @@ def test_the_unit_filter_searches_weapons_rules_and_upgrades_and_says_when_nothi
     expect(page.locator("#book-units > li:visible")).to_have_count(page.locator("#book-units > li").count())
 
 
-def test_a_count_typed_into_a_number_box_updates_the_points_at_once(sized: Page):
-    page = sized
+def test_a_count_typed_into_a_number_box_updates_the_points_at_once(page: Page):
     open_builder(page, BOOK)
     add_only(page, "Ash Wardens")
     page.locator("#toast-edit").click()
@@ -133,8 +128,7 @@ def test_a_count_typed_into_a_number_box_updates_the_points_at_once(sized: Page)
     expect(box).to_have_value("2")
 
 
-def test_previews_pick_each_unit_as_it_stands_and_fit_a_phone(sized: Page):
-    page = sized
+def test_previews_pick_each_unit_as_it_stands_and_fit_a_phone(page: Page):
     open_builder(page, BOOK)
     page.get_by_role("combobox", name="Add Ash Wardens with a hero or an upgrade").select_option("pair+cc-pyre-marshal")
     page.get_by_role("button", name="Done: close the unit editor (Escape)").click()
@@ -159,9 +153,8 @@ def test_previews_pick_each_unit_as_it_stands_and_fit_a_phone(sized: Page):
     assert page_width(page) <= page.viewport_size["width"]
 
 
-def test_a_big_melee_preview_scrolls_inside_its_box_never_the_page(sized: Page):
+def test_a_big_melee_preview_scrolls_inside_its_box_never_the_page(page: Page):
     """Age of Fantasy melee between 20-model units: a 17-column "at least" table (808 px before)."""
-    page = sized
     open_builder(page, "aof-ember-marches")
     add_only(page, "Levy Spearmen")
     page.select_option("#pv-s-attack", "melee")
@@ -173,8 +166,7 @@ def test_a_big_melee_preview_scrolls_inside_its_box_never_the_page(sized: Page):
     assert box and box["x"] + box["width"] <= page.viewport_size["width"]
 
 
-def test_an_armour_hex_preview_reads_as_english(sized: Page):
-    page = sized
+def test_an_armour_hex_preview_reads_as_english(page: Page):
     open_builder(page, "ah-hammerdeep-holds")
     add_only(page, "Anvil Battle Tank")
     page.click("#pv-run")
@@ -183,8 +175,7 @@ def test_an_armour_hex_preview_reads_as_english(sized: Page):
     assert page_width(page) <= page.viewport_size["width"]
 
 
-def test_the_builder_speaks_each_familys_words(sized: Page):
-    page = sized
+def test_the_builder_speaks_each_familys_words(page: Page):
     for book in ("ahx-fjordhold", "ah-hammerdeep-holds"):
         open_builder(page, book)
         expect(page.locator("#list-hint")).not_to_contain_text("combined pair")  # OPR words, not theirs
@@ -194,8 +185,7 @@ def test_the_builder_speaks_each_familys_words(sized: Page):
     expect(page.locator("header.site")).not_to_contain_text(re.compile("regiments regiments", re.IGNORECASE))
 
 
-def test_the_builders_layout_on_a_phone_and_a_desk(sized: Page):
-    page = sized
+def test_the_builders_layout_on_a_phone_and_a_desk(page: Page):
     open_builder(page, "ah-hammerdeep-holds")
     width = page.viewport_size["width"]
     if is_phone(page):
@@ -218,8 +208,7 @@ def test_the_builders_layout_on_a_phone_and_a_desk(sized: Page):
         assert head and bar and head["y"] >= bar["y"] + bar["height"] - 1, (head, bar)  # never under the bar
 
 
-def test_the_home_page_offers_no_empty_draft_and_each_draft_can_be_dismissed(sized: Page):
-    page = sized
+def test_the_home_page_offers_no_empty_draft_and_each_draft_can_be_dismissed(page: Page):
     page.goto(page.base + "/")
     page.evaluate(
         """() => {

@@ -25,19 +25,14 @@ SIZES = [pytest.param((PHONE, "light"), id="390-light"), pytest.param((DESKTOP, 
 
 
 @pytest.fixture(params=SIZES)
-def sized(request, browser, live_server):
+def context(request, browser):
+    """conftest's page, in a context at 390 px light or 1280 px dark (this module's tests run in both)."""
     viewport, scheme = request.param
     phone = viewport["width"] < 500
     context = browser.new_context(viewport=viewport, color_scheme=scheme, is_mobile=phone, has_touch=phone)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(10000)
-    page.base = live_server  # type: ignore[attr-defined]
-    yield page
+    yield context
     context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def add_only(page: Page, name: str) -> None:
@@ -64,8 +59,7 @@ def server_version(page: Page, list_id: str) -> dict:
     return page.request.get(f"{page.base}/api/v1/lists/{list_id}").json()
 
 
-def test_share_and_the_edit_link_give_the_saved_version_and_ask_about_unsaved_changes(sized: Page):
-    page = sized
+def test_share_and_the_edit_link_give_the_saved_version_and_ask_about_unsaved_changes(page: Page):
     list_id = save_first_version(page, "Club night")
     page.fill("#points-limit", "100")  # now illegal: over the limit
     expect(page.locator("#validity")).to_have_text(re.compile("error"))
@@ -89,8 +83,7 @@ def test_share_and_the_edit_link_give_the_saved_version_and_ask_about_unsaved_ch
     assert server_version(page, list_id)["version"] == 2
 
 
-def test_share_never_answers_a_pending_save_or_discard_question(sized: Page):
-    page = sized
+def test_share_never_answers_a_pending_save_or_discard_question(page: Page):
     list_id = save_first_version(page, "Keep asking")
     page.fill("#list-name", "Keep asking, changed")
     page.reload()  # the changes come back from this browser, with the question
@@ -107,8 +100,7 @@ def test_share_never_answers_a_pending_save_or_discard_question(sized: Page):
     expect(state(page)).to_have_text("Saved (v1)")
 
 
-def test_every_saved_version_is_restored_in_one_step_as_a_new_version(sized: Page):
-    page = sized
+def test_every_saved_version_is_restored_in_one_step_as_a_new_version(page: Page):
     list_id = save_first_version(page, "Versions")
     add_only(page, "Forge Crawler")
     page.locator("#bar-save").click()
@@ -125,8 +117,7 @@ def test_every_saved_version_is_restored_in_one_step_as_a_new_version(sized: Pag
     expect(state(page)).to_have_text("Unsaved changes")
 
 
-def test_a_locked_list_saves_as_a_copy_named_so_and_my_lists_names_its_event(sized: Page):
-    page = sized
+def test_a_locked_list_saves_as_a_copy_named_so_and_my_lists_names_its_event(page: Page):
     list_id = save_first_version(page, "Cup list")
     event_url = create_event(page)
     submit(page, event_url, "Cup list", "Ann")
@@ -156,8 +147,7 @@ def test_a_locked_list_saves_as_a_copy_named_so_and_my_lists_names_its_event(siz
     expect(locked.get_by_role("link", name="Ember Cup <b>2026</b>")).to_have_attribute("href", re.compile(r"^/events/"))
 
 
-def test_the_bar_says_saved_unsaved_offline_or_conflict_and_save_is_always_on_screen(sized: Page):
-    page = sized
+def test_the_bar_says_saved_unsaved_offline_or_conflict_and_save_is_always_on_screen(page: Page):
     list_id = save_first_version(page, "Bar")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the foot of the page
     box = page.locator("#bar-save").bounding_box()
