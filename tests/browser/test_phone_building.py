@@ -287,3 +287,32 @@ def test_open_a_book_add_eight_units_and_save_in_at_most_20_taps(browser, live_s
         print(f"open a book, add 8 units, save: {taps} taps")
     finally:
         context.close()
+
+
+def test_axe_finds_nothing_serious_in_the_new_controls(page: Page):
+    """The toast, a stack of copies open with a row's menu, the state bar, the Share question
+    and the versions panel, in both schemes (axe-core, as test_accessibility injects it)."""
+    from tests.browser.test_accessibility import AXE, serious
+
+    page.context.add_init_script(path=str(AXE))
+    open_builder(page, BOOK)
+    page.select_option("#book-cc-forge-crawler-count", "3")
+    page.get_by_role("button", name="Add Forge Crawler", exact=True).click()
+    add_only(page, "Ash Wardens")
+    if is_phone(page):
+        page.get_by_role("button", name="Actions for 3× Forge Crawler", exact=True).click()
+    page.get_by_role("button", name="Show each of 3× Forge Crawler").click()
+    if is_phone(page):
+        page.get_by_role("button", name="Actions for Forge Crawler #2", exact=True).click()
+    found = {"rows and toast": serious(page)}
+    page.locator("#bar-save").click()
+    expect(page.locator("#bar-state")).to_have_text("Saved (v1)", timeout=20000)
+    page.fill("#list-name", "Axe")
+    page.locator("#share-list").click()
+    expect(page.locator("#link-question")).to_be_visible()
+    found["share question"] = serious(page)
+    page.get_by_role("button", name="Save and share").click()
+    page.locator("#versions summary").click()
+    expect(page.locator("#restore-1")).to_be_visible()
+    found["versions"] = serious(page)
+    assert found == {"rows and toast": [], "share question": [], "versions": []}, found
