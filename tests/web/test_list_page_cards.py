@@ -105,3 +105,25 @@ def test_the_unit_table_numbers_units_as_their_cards_do(saved_client):
     html = _page(saved_client)
     rows = re.findall(r'<tr class="unit-block">\s*<td>([^<]*)</td>', html)
     assert rows == ["1", "2a", "2b", "3"]
+
+
+def test_a_list_whose_book_this_server_no_longer_serves_shows_cards_from_the_book_as_saved(
+    saved_client, registry, database_url
+):
+    from dataclasses import replace
+
+    from listbuilder.web import create_app
+
+    made = saved_client.post("/api/v1/lists", json=ARMY).get_json()
+    without = replace(registry, books={k: b for k, b in registry.books.items() if k != ARMY["book"]})
+    app = create_app({"TESTING": True, "REGISTRY": without, "DATABASE_URL": database_url})
+    try:
+        page = app.test_client().get(f"/l/{made['id']}")
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        assert "The army book has changed since this list was saved" in html
+        cards = [_text(c) for c in _cards(html)]
+        assert len(cards) == 3 and cards[0].startswith("1 Ash Wardens")
+    finally:
+        if (opened := app.extensions.get("listbuilder.database")) is not None:
+            opened.dispose()
