@@ -158,6 +158,7 @@ def test_an_illegal_list_is_refused_with_its_issues_and_left_unlocked(saved_clie
     response = submit(saved_client, event, made)
     assert response.status_code == 422 and set(response.json) == ERROR_KEYS
     assert any("upgrade.count" in m for m in response.json["errors"]["list.units[0].upgrades[0].count"])
+    assert "(1 problem);" in response.json["message"]  # counted in English, never "1 problem(s)"
     assert count_rows(db, event_submissions) == before
     assert saved_client.get(f"/api/v1/lists/{made['id']}").json["locked"] is False
 
