@@ -185,3 +185,18 @@ def test_a_hex_list_whose_tables_outgrow_a_phone_card_scrolls_them_by_keyboard_t
         assert serious(page) == []
     finally:
         context.close()
+
+
+def test_the_rules_edition_import_and_book_pages_read_at_both_widths_in_both_schemes(sized: Page):
+    page = sized
+    width = page.viewport_size["width"]
+    for path, shown in (
+        ("/systems/age-of-fantasy/rules-edition", ".edition-changes"),
+        ("/import", "#where-from ol"),
+        ("/books/ah-hammerdeep-holds", "#unit-anvil-tank table.panel"),
+    ):
+        page.goto(page.base + path)
+        expect(page.locator(shown).first).to_be_visible()
+        scrolled = page.evaluate("document.documentElement.scrollWidth")
+        assert scrolled <= width, f"{path} scrolls sideways ({scrolled}px at {width}px)"
+        assert serious(page) == [], path
