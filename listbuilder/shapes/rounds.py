@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
-from listbuilder.shapes.api import ReportOut
+from listbuilder.shapes.api import PageOut, ReportOut, page_query
 from listbuilder.shapes.events import MAX_PLAYERS, NOT_BLANK, DaySettingsIn, EventOut
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
@@ -342,12 +342,20 @@ class ResultStepOut(OutSchema):
     at = fields.DateTime()
 
 
-class LogOut(OutSchema):
+class LogOut(PageOut):
+    """The day's record; the result steps, which grow with every table, a page at a time
+    (``total`` and ``next`` count them), the organiser's actions and the rounds whole."""
+
     log = fields.List(fields.Nested(LogEntryOut), metadata={"description": "the organiser's actions, oldest first"})
     rounds = fields.List(
         fields.Nested(PairedRoundOut), metadata={"description": "each round as paired (before any swap), with its seed"}
     )
-    results = fields.List(fields.Nested(ResultStepOut), metadata={"description": "every result step"})
+    results = fields.List(
+        fields.Nested(ResultStepOut), metadata={"description": "this page's result steps, in the order they were taken"}
+    )
+
+
+LogQuery = page_query("result steps", default=1000, most=10000, skipped_from="the first")
 
 
 class SheetQuery(PaperQuery):

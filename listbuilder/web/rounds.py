@@ -20,6 +20,7 @@ from listbuilder.shapes.events import EventOut
 from listbuilder.shapes.rounds import (
     EventEditIn,
     LogOut,
+    LogQuery,
     PairingOut,
     PlayerIn,
     PrecheckIn,
@@ -52,7 +53,7 @@ from listbuilder.web.context import (
 )
 from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
 from listbuilder.web.http.errors import store_error_response
-from listbuilder.web.http.rest import Blueprint
+from listbuilder.web.http.rest import PAGE_HEADERS, Blueprint
 
 day = lazy_module("listbuilder.events.rounds")
 admin = lazy_module("listbuilder.events.admin")
@@ -444,16 +445,23 @@ class StandingsCsv(MethodView):
 
 @blp.route("/<event_id:event_id>/log")
 class Log(MethodView):
-    @blp.response(200, LogOut)
+    @blp.arguments(LogQuery, location="query")
+    @blp.response(200, LogOut, headers=PAGE_HEADERS)
     @blp.doc(security=ORGANISER_TOKEN)
-    @_errors(401, 403, 404, 410)
+    @_errors(401, 403, 404, 410, 422)
     @blp.doc(operationId="getEventLog")
-    def get(self, event_id: str) -> Any:
-        """The day's whole record: the organiser's actions, each round as paired, every result step."""
+    def get(self, query: dict[str, Any], event_id: str) -> Any:
+        """The day's record: the organiser's actions, each round as paired, and the result steps, ``limit`` of them from the ``offset``-th (``next``, and a ``Link`` header, name the next page)."""
         found = store.read_day(database(), event_id, bearer_token())
         if not found.caller.organiser:
             raise (TokenWrong if bearer_token() else TokenMissing)(event_id, "the record needs the organiser token")
-        return {
+        start, end = query["offset"], query["offset"] + query["limit"]
+        following = None
+        if end < len(found.results):
+            following = url_for(
+                request.endpoint or "", event_id=event_id, limit=query["limit"], offset=end, _external=True
+            )
+        body = {
             "log": [{"seq": e.seq, "kind": e.kind, "data": dict(e.data), "at": e.at} for e in found.log],
             "rounds": [
                 {
@@ -474,9 +482,12 @@ class Log(MethodView):
                     "result": dict(r.result),
                     "at": r.at,
                 }
-                for r in found.results
+                for r in found.results[start:end]
             ],
+            "total": len(found.results),
+            "next": following,
         }
+        return body, 200, {"Link": f'<{following}>; rel="next"'} if following else {}
 
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>/pairings.pdf")

@@ -73,3 +73,22 @@ def test_an_events_report_comes_in_pages_of_entries(saved_client):
     assert [e["player"] for e in whole["entries"]] == players and whole["next"] is None
     bad = saved_client.get(f"/api/v1/events/{event['id']}/report?limit=0", headers=organiser(event))
     assert bad.status_code == 422 and "limit" in str(bad.json["errors"])
+
+
+def test_the_event_log_pages_its_result_steps(saved_client):
+    from tests.web.test_events_api import make_event, organiser
+    from tests.web.test_rounds_api import confirm, register, result, start, url, win
+
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 4)
+    tables = start(saved_client, event, seed=3)["pairings"]
+    for table in tables:
+        a, b = table["players"]
+        assert result(saved_client, event, 1, tokens[a], table=table["table"], **win(a, b)).status_code == 201
+        assert confirm(saved_client, event, 1, tokens[b], table["table"]).status_code == 201
+    first = saved_client.get(url(event, "/log?limit=3"), headers=organiser(event))
+    assert first.status_code == 200, first.json
+    assert first.json["total"] == 4 and [s["seq"] for s in first.json["results"]] == [1, 2, 3]
+    assert first.headers["Link"] == f'<{first.json["next"]}>; rel="next"' and len(first.json["rounds"]) == 1
+    second = saved_client.get(first.json["next"], headers=organiser(event)).json
+    assert [s["kind"] for s in second["results"]] == ["confirmation"] and second["next"] is None
