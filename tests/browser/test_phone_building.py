@@ -316,3 +316,32 @@ def test_axe_finds_nothing_serious_in_the_new_controls(page: Page):
     expect(page.locator("#restore-1")).to_be_visible()
     found["versions"] = serious(page)
     assert found == {"rows and toast": [], "share question": [], "versions": []}, found
+
+
+def test_no_preview_of_any_system_widens_the_page_at_390_px(browser, live_server, registry):
+    """Each system's biggest unit against itself, with every kind of attack the form offers
+    (Age of Fantasy and regiments melee made the page 551 and 511 px wide before)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    wide = {}
+    try:
+        for book in {b.system: b for b in registry.books.values()}.values():
+            big = max(book.units, key=lambda u: u.size)
+            page.goto(f"{live_server}/build/{book.id}")
+            expect(page.locator("#validity")).to_be_visible()
+            page.get_by_role("button", name=f"Add {big.name}", exact=True).click()
+            if page.locator("#editor").is_visible():
+                page.keyboard.press("Escape")
+            attack = page.locator("#pv-situation select").first
+            for kind in attack.locator("option").evaluate_all("(os) => os.map((o) => o.value)"):
+                attack.select_option(kind)
+                page.select_option("#pv-defender", big.id)
+                page.click("#pv-run")
+                expect(page.locator("#pv-matchup, #preview-result .notice.error").first).to_be_visible()
+                if page_width(page) > PHONE["width"]:
+                    wide[f"{book.id} {kind}"] = page_width(page)
+                page.locator("#preview-result").evaluate("(box) => box.replaceChildren()")
+        assert wide == {}, wide
+    finally:
+        context.close()
