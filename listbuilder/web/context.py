@@ -140,11 +140,6 @@ def scoring_of(event: Any) -> str:
     return str(registry().rules[event.system_id].tournament_scoring)
 
 
-def standings_body(found: Any) -> dict[str, Any]:
-    """The standings of an event's day as the API answers them and the standings page shows them."""
-    return {"event": event_body(found.event), **standings_rows(found)}
-
-
 def standings_rows(found: Any) -> dict[str, Any]:
     """The part of the standings that only a change to the day changes (what is kept, as JSON)."""
     books = registry().books
