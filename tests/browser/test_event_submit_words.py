@@ -5,33 +5,16 @@ a submission leads to the player's own page, which shows the list and its verifi
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.event_day_pages import checked, make_event, sized
+from tests.browser.test_events import remember_list
 from tests.browser.test_organiser_day import ILLEGAL
 from tests.browser.test_rounds import ARMY
 
 pytestmark = pytest.mark.browser
-
-
-def remember(page, base, army):
-    """A list saved through the API and kept by this browser, as the builder's Save does: its id."""
-    made = page.request.post(
-        f"{base}/api/v1/lists", data=json.dumps(army), headers={"Content-Type": "application/json"}
-    ).json()
-    page.evaluate(
-        """([id, token, army]) => {
-            const all = JSON.parse(localStorage.getItem("listbuilder.saved") || "{}");
-            all[id] = {id, token, book: army.book, system: army.system, name: army.name, version: 1, savedAt: Date.now()};
-            localStorage.setItem("listbuilder.saved", JSON.stringify(all));
-        }""",
-        [made["id"], made["edit_token"], army],
-    )
-    return made["id"]
 
 
 def test_the_picker_says_legal_and_points_and_a_refusal_is_in_words_with_the_list_to_open(browser, live_server):
@@ -39,9 +22,11 @@ def test_the_picker_says_legal_and_points_and_a_refusal_is_in_words_with_the_lis
     context, page, errors = sized(browser, PHONE)
     try:
         page.goto(f"{live_server}/events/{made['id']}")
-        remember(page, live_server, {**ILLEGAL, "name": "Too many flamers"})
-        legal = remember(page, live_server, {**ARMY, "name": "Ash Legion"})
+        page.base = live_server  # what remember_list reads, as the saved-list tests' page has it
+        remember_list(page, {**ILLEGAL, "name": "Too many flamers"})
+        remember_list(page, {**ARMY, "name": "Ash Legion"})
         page.reload()
+        legal = page.locator("#submit-list option", has_text="Ash Legion").get_attribute("value")
         page.select_option(
             "#submit-list", page.locator("#submit-list option", has_text="Too many flamers").get_attribute("value")
         )
