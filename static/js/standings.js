@@ -26,9 +26,12 @@ function row(s, tiebreakers) {
     h("td", { class: "tb-line" }, tiebreakers.map((t) => `${label(t)} ${number(s.tiebreakers[t])}`).join(" · ")));
 }
 
-/** Show only the rows whose player or army holds the search text. */
+/** Show only the rows (and this round's tables) whose player or army holds the search text. */
 function filter() {
   const wanted = search.value.trim().toLowerCase();
+  for (const card of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#current-tables .table-card"))) {
+    card.hidden = Boolean(wanted) && !(card.querySelector(".players")?.textContent || "").toLowerCase().includes(wanted);
+  }
   const rows = /** @type {HTMLTableRowElement[]} */ ([...byId("standings-rows").children]);
   let shown = 0;
   for (const tr of rows) {

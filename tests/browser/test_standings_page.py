@@ -40,9 +40,14 @@ def test_standings_rows_are_compact_on_a_phone_and_searchable(browser, live_serv
                     "[...document.querySelectorAll('#standings-rows tr')].map((r) => r.getBoundingClientRect().height)"
                 )
                 assert max(heights) < 100, heights  # three short lines; was a 270 px card per player
+                tables = page.evaluate(
+                    "[...document.querySelectorAll('#current-tables .table-card')].map((c) => c.getBoundingClientRect().height)"
+                )
+                assert len(tables) == 12 and max(tables) < 60, tables  # one line per table
             page.fill("#standings-search", "player 07")
             expect(page.locator("#standings-rows tr:visible")).to_have_count(1)
             expect(page.locator("#standings-found")).to_have_text("1 of 24 players")
+            expect(page.locator("#current-tables .table-card:visible")).to_have_count(1)  # their table too
             page.fill("#standings-search", "cinder")
             expect(page.locator("#standings-rows tr:visible")).to_have_count(24)
             page.fill("#standings-search", "")
