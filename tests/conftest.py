@@ -184,11 +184,11 @@ def statuses_are_declared():
     declare (tests/declared_statuses.py), or JSON its entry's schema does not allow
     (tests/answer_schemas.py: ajv)."""
     from tests.answer_schemas import violations
-    from tests.declared_statuses import statuses_heard
+    from tests.declared_statuses import document_of, statuses_heard
 
     answers: list = []
     with statuses_heard(answers) as heard:
         yield
     assert heard == [], "\n".join(dict.fromkeys(heard))
-    wrong = violations(answers)
+    wrong = violations(answers, document_of)
     assert wrong == [], f"{len(wrong)} answers break their declared schemas:\n" + "\n".join(dict.fromkeys(wrong))

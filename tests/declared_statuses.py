@@ -68,20 +68,24 @@ def _read(app: flask.Flask) -> None:
     _DOCUMENTS[id(app)] = document_key(spec)
 
 
+def document_of(app: flask.Flask) -> str:
+    """The key of *app*'s document (built now if no answer has needed it yet)."""
+    if id(app) not in _DOCUMENTS:
+        _read(app)
+    return _DOCUMENTS[id(app)]
+
+
 def json_answer(app: flask.Flask, response: flask.Response) -> Answer | None:
-    """The current request's answer, if it is JSON from an operation of *app*'s document."""
+    """The current request's answer, if it is JSON from an ``/api/v1`` operation. Its document
+    is read when the answer is checked, after the test: a test may assert that nothing built
+    the document while it ran (tests/web/test_startup.py)."""
     rule = flask.request.url_rule
     if rule is None or not rule.rule.startswith("/api/v1/") or flask.request.method.lower() not in METHODS:
         return None
     if response.is_streamed or response.mimetype != "application/json" or response.status_code == 204:
         return None
-    if id(app) not in _READ:
-        _read(app)
-    path = openapi_path(rule.rule)
-    if (path, flask.request.method) not in _DECLARED:
-        return None
     body = response.get_json(silent=True)
-    return Answer(_DOCUMENTS[id(app)], path, flask.request.method.lower(), response.status_code, body)
+    return Answer(app, openapi_path(rule.rule), flask.request.method.lower(), response.status_code, body)
 
 
 @contextmanager
