@@ -23,6 +23,7 @@ from listbuilder.lists.documents import parse_list, validate_list
 from listbuilder.model import ArmyBook, ArmyList, GameSystem
 from listbuilder.printing.rosters import build_roster, roster_text
 from listbuilder.printing.sheets import FamilySheet, StatColumn
+from listbuilder.resolve.deployment import count_totals
 from listbuilder.shapes.preview_requests import load_request
 from listbuilder.systems.rules import SystemRules
 from listbuilder.validation import Issue, ValidationReport
@@ -59,7 +60,9 @@ class ToyRules(SystemRules):
             issues.append(
                 Issue("toy.too_many_units", f"{len(resolved)} units, the duel allows {allowed}", "units", "toy rules 1")
             )
-        return ValidationReport.of(issues, {"units": len(resolved), **self.spent(resolved).amounts}, resolved)
+        # the totals every family sends (the API's TotalsOut requires them); the duel has no limit
+        totals = {**count_totals(army, resolved), **self.spent(resolved).amounts, "left": None}
+        return ValidationReport.of(issues, totals, resolved)
 
 
 def toy_engine(

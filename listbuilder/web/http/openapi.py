@@ -114,7 +114,8 @@ class UnionPlugin(BasePlugin):
         if getattr(field, "OPENAPI", None) is not None:
             return _declared_property(field, ret)
         if field.metadata.get("system_id"):  # one of the systems the service has loaded
-            return {"enum": sorted(system for ids in self.systems_by_family().values() for system in ids)}
+            systems = sorted(system for ids in self.systems_by_family().values() for system in ids)
+            return {"enum": systems} if systems else {}
         if isinstance(field, fields.Nested) and isinstance(field.root, OutSchema):
             lazy = callable(field.nested) and not isinstance(field.nested, type)  # a lambda: left as it is
             nested = None if lazy else resolve_schema_cls(field.nested)
