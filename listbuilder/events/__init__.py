@@ -18,6 +18,7 @@ Modules:
 - ``stored_reports``: a submission's stored report read in the shape answers have now
 - ``charts``: the statistics page's charts, drawn as SVG by pygal
 - ``timer``: the round timer every page of the event shows
+- ``handover``: the organiser's hand-over code for a second device
 
 May import: the core, ``tournament``, ``lists``, ``books``, ``store``, ``util``.
 """

@@ -178,3 +178,21 @@ class TimerOut(OutSchema):
         allow_none=True, metadata={"description": "when its time is up (ISO 8601, UTC); null: no timer"}
     )
     now = fields.String(metadata={"description": "the server's clock, to count down from on any device"})
+
+
+class HandoverOut(OutSchema):
+    code = fields.String(metadata={"description": "eight characters (ABCD-EFGH), good once, for ten minutes"})
+    expires_at = fields.String(metadata={"description": "when the code stops working (ISO 8601, UTC)"})
+    url = fields.String(
+        metadata={"description": "the round page with the code in its fragment, to open on the other device"}
+    )
+
+
+class HandoverIn(StrictSchema):
+    code = _text(20, required=True, metadata={"description": "the hand-over code the organiser's device shows"})
+
+
+class HandedOverOut(OutSchema):
+    organiser_token = fields.String(
+        metadata={"description": "an organiser token of this device's own (shown only now)"}
+    )

@@ -15,6 +15,7 @@ One module per concern, sharing one engine (``database``) and one migration chai
   again answers the same submission), read_event, read_as_organiser; tokens kept as hashes
 - ``event_players``: how many players an event has, for its cap
 - ``rounds``: the day's rounds, tables, results and log, written as one change at a time
+- ``handover``: the organiser's role handed to another device: a one-use code for a token of its own
 - ``rendered``: event rosters rendered once and kept (each submission's PDF, and the pack)
 - ``kept``: an event's standings and rounds computed once per change of its day and kept (their ETag)
 - ``urls``: database URLs: the default SQLite file and the spellings hosting platforms hand out

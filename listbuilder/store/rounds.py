@@ -56,7 +56,7 @@ from sqlalchemy import (
 from sqlalchemy import table as sql_table
 from sqlalchemy.engine import Connection
 
-from listbuilder.store import rendered
+from listbuilder.store import handover, rendered
 from listbuilder.store.database import Database, as_utc, metadata, utcnow
 from listbuilder.store.errors import TokenMissing, TokenWrong
 from listbuilder.store.events import (
@@ -430,6 +430,8 @@ def _caller(conn: Connection, event_id: str, token: str | None, organiser_hash: 
         .limit(1)
     )
     if player is None:
+        if handover.handed_over(conn, event_id, token):  # an organiser token handed to another device
+            return Caller(organiser=True)
         raise TokenWrong(event_id, f"that is neither the organiser's token nor a player's token of event {event_id!r}")
     return Caller(player=player)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, url_for
 from flask.views import MethodView
 
 from listbuilder.shapes.day import (
@@ -20,6 +20,9 @@ from listbuilder.shapes.day import (
     CalledOut,
     CheckinIn,
     CheckinsOut,
+    HandedOverOut,
+    HandoverIn,
+    HandoverOut,
     MeOut,
     PublishIn,
     RefusalsOut,
@@ -44,6 +47,8 @@ stats = lazy_module("listbuilder.events.statistics")
 submissions = lazy_module("listbuilder.events.submissions")
 views = lazy_module("listbuilder.events.player_view")
 timers = lazy_module("listbuilder.events.timer")
+handovers = lazy_module("listbuilder.events.handover")
+handover_store = lazy_module("listbuilder.store.handover")
 
 DESCRIPTION = "The room on the event day: check-ins and no-shows, adjustments, refused submissions, statistics."
 blp = Blueprint(
@@ -304,3 +309,37 @@ class Timer(MethodView):
         """Start the current round's timer for so many minutes from now, or stop it (minutes: null); 409 before round 1."""
         _, after = _changed(event_id, timers.plan_timer(data["minutes"], day.now()))
         return _timer_body(after)
+
+
+@blp.route("/<event_id:event_id>/handover")
+class Handover(MethodView):
+    @blp.response(201, HandoverOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="offerHandover")
+    def post(self, event_id: str) -> Any:
+        """A short code (good once, for ten minutes) that makes another device organiser too: it sends the code to /handover/claim."""
+        code, now = handovers.new_code(), day.now()
+        _changed(event_id, handovers.plan_handover(code, now))
+        page = url_for("round_pages.organiser_day", event_id=event_id, _external=True)
+        return {
+            "code": code,
+            "expires_at": (now + handovers.LIFETIME).isoformat(),
+            "url": f"{page}#handover={code}",
+        }, 201
+
+
+@blp.route("/<event_id:event_id>/handover/claim")
+class HandoverClaim(MethodView):
+    @blp.arguments(HandoverIn)
+    @blp.response(201, HandedOverOut)
+    @_errors(*BODY, 403, 404, 410, 422)
+    @blp.doc(operationId="claimHandover")
+    def post(self, data: dict[str, Any], event_id: str) -> Any:
+        """Trade a hand-over code for an organiser token of this device's own (403: a wrong, used or expired code)."""
+        db = database()
+        store.read_day(db, event_id)  # 404 or 410 first
+        token = handover_store.claim(db, event_id, data["code"], day.now())
+        if token is None:
+            raise TokenWrong(event_id, "that hand-over code is wrong, used already or expired: ask for a new one")
+        return {"organiser_token": token}, 201

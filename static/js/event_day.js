@@ -20,7 +20,7 @@ const KEY = "listbuilder.events";
 const status = byId("day-status");
 const tokenForm = byId("day-token-form");
 const askTimer = showTimer(root, id);
-const PANELS = ["day-controls", "day-room", "day-players", "day-statistics", "day-refusals"];
+const PANELS = ["day-controls", "day-room", "day-players", "day-statistics", "day-handover", "day-refusals"];
 
 /** @returns {Record<string, {organiser?: string | null, players?: unknown}>} what this browser keeps per event (see event.js) */
 function memory() {
@@ -38,6 +38,19 @@ const hash = /^#organiser=(.+)$/.exec(location.hash);
 if (hash) {
   history.replaceState(null, "", location.pathname + location.search);  // the token leaves the address bar
   keep(decodeURIComponent(hash[1]));
+}
+const handedOver = /^#handover=(.+)$/.exec(location.hash);
+if (handedOver) history.replaceState(null, "", location.pathname + location.search);
+
+/**
+ * Trade a hand-over code for an organiser token of this device's own, and keep it.
+ * @param {string} code
+ */
+async function claim(code) {
+  try {
+    const body = await api(`${eventUrl}/handover/claim`, { method: "POST", body: { code } });
+    keep(body.organiser_token);
+  } catch (err) { status.replaceChildren(errorBox(err, "The code did not work")); }
 }
 
 /**
@@ -255,6 +268,21 @@ byId("timer-stop").addEventListener("click", async () => {
   } catch (err) { status.replaceChildren(errorBox(err, "The timer did not stop")); }
 });
 
+byId("handover-offer").addEventListener("click", async () => {
+  try {
+    const body = await call("/handover", { method: "POST" });
+    const until = new Date(body.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    byId("handover-code").replaceChildren(
+      h("p", {}, "On the other device, open this page and type ", h("strong", { class: "verification-code" }, body.code), ` (until ${until}), or open the link:`),
+      h("p", { class: "button-row" }, h("button", { type: "button", onclick: async () => { await navigator.clipboard?.writeText(body.url); say("Link copied."); } }, "Copy the link")));
+  } catch (err) { status.replaceChildren(errorBox(err, "No code")); }
+});
+byId("day-code-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  await claim(byId("day-code", HTMLInputElement).value);
+  await open();
+});
+
 byId("statistics-open").addEventListener("click", async () => {
   try {
     const open = !byId("statistics-open").dataset.public;
@@ -271,7 +299,8 @@ tokenForm.addEventListener("submit", async (ev) => {
 });
 
 async function open() {
-  if (!token()) { tokenForm.hidden = false; return; }
+  byId("day-code-form").hidden = true;
+  if (!token()) { tokenForm.hidden = false; byId("day-code-form").hidden = false; return; }
   try {
     await call("/log");  // checks the token before anything is shown
     await load();
@@ -279,11 +308,13 @@ async function open() {
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) keep(null);
     tokenForm.hidden = false;
+    byId("day-code-form").hidden = false;
     for (const panel of PANELS) byId(panel).hidden = true;
     status.replaceChildren(errorBox(err, "Could not open the rounds"));
   }
 }
 
+if (handedOver) await claim(decodeURIComponent(handedOver[1]));
 await open();
 // Results come in from the players' pages: the board follows (updateBoard leaves a card being typed in alone).
 setInterval(() => { if (token() && tokenForm.hidden) load().catch(() => { /* offline for now: the next one tries again */ }); }, 15000);

@@ -136,6 +136,20 @@ def test_the_organiser_runs_the_room_from_a_phone(browser, live_server, event):
         expect(page.locator("#day-tables .table-card")).to_have_count(2)
         checked(page, "organiser, desktop, dark")
         page.screenshot(path=str(SHOTS / "organiser-day-desktop-dark.png"), full_page=True)
+        page.get_by_role("button", name="Hand over to another device").click()
+        code = page.locator("#handover-code strong").inner_text()
+        assert len(code) == 9 and code[4] == "-"
+        assert not errors, errors
+    finally:
+        context.close()
+    context, page, errors = sized(browser, PHONE, "dark")  # the second device: no token, only the code
+    try:
+        page.goto(f"{live_server}/events/{made['id']}/day")
+        expect(page.locator("#day-code-form")).to_be_visible()
+        page.fill("#day-code", code.lower())
+        page.get_by_role("button", name="Use the code").click()
+        expect(page.locator("#day-tables .table-card")).to_have_count(2)  # organiser now
+        checked(page, "organiser's second device, phone, dark")
         assert not errors, errors
     finally:
         context.close()

@@ -371,3 +371,39 @@ def test_the_organiser_sets_the_round_timer_everyone_reads_it_and_a_new_round_ha
     start(saved_client, event)
     later = saved_client.get(url(event, "/timer")).json
     assert (later["round"], later["ends_at"]) == (2, None)  # a timer belongs to its round
+
+
+# --------------------------------------------------------------------------------------------
+# POST /handover, POST /handover/claim: the organiser's role on a second device
+
+
+def test_a_handover_code_gives_a_second_device_an_organiser_token_once(saved_client, monkeypatch):
+    import datetime as dt
+
+    from listbuilder.events import rounds as day_rules
+
+    event = make_event(saved_client)
+    tokens = register(saved_client, event, 2, names=["Ann", "Bob"])
+    assert saved_client.post(url(event, "/handover"), headers=auth(tokens["Ann"])).status_code == 403
+    offered = saved_client.post(url(event, "/handover"), headers=organiser(event))
+    assert offered.status_code == 201 and offered.headers["Cache-Control"] == "no-store"
+    code = offered.json["code"]
+    assert len(code) == 9 and code[4] == "-" and offered.json["url"].endswith(f"/day#handover={code}")
+    wrong = saved_client.post(url(event, "/handover/claim"), json={"code": "AAAA-AAAA"})
+    assert wrong.status_code == 403
+    claimed = saved_client.post(url(event, "/handover/claim"), json={"code": code.lower().replace("-", " ")})
+    assert claimed.status_code == 201 and claimed.headers["Cache-Control"] == "no-store"
+    second = claimed.json["organiser_token"]
+    assert second != event["organiser_token"] and len(second) == 43
+    assert saved_client.get(url(event, "/log"), headers=auth(second)).status_code == 200  # the day
+    assert saved_client.get(url(event, "/report"), headers=auth(second)).status_code == 200  # the report
+    assert saved_client.post(url(event, "/rounds"), json={}, headers=auth(second)).status_code == 201
+    again = saved_client.post(url(event, "/handover/claim"), json={"code": code})
+    assert again.status_code == 403  # once only
+    log = saved_client.get(url(event, "/log"), headers=organiser(event)).json["log"]
+    assert second not in str(log) and code not in str(log)  # kept only as hashes
+    late = saved_client.post(url(event, "/handover"), headers=auth(second)).json["code"]  # the second device may too
+    later = dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=11)
+    monkeypatch.setattr(day_rules, "now", lambda: later)
+    assert saved_client.post(url(event, "/handover/claim"), json={"code": late}).status_code == 403  # expired
+    assert saved_client.post(url(event, "/handover/claim"), json={"code": ""}).status_code == 422

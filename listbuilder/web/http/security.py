@@ -65,7 +65,16 @@ def add_headers(response: Response) -> Response:
 
 
 # Endpoints whose answer body holds a token handed out now.
-TOKEN_ENDPOINTS = frozenset({"saved_lists.SavedLists", "saved_lists.Copy", "events.Events", "events.Submissions"})
+TOKEN_ENDPOINTS = frozenset(
+    {
+        "saved_lists.SavedLists",
+        "saved_lists.Copy",
+        "events.Events",
+        "events.Submissions",
+        "day_api.Handover",
+        "day_api.HandoverClaim",
+    }
+)
 
 
 def private_and_secure(response: Response) -> Response:
