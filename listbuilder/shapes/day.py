@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from listbuilder.formats.fields import OutSchema, StrictSchema
+from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.shapes.events import NOT_BLANK
 from listbuilder.shapes.rounds import PairingOut
 
@@ -163,10 +163,9 @@ class MeOut(OutSchema):
 
 
 class TimerIn(StrictSchema):
-    minutes = fields.Integer(
+    minutes = positive_int(
         required=True,
         allow_none=True,
-        strict=True,
         validate=validate.Range(min=1, max=600),
         metadata={"description": "the current round ends this many minutes from now (null: stop the timer)"},
     )
