@@ -397,7 +397,7 @@ def drive(client, spec, prefix, ids, headers):
     statuses, answers, undeclared = declared(spec), {}, []
     for path, method in sorted(statuses):
         if path.startswith(prefix):
-            url = path.format(**ids, number=1)
+            url = path.format(**ids, number=1, table=1)
             body = {"json": {}} if method in {"POST", "PUT", "PATCH"} else {}
             status = answers[f"{method} {path}"] = client.open(url, method=method, headers=headers, **body).status_code
             undeclared += [f"{method} {path} {status}"] * (str(status) not in statuses[(path, method)])
