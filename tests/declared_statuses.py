@@ -18,6 +18,7 @@ from typing import Any
 
 import flask
 
+from listbuilder.families import FAMILIES
 from listbuilder.web.http.rest import built_spec
 from tests.answer_schemas import Answer, document_key
 
@@ -25,6 +26,7 @@ METHODS = {"get", "put", "post", "delete", "patch"}
 _DECLARED: dict[tuple[str, str], frozenset[str]] = {}
 _READ: set[int] = set()  # apps whose documents were read (each once)
 _DOCUMENTS: dict[int, str] = {}  # app -> the key of its document (tests/answer_schemas.py)
+_FAMILIES_AT_START = frozenset(FAMILIES)
 
 
 def openapi_path(rule: str) -> str:
@@ -76,14 +78,17 @@ def document_of(app: flask.Flask) -> str:
 
 
 def json_answer(app: flask.Flask, response: flask.Response) -> Answer | None:
-    """The current request's answer, if it is JSON from an ``/api/v1`` operation. Its document
-    is read when the answer is checked, after the test: a test may assert that nothing built
-    the document while it ran (tests/web/test_startup.py)."""
+    """The current request's answer, if it is JSON from an ``/api/v1`` operation. Its app's
+    document is read when the answer is checked, after the test (a test may assert that
+    serving builds none: tests/web/test_startup.py), or now while a test has registered a
+    family of its own (gone by then)."""
     rule = flask.request.url_rule
     if rule is None or not rule.rule.startswith("/api/v1/") or flask.request.method.lower() not in METHODS:
         return None
     if response.is_streamed or response.mimetype != "application/json" or response.status_code == 204:
         return None
+    if set(FAMILIES) != _FAMILIES_AT_START:
+        document_of(app)
     body = response.get_json(silent=True)
     return Answer(app, openapi_path(rule.rule), flask.request.method.lower(), response.status_code, body)
 
