@@ -12,7 +12,7 @@ from marshmallow import ValidationError, fields, validate
 
 from listbuilder.formats.fields import Described, OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
-from listbuilder.shapes.api import CostOut, ErrorOut, ListDocument, PageOut, ReportOut, VerdictOut, page_query
+from listbuilder.shapes.api import CostOut, ErrorOut, PageOut, ReportOut, VerdictOut, page_query
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.tournament import DEFAULT_TIEBREAKERS, TIEBREAKERS
@@ -291,8 +291,11 @@ class PackProgressOut(StrictSchema):
 
 class BatchIn(StrictSchema):
     lists = fields.List(
-        ListDocument(
-            metadata={"description": "a list, as the body of POST /lists/validate (checked on its own: see `error`)"}
+        fields.Dict(
+            metadata={
+                "description": "a list, as the body of POST /lists/validate (ArmyList), checked on its own: one that is"
+                " not a list gets its error in its place (see `error`), the batch still answers 200"
+            }
         ),
         required=True,
         metadata={
