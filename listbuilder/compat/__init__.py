@@ -18,6 +18,7 @@ Modules:
 - ``flask_smorest``: the OpenAPI document built on first read; error statuses documented in one step
 - ``gunicorn``: gunicorn's own error answers in our error shape, and no ``Server`` header
 - ``marshmallow``: each schema class's hook table read from our classes only
+- ``pygal``: pygal imported without the map-plugin import finder it adds to ``sys.meta_path``
 - ``weasyprint``: a document styled with our user-agent stylesheet, and the renderer's other hooks
 - ``werkzeug``: URL rules whose builders are made on first use
 """

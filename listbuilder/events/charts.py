@@ -14,8 +14,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pygal
 from pygal.style import Style
+
+from listbuilder.compat.pygal import pygal  # pygal without its import finder
 
 STYLE = Style(
     background="transparent",

@@ -56,6 +56,7 @@ def test_first_request_for_the_document_builds_it_with_every_operation(registry,
         "imports",
         "events",
         "tournament day",
+        "event day",
     ]
 
 
