@@ -39,12 +39,34 @@ def test_unknown_system_and_book_are_html_404_pages(client):
         assert "nope" in response.get_data(as_text=True)
 
 
+# What makes a browser load something from an address: an element's src, a stylesheet or icon
+# link, CSS url() and @import, a module import, a fetch. An address shown as text for the reader
+# (the import page names Army Forge's) loads nothing.
+EXTERNAL_LOAD = re.compile(
+    r"""(?:\bsrc(?:set)?\s*=\s*["']?|<link\b[^>]*\bhref\s*=\s*["']?|url\(\s*["']?|@import\s+(?:url\()?["']?"""
+    r"""|\bfrom\s+["']|\bimport\(\s*["']|\bfetch\(\s*["'`])(https?:)?//"""
+)
+
+
 def test_no_external_assets():
     """Everything is served by the app: no CDN, no web fonts from elsewhere (offline clubs)."""
     for path in [*ROOT.glob("static/js/*.js"), *ROOT.glob("static/css/*.css"), *ROOT.glob("templates/*.html")]:
-        text = path.read_text()
-        urls = [u for u in re.findall(r"https?://[^\s\"')]+", text) if not u.startswith("http://www.w3.org/")]
-        assert not urls, f"{path.name} loads {urls}"
+        loads = [m.group(0) for m in EXTERNAL_LOAD.finditer(path.read_text())]
+        assert not loads, f"{path.name} loads {loads}"
+
+
+def test_the_external_load_check_catches_each_way_to_load():
+    for text in (
+        '<script src="https://cdn.example/x.js">',
+        "<link rel=stylesheet href='https://fonts.example/f.css'>",
+        "@font-face { src: url(https://fonts.example/f.woff2) }",
+        '@import "https://x.example/a.css";',
+        'import { h } from "https://esm.example/h.js";',
+        "fetch(`https://api.example/`)",
+        '<img src="//cdn.example/i.png">',
+    ):
+        assert EXTERNAL_LOAD.search(text), text
+    assert not EXTERNAL_LOAD.search("<code>https://army-forge.onepagerules.com/api/army-books/x</code>")
 
 
 def test_static_modules_are_served(client):
