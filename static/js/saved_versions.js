@@ -4,6 +4,8 @@
 import { api, errorBox, h } from "./util.js";
 import { bearer, etag, listUrl } from "./saved_store.js";
 
+const PAGE = 100;  // the newest versions listed; older ones stay in the API (GET …/versions?offset=)
+
 /**
  * What the versions panel needs from the Save controls (saved.js's SavedControls).
  * @typedef {object} VersionsHost
@@ -36,7 +38,9 @@ export class VersionsPanel {
     const c = this.host.current;
     if (!c) return;
     try {
-      const answer = await api(`${listUrl(c.id)}/versions`);
+      // The API pages versions oldest first (100 to a page): the newest page is the one shown.
+      let answer = await api(`${listUrl(c.id)}/versions?limit=${PAGE}`);
+      if (answer.total > PAGE) answer = await api(`${listUrl(c.id)}/versions?limit=${PAGE}&offset=${answer.total - PAGE}`);
       this.rows.replaceChildren(...answer.versions.slice().reverse().map((/** @type {Record<string, any>} */ v) => h("li", { class: "version-row" },
         h("span", {}, `Version ${v.version}`, v.version === answer.current ? " (current)" : "",
           h("span", { class: "meta" }, ` · ${v.name ? `“${v.name}” · ` : ""}${v.units} unit${v.units === 1 ? "" : "s"} · ${new Date(v.saved_at).toLocaleString()}`)),

@@ -105,7 +105,7 @@ def test_every_acknowledged_save_survives_kill_9_of_workers_and_then_of_everythi
             assert parse_list(body["list"]) == parse_list(sent), (list_id, version)
             latest[list_id] = max(latest.get(list_id, 0), version)
         for list_id, version in latest.items():
-            status, body = call(fresh.port, "GET", f"/api/v1/lists/{list_id}/versions")
+            status, body = call(fresh.port, "GET", f"/api/v1/lists/{list_id}/versions?limit=1000")
             assert [v["version"] for v in body["versions"]] == list(range(1, body["current"] + 1))
             assert body["current"] >= version
 
