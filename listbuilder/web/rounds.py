@@ -280,8 +280,14 @@ class Rounds(MethodView):
     def post(self, data: dict[str, Any], event_id: str) -> Any:
         """Start the next round: Swiss pairing of the players still in (409 while a table of the last round has no result)."""
         scoring = scoring_of(event_store.read_event(database(), event_id))
-        after = _change(event_id, day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"]))
-        return day.round_body(after, len(after.rounds), scoring)
+        written = store.change_day(
+            database(),
+            event_id,
+            bearer_token(),
+            day.plan_round(scoring, seed=data["seed"], seed_order=data["seed_order"]),
+        )
+        # answered as kept: the room's phones asking for the new round next read this one
+        return kept_round_body(event_id, written[0].number)[1]
 
     @blp.response(200, RoundsOut)
     @_errors(404, 410)
