@@ -34,7 +34,7 @@ from listbuilder.shapes.rounds import SheetQuery
 from listbuilder.store.errors import StoreError, TokenMissing, TokenWrong
 from listbuilder.util.lazy import lazy_module
 from listbuilder.web.context import bearer_token, database, kept_standings_body, registry, scoring_of
-from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name
+from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, sheet_pdf
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import Blueprint
 
@@ -250,12 +250,6 @@ def _round_sheet(event_id: str, number: int) -> tuple[Any, dict[str, Any], dict[
     return found, body, seats
 
 
-def _pdf(pdf: bytes, title: str) -> Response:
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = content_disposition("attachment", file_name(title, "pdf", "sheet"))
-    return response
-
-
 @blp.route("/<event_id:event_id>/rounds/<int:number>/find-your-table.pdf")
 class FindYourTablePdf(MethodView):
     @blp.arguments(SheetQuery, location="query")
@@ -268,7 +262,7 @@ class FindYourTablePdf(MethodView):
 
         found, body, _ = _round_sheet(event_id, number)
         pdf = find_your_table_pdf(found.event.name, body, paper=query["paper"])
-        return _pdf(pdf, f"{found.event.name} round {number} find your table")
+        return sheet_pdf(pdf, f"{found.event.name} round {number} find your table")
 
 
 @blp.route("/<event_id:event_id>/rounds/<int:number>/slips.pdf")
@@ -282,7 +276,7 @@ class SlipsPdf(MethodView):
         from listbuilder.printing.round_sheets import slips_pdf
 
         found, body, seats = _round_sheet(event_id, number)
-        return _pdf(
+        return sheet_pdf(
             slips_pdf(found.event.name, body, seats, paper=query["paper"]), f"{found.event.name} round {number} slips"
         )
 

@@ -51,7 +51,7 @@ from listbuilder.web.context import (
     registry,
     scoring_of,
 )
-from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content
+from listbuilder.web.http.downloads import BINARY, TEXT, content_disposition, file_name, no_content, sheet_pdf
 from listbuilder.web.http.errors import store_error_response
 from listbuilder.web.http.rest import PAGE_HEADERS, Blueprint
 
@@ -515,7 +515,7 @@ class PairingsPdf(MethodView):
         body = day.round_body(found, number, scoring_of(found.event))
         seats = {r["player"]: r for r in kept_standings_body(event_id)[1]["standings"]}
         pdf = pairings_pdf(found.event.name, body, paper=query["paper"], seats=seats)
-        return _pdf(pdf, f"{found.event.name} round {number}")
+        return sheet_pdf(pdf, f"{found.event.name} round {number}")
 
 
 @blp.route("/<event_id:event_id>/standings.pdf")
@@ -529,10 +529,4 @@ class StandingsPdf(MethodView):
         from listbuilder.printing.round_sheets import standings_pdf
 
         body = kept_standings_body(event_id)[1]
-        return _pdf(standings_pdf(body, paper=query["paper"]), f"{body['event']['name']} standings")
-
-
-def _pdf(pdf: bytes, title: str) -> Response:
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = content_disposition("attachment", file_name(title, "pdf", "sheet"))
-    return response
+        return sheet_pdf(standings_pdf(body, paper=query["paper"]), f"{body['event']['name']} standings")

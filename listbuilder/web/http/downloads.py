@@ -50,3 +50,10 @@ def no_content() -> Response:
     response = Response(status=204)
     del response.headers["Content-Type"]
     return response
+
+
+def sheet_pdf(pdf: bytes, title: str) -> Response:
+    """A printed sheet of the event day as a download named after *title*."""
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = content_disposition("attachment", file_name(title, "pdf", "sheet"))
+    return response
