@@ -57,8 +57,11 @@ def pairings_pdf(
     )
 
 
-def find_your_table_pdf(event_name: str, round_body: Mapping[str, Any], *, paper: str = "a4") -> bytes:
-    """Every player of the round in alphabetical order, with their table and opponent."""
+def find_your_table_pdf(
+    event_name: str, round_body: Mapping[str, Any], seats: Mapping[str, Mapping[str, Any]], *, paper: str = "a4"
+) -> bytes:
+    """Every player of the round in alphabetical order, with their table and opponent (*seats*
+    is taken as by :func:`slips_pdf`, so one view serves both sheets; the names need none of it)."""
     found = []
     for t in round_body["pairings"]:
         a, b = t["players"]

@@ -6,7 +6,10 @@ from marshmallow import fields, validate
 
 from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.shapes.events import NOT_BLANK
-from listbuilder.shapes.rounds import PairingOut
+from listbuilder.shapes.rounds import PairingOut, StandingOut
+
+# The standings row's fields a player's own row leaves out (the page names the player already).
+MY_STANDING_LEFT_OUT = ("player", "faction", "byes", "withdrawn", "tiebreakers")
 
 
 def _text(high: int, **kw: object) -> fields.String:
@@ -140,14 +143,11 @@ class MyTableOut(PairingOut):
     opponent_list = fields.Nested(OpponentListOut, allow_none=True)
 
 
-class MyStandingOut(OutSchema):
-    rank = fields.Integer()
-    score = fields.Float()
-    played = fields.Integer()
-    wins = fields.Integer()
-    draws = fields.Integer()
-    losses = fields.Integer()
-    adjustment = fields.Float()
+class MyStandingOut(StandingOut):
+    """The player's own row of the standings: its figures, without what the page shows already."""
+
+    class Meta:
+        exclude = MY_STANDING_LEFT_OUT
 
 
 class MeOut(OutSchema):

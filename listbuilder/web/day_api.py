@@ -234,8 +234,7 @@ class Me(MethodView):
         body = views.player_body(found, scoring_of(found.event), lists, unit_name)
         _, standings = kept_standings_body(event_id)
         row = next((r for r in standings["standings"] if r["player"] == player.name), None)
-        keys = ("rank", "score", "played", "wins", "draws", "losses", "adjustment")
-        return {**body, "standing": {k: row[k] for k in keys} if row else None}
+        return {**body, "standing": row}  # MyStandingOut keeps the row's own figures
 
 
 def _round_sheet(event_id: str, number: int) -> tuple[Any, dict[str, Any], dict[str, dict[str, Any]]]:
@@ -250,35 +249,46 @@ def _round_sheet(event_id: str, number: int) -> tuple[Any, dict[str, Any], dict[
     return found, body, seats
 
 
-@blp.route("/<event_id:event_id>/rounds/<int:number>/find-your-table.pdf")
-class FindYourTablePdf(MethodView):
-    @blp.arguments(SheetQuery, location="query")
-    @blp.response(200, BINARY, content_type="application/pdf", description="Every player A to Z: table, opponent.")
-    @_errors(404, 410, 422)
-    @blp.doc(operationId="getFindYourTablePdf")
-    def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
-        """The round by player name, alphabetical, to pin up beside the pairings (A4 or Letter)."""
-        from listbuilder.printing.round_sheets import find_your_table_pdf
+def _sheet_route(path: str, renderer: str, title: str, summary: str, answer: str, operation_id: str) -> None:
+    """One printed sheet of a round at /rounds/<n>/*path*: the two sheets differ only in the
+    renderer of ``printing/round_sheets`` they call (*renderer*, with the event's name, the
+    round and each player's seat) and in their words."""
 
-        found, body, _ = _round_sheet(event_id, number)
-        pdf = find_your_table_pdf(found.event.name, body, paper=query["paper"])
-        return sheet_pdf(pdf, f"{found.event.name} round {number} find your table")
-
-
-@blp.route("/<event_id:event_id>/rounds/<int:number>/slips.pdf")
-class SlipsPdf(MethodView):
-    @blp.arguments(SheetQuery, location="query")
-    @blp.response(200, BINARY, content_type="application/pdf", description="A result slip per table, four to a page.")
-    @_errors(404, 410, 422)
-    @blp.doc(operationId="getResultSlipsPdf")
-    def get(self, query: dict[str, Any], event_id: str, number: int) -> Any:
-        """The round's result slips: both players, their army books and list verification codes, boxes for the result."""
-        from listbuilder.printing.round_sheets import slips_pdf
+    def get(self: MethodView, query: dict[str, Any], event_id: str, number: int) -> Any:
+        from listbuilder.printing import round_sheets
 
         found, body, seats = _round_sheet(event_id, number)
-        return sheet_pdf(
-            slips_pdf(found.event.name, body, seats, paper=query["paper"]), f"{found.event.name} round {number} slips"
-        )
+        pdf = getattr(round_sheets, renderer)(found.event.name, body, seats, paper=query["paper"])
+        return sheet_pdf(pdf, f"{found.event.name} round {number} {title}")
+
+    get.__doc__ = summary
+    for decorate in (  # as the other views' decorators, innermost first
+        blp.doc(operationId=operation_id),
+        _errors(404, 410, 422),
+        blp.response(200, BINARY, content_type="application/pdf", description=answer),
+        blp.arguments(SheetQuery, location="query"),
+    ):
+        get = decorate(get)
+    view = type(operation_id[3:], (MethodView,), {"get": get})
+    blp.route(f"/<event_id:event_id>/rounds/<int:number>/{path}")(view)
+
+
+_sheet_route(
+    "find-your-table.pdf",
+    "find_your_table_pdf",
+    "find your table",
+    "The round by player name, alphabetical, to pin up beside the pairings (A4 or Letter).",
+    "Every player A to Z: table, opponent.",
+    "getFindYourTablePdf",
+)
+_sheet_route(
+    "slips.pdf",
+    "slips_pdf",
+    "slips",
+    "The round's result slips: both players, their army books and list verification codes, boxes for the result.",
+    "A result slip per table, four to a page.",
+    "getResultSlipsPdf",
+)
 
 
 def _timer_body(found: Any) -> dict[str, Any]:
