@@ -541,7 +541,9 @@ def _weapon_label(w: Weapon, sheet: FamilySheet) -> str:
 
 
 def roster_text(roster: Roster) -> str:
-    """The compact forum form: a header line, then one line per unit (joined heroes indented)."""
+    """The compact forum form: a header line, then one line per unit (joined heroes indented).
+    Copies printed once carry the numbers the sheet and cards give them ("6a–6c. 3× Hold
+    Guard"), so a player reading the text finds the same numbers on the table's cards."""
     budget = ", ".join(
         f"{b.spent}/{b.limit} {b.currency}" if b.limit is not None else f"{b.spent} {b.currency}" for b in roster.budget
     )
@@ -562,7 +564,7 @@ def roster_text(roster: Roster) -> str:
     lines.append("")
     for block in roster.blocks:
         copies = f"{block.copies}× " if block.copies > 1 else ""
-        lines.append(_text_line(block.profile, f"{block.number}. {copies}", block.combined))
+        lines.append(_text_line(block.profile, f"{block.number_text}. {copies}", block.combined))
         lines.extend(_text_line(hero, "   + joined: ", 1) for hero in block.heroes)
     return "\n".join(lines) + "\n"
 

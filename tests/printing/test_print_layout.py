@@ -123,6 +123,13 @@ def test_each_printed_card_of_a_copy_has_its_own_number(registry):
     assert squash("6a–6c · 3× Hold Guard") in sheet
 
 
+def test_the_text_roster_numbers_copies_as_the_sheet_does(registry):
+    lines = roster_text(build_roster(registry, parse_list(three_hold_guards()))).splitlines()
+    assert any(line.startswith("6a–6c. 3× Hold Guard [") for line in lines)
+    assert any(line.startswith("7. Gate Wardens (Hold Guard) [") for line in lines)
+    assert not any(line.startswith("6. ") for line in lines)
+
+
 def test_the_illegal_banner_counts_in_words(registry):
     case = json.loads((GOLDEN / "age-of-fantasy" / "illegal-combined-different-unit.json").read_text(encoding="utf-8"))
     roster = build_roster(registry, parse_list(case["list"]))

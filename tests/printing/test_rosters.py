@@ -258,7 +258,7 @@ def test_identical_entries_print_once_with_their_count(registry):
     assert (first.copies, first.models, first.cost, first.total_cost) == (2, 10, "100 pts", "200 pts")
     # The counts stay those of the builder: entries, activations, models.
     assert dict(roster.counts) == {"units": 4, "activations": 4, "models": 40}
-    assert "1. 2× Crossbowmen [10]" in roster_text(roster)
+    assert "1a–1b. 2× Crossbowmen [10]" in roster_text(roster)
 
 
 def test_keyword_troops_are_marked_003_1_0(registry):
