@@ -58,11 +58,28 @@ class VersionOut(OutSchema):
     rules = fields.Nested(SavedRulesOut)
 
 
+class LockingEventOut(OutSchema):
+    """An event the list was submitted to, which locked it: its public name and page, or,
+    once its organiser deleted it, no name and no page."""
+
+    id = fields.String(metadata={"description": "the event's id"})
+    name = fields.String(allow_none=True, metadata={"description": "the event's name; null once the event is deleted"})
+    deleted = fields.Boolean(metadata={"description": "true when the organiser deleted the event"})
+    url = fields.String(allow_none=True, metadata={"description": "the event's page; null once the event is deleted"})
+
+
 class SavedListOut(VersionOut):
     created_at = fields.DateTime()
     updated_at = fields.DateTime(metadata={"description": "when the current version was saved"})
     locked = fields.Boolean()
     locked_at = fields.DateTime(allow_none=True)
+    events = fields.List(
+        fields.Nested(LockingEventOut),
+        metadata={
+            "description": "the events the list was submitted to (submitting locks it), in the order of their first"
+            " submission of it; empty for a list never submitted"
+        },
+    )
     url = fields.String(metadata={"description": "this resource"})
     share_url = fields.String(metadata={"description": "the read-only page for people"})
 

@@ -41,9 +41,14 @@ from sqlalchemy import (
     Text,
     and_,
     bindparam,
+    case,
+    column,
     delete,
+    func,
     insert,
+    literal_column,
     select,
+    table,
     tuple_,
     update,
 )
@@ -119,13 +124,27 @@ class SavedVersion:
 
 
 @dataclass(frozen=True)
+class LockingEvent:
+    """An event the list was submitted to (submitting locks it): its id and public name, or,
+    once its organiser deleted it, no name (its pages answer 410 and no longer show it)."""
+
+    id: str
+    name: str | None
+    deleted: bool
+
+
+@dataclass(frozen=True)
 class SavedList:
-    """A saved list as it stands: its current version and whether it is locked."""
+    """A saved list as it stands: its current version, whether it is locked, and the events it
+    was submitted to (each once, in the order of their first submission of it). ``events_mark``
+    is :attr:`ListHead.events_mark` read with them."""
 
     id: str
     created_at: dt.datetime
     locked_at: dt.datetime | None
     current: SavedVersion
+    events: tuple[LockingEvent, ...] = ()
+    events_mark: tuple[int, int] = (0, 0)
 
     @property
     def version(self) -> int:
@@ -143,11 +162,15 @@ class SavedList:
 @dataclass(frozen=True)
 class ListHead:
     """Where a list stands, without its document: enough to tell whether a copy is current
-    (a lock is set once and never lifted, so ``locked`` and ``version`` say it all)."""
+    (a lock is set once and never lifted, so ``locked`` and ``version`` say it all, but for
+    the events it was submitted to). ``events_mark`` counts the list's submissions and those
+    whose event was since deleted: both only grow, and an event's name never changes, so an
+    answer naming its events is current while the mark is."""
 
     id: str
     version: int
     locked: bool
+    events_mark: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -295,45 +318,96 @@ def _stale(list_id: str, current: int, expected: int) -> StaleVersion:
 
 
 def read_list(db: Database, list_id: str) -> SavedList:
-    """The list and its current version. Raises ListNotFound, ListGone."""
+    """The list, its current version and the events it was submitted to, in one statement
+    (a row per submission of it). Raises ListNotFound, ListGone."""
     _known_shape(list_id)
     query = (
-        select(saved_lists.c.created_at, saved_lists.c.locked_at, saved_lists.c.deleted_at, *_VERSION_COLUMNS)
+        select(
+            saved_lists.c.created_at,
+            saved_lists.c.locked_at,
+            saved_lists.c.deleted_at,
+            *_VERSION_COLUMNS,
+            _submissions.c.event_id,
+            _events.c.name.label("event_name"),
+            _events.c.deleted_at.label("event_deleted_at"),
+        )
         .select_from(
             saved_lists.outerjoin(
                 list_versions,
                 and_(list_versions.c.list_id == saved_lists.c.id, list_versions.c.number == saved_lists.c.head),
             )
+            .outerjoin(_submissions, _submissions.c.list_id == saved_lists.c.id)
+            .outerjoin(_events, _events.c.id == _submissions.c.event_id)
         )
         .where(saved_lists.c.id == list_id)
+        .order_by(_submissions.c.submitted_at, _submissions.c.event_id, _submissions.c.number)
     )
     with db.single_read() as conn:
-        row = conn.execute(query).mappings().first()
-    if row is None:
+        rows = conn.execute(query).mappings().all()
+    if not rows:
         raise _not_found(list_id)
+    row = rows[0]
     if row["deleted_at"] is not None:
         raise ListGone(list_id, f"saved list {list_id!r} was deleted")
     locked = as_utc(row["locked_at"]) if row["locked_at"] is not None else None
-    return SavedList(list_id, as_utc(row["created_at"]), locked, _version(row))
+    submitted = [r for r in rows if r["event_id"] is not None]
+    events = {
+        r["event_id"]: LockingEvent(
+            r["event_id"],
+            None if r["event_deleted_at"] is not None else r["event_name"],
+            r["event_deleted_at"] is not None,
+        )
+        for r in submitted
+    }
+    mark = (len(submitted), sum(r["event_deleted_at"] is not None for r in submitted))
+    return SavedList(list_id, as_utc(row["created_at"]), locked, _version(row), tuple(events.values()), mark)
 
 
 def read_head(db: Database, list_id: str) -> ListHead:
-    """The current version number and lock of a list, in one statement (the read path's
-    freshness check: versions never change, so a version already rendered can be reused).
-    Raises ListNotFound, ListGone."""
+    """The current version number, lock and events mark of a list, in one statement (the read
+    path's freshness check: versions never change, so a version already rendered can be
+    reused). Raises ListNotFound, ListGone."""
     _known_shape(list_id)
     row = db.first_row(_HEAD, {"id": list_id})
     if row is None:
         raise _not_found(list_id)
-    head, locked_at, deleted_at = row
+    head, locked_at, deleted_at, submissions, deleted_events = row
     if deleted_at is not None:
         raise ListGone(list_id, f"saved list {list_id!r} was deleted")
-    return ListHead(list_id, int(head), locked_at is not None)  # PostgreSQL's head comes back as text
+    # PostgreSQL's numbers come back as text through first_row
+    return ListHead(list_id, int(head), locked_at is not None, (int(submissions), int(deleted_events)))
 
 
-_HEAD = select(saved_lists.c.head, saved_lists.c.locked_at, saved_lists.c.deleted_at).where(
-    saved_lists.c.id == bindparam("id")
+# The two tables of store/events.py a list's answer reads, named here as bare clauses: that
+# module imports this one (a submission locks its list), so this one cannot import it.
+# Migration 0010 indexes event_submissions by list_id for these reads.
+_submissions = table(
+    "event_submissions", column("event_id"), column("number"), column("list_id"), column("submitted_at")
 )
+_events = table("events", column("id"), column("name"), column("deleted_at"))
+
+
+def _counted_submissions(*, deleted_events: bool) -> Any:
+    """The list's submissions (or only those whose event was deleted), as a column of its
+    head's row; 0 without a look at the submissions for a list never locked, as only a
+    submission's lock puts one there."""
+    counted = (
+        select(func.count())
+        .select_from(_submissions.join(_events, _events.c.id == _submissions.c.event_id))
+        .where(_submissions.c.list_id == saved_lists.c.id)
+    )
+    if deleted_events:
+        counted = counted.where(_events.c.deleted_at.is_not(None))
+    return case((saved_lists.c.locked_at.is_(None), literal_column("0")), else_=counted.scalar_subquery())
+
+
+_HEAD = select(
+    saved_lists.c.head,
+    saved_lists.c.locked_at,
+    saved_lists.c.deleted_at,
+    _counted_submissions(deleted_events=False),
+    _counted_submissions(deleted_events=True),
+).where(saved_lists.c.id == bindparam("id"))
 
 
 def read_version(db: Database, list_id: str, number: int) -> SavedVersion:

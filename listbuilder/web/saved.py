@@ -222,20 +222,27 @@ def list_body(found: store.SavedList) -> dict[str, Any]:
         "updated_at": found.updated_at,
         "locked": found.locked,
         "locked_at": found.locked_at,
+        "events": [_event(event) for event in found.events],
         **_links(found.id),
     }
 
 
+def _event(event: store.LockingEvent) -> dict[str, Any]:
+    page = None if event.deleted else url_for("event_pages.view", event_id=event.id, _external=True)
+    return {"id": event.id, "name": event.name, "deleted": event.deleted, "url": page}
+
+
 def _answer(found: store.SavedList) -> Response:
     """The list as JSON, rendered once per version: versions never change, and the books a
-    process serves are loaded once, so the same (list, version, lock) always reads the same.
+    process serves are loaded once, so the same (list, version, lock, events mark) always
+    reads the same.
     The body goes through ``SavedListOut`` like any response, so the OpenAPI schema holds."""
     data = _rendered(current_app.extensions[BODIES_KEY], found)
     return _json(data, found.version)
 
 
 def _rendered(bodies: Lru[Any, bytes], found: store.SavedList | store.ListHead) -> bytes | None:
-    key = (found.id, found.version, found.locked, _link_base())
+    key = (found.id, found.version, found.locked, found.events_mark, _link_base())
     data = bodies.get(key)
     if data is None and isinstance(found, store.SavedList):
         data = current_app.json.dumps(_LIST_OUT.dump(list_body(found)), separators=(",", ":")).encode()
