@@ -8,7 +8,8 @@ are (their key, the folded name of their first submission; every name they were 
 still finds them), and may not take another player's name; a rename to the name shown already
 changes nothing (a retry). Undoing a submission (before round 1 only, the player's newest
 only) marks it undone: the player's entry is their submission before it, or they are out of
-the event; the row stays, and its list stays locked. Settings, name and deadline are fixed once round 1 starts; the list
+the event; the row stays, and its list stays locked. Settings, name and deadline are fixed once round 1 starts
+(but for the room's: fixed tables and table names); the list
 settings (points limit, force organisation, game mode, budget) only while no list has been
 submitted under them, since a submission's verification code is of the list as played with
 them. Closing sets the deadline to now; reopening takes a new deadline, which must be in the
@@ -19,17 +20,28 @@ submitted lists locked: they are the record of what was played; their owners cop
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from listbuilder.events.rounds import DAY_DEFAULTS, day_settings, find_player, names
 from listbuilder.events.submissions import SETTINGS
 from listbuilder.lists.documents import ListError
 from listbuilder.store.errors import DayConflict, SubmissionNotFound, TokenWrong
+from listbuilder.store.events import player_key
 from listbuilder.store.rounds import AddLog, Change, Day, ForgetRendered, Plan, UndoSubmission, UpdateEvent
 
 EVENT_FIELDS = ("name", "deadline", "allow_illegal")
-DAY_FIELDS = ("tiebreakers", "avoid_same_club", "avoid_same_faction_first_round", "clubs", "lists_after_start")
+# The room's settings (fixed tables, table names) may change once round 1 has started too: a
+# player who needs a step-free table may say so at the door. They seat rounds paired after.
+ROOM_FIELDS = ("fixed_tables", "table_names")
+DAY_FIELDS = (
+    "tiebreakers",
+    "avoid_same_club",
+    "avoid_same_faction_first_round",
+    "clubs",
+    "lists_after_start",
+    *ROOM_FIELDS,
+)
 
 
 def check_deadline(deadline: dt.datetime, now: dt.datetime) -> dt.datetime:
@@ -53,9 +65,12 @@ def plan_edit(changes: Mapping[str, Any], list_settings: Mapping[str, Any] | Non
     def plan(day: Day) -> Sequence[Change]:
         _organiser(day)
         event = day.event
-        if day.rounds:
+        given = [k for k, v in changes.items() if v is not None]
+        if day.rounds and any(k not in ROOM_FIELDS for k in given):
             raise DayConflict(
-                event.id, "round 1 has started: the event's settings are fixed for the day", field="round"
+                event.id,
+                "round 1 has started: the event's settings are fixed for the day (all but fixed_tables and table_names)",
+                field="round",
             )
         if list_settings is not None and day.submissions:
             field = next(k for k in SETTINGS if k in changes)
@@ -73,7 +88,7 @@ def plan_edit(changes: Mapping[str, Any], list_settings: Mapping[str, Any] | Non
         if list_settings is not None:
             before["settings"] = dict(event.settings)
             values["settings"] = dict(list_settings)
-        day_changes = {k: changes[k] for k in DAY_FIELDS if changes.get(k) is not None}
+        day_changes = _room(changes, names(day).key_of)
         before["day"] = {k: day_settings(day)[k] for k in day_changes}
         after = {
             **{k: (v.isoformat() if isinstance(v, dt.datetime) else v) for k, v in values.items()},
@@ -90,10 +105,36 @@ def plan_edit(changes: Mapping[str, Any], list_settings: Mapping[str, Any] | Non
 def creation_settings(given: Mapping[str, Any]) -> dict[str, Any] | None:
     """The day's settings given when an event is created, as the log's ``settings`` entry
     (what an edit before round 1 would log), or None when none is given."""
-    day_changes = {k: given[k] for k in DAY_FIELDS if given.get(k) is not None}
+    day_changes = _room(given, lambda name: None)
     if not day_changes:
         return None
     return {"before": {"day": {k: DAY_DEFAULTS[k] for k in day_changes}}, "after": {"day": day_changes}}
+
+
+def _room(given: Mapping[str, Any], key_of: Callable[[str], str | None]) -> dict[str, Any]:
+    """The day settings *given*, as logged: fixed tables by player key (the player's key when
+    *key_of* knows the name, else the key their first submission under it will have), so a
+    renamed player keeps their table; table names trimmed. Raises ListError (422) for two
+    players fixed to one table."""
+    found = {k: given[k] for k in DAY_FIELDS if given.get(k) is not None}
+    if "fixed_tables" in found:
+        by_key: dict[str, int] = {}
+        for name, table in found["fixed_tables"].items():
+            by_key[key_of(name) or player_key(name)] = table
+        tables = sorted(by_key.values())
+        twice = sorted({t for t in tables if tables.count(t) > 1})
+        if twice or len(by_key) < len(found["fixed_tables"]):
+            raise ListError(
+                "invalid_event",
+                f"a table seats one fixed player: table(s) {twice} are given twice"
+                if twice
+                else "a player is named twice (two spellings of one name)",
+                {"fixed_tables": ["one player per table, each player once"]},
+            )
+        found["fixed_tables"] = by_key
+    if "table_names" in found:
+        found["table_names"] = {str(int(n)): name.strip() for n, name in found["table_names"].items()}
+    return found
 
 
 def plan_close(now: dt.datetime) -> Plan:

@@ -34,7 +34,7 @@ from listbuilder.lists.documents import ListError
 from listbuilder.store.errors import DayConflict, RoundNotFound, TokenWrong
 from listbuilder.store.events import Submission, player_key
 from listbuilder.store.rounds import ORGANISER, AddLog, AddResult, AddRound, Change, Day, Plan, ResultEntry
-from listbuilder.tournament.pairing import Entrant, Options, PairingError, pair_first_round, pair_round
+from listbuilder.tournament.pairing import Entrant, Options, PairingError, Table, pair_first_round, pair_round
 from listbuilder.tournament.results import ResultRefused, Step, TableResult, next_step, settle
 from listbuilder.tournament.scoring import (
     GameScore,
@@ -45,6 +45,7 @@ from listbuilder.tournament.scoring import (
     opr_result,
 )
 from listbuilder.tournament.standings import DEFAULT_TIEBREAKERS, Game, Standing, standings
+from listbuilder.tournament.tables import fixed_notes, seat_fixed
 from listbuilder.util.words import counted
 
 DAY_DEFAULTS: Mapping[str, Any] = {
@@ -53,6 +54,8 @@ DAY_DEFAULTS: Mapping[str, Any] = {
     "avoid_same_faction_first_round": False,
     "clubs": {},
     "lists_after_start": False,
+    "fixed_tables": {},  # player key -> table number (events/admin.py stores keys, never spellings)
+    "table_names": {},  # table number (a string, as JSON keys are) -> its name
 }
 VICTORY_POINTS = "victory-points"
 
@@ -124,11 +127,28 @@ def _whole(day: Day) -> None:
 
 
 def day_settings(day: Day) -> dict[str, Any]:
-    """The day's settings: the defaults, then each of the organiser's edits in turn."""
-    found = dict(DAY_DEFAULTS)
-    for entry in day.log:
-        if entry.kind == "settings":
-            found.update(entry.data.get("after", {}).get("day", {}))
+    """The day's settings: the defaults, then each of the organiser's edits in turn (computed
+    once per Day: every table of a round asks for its name)."""
+    if "settings" not in day.derived:
+        found = dict(DAY_DEFAULTS)
+        for entry in day.log:
+            if entry.kind == "settings":
+                found.update(entry.data.get("after", {}).get("day", {}))
+        day.derived["settings"] = found
+    settings: dict[str, Any] = day.derived["settings"]
+    return settings
+
+
+def fixed_tables(day: Day) -> dict[str, int]:
+    """The organiser's fixed tables by the name each player is shown under now (a player who
+    has not submitted yet is left out: they sit nowhere)."""
+    shown = names(day).shown
+    return {shown[key]: table for key, table in day_settings(day)["fixed_tables"].items() if key in shown}
+
+
+def table_name(day: Day, table: int) -> str | None:
+    """The name the organiser gave table *table*, or None."""
+    found: str | None = day_settings(day)["table_names"].get(str(table))
     return found
 
 
@@ -325,6 +345,7 @@ def plan_round(scoring: str, *, seed: int | None, seed_order: Sequence[str] | No
                 paired = pair_round(entrants, options=options)
         except PairingError as error:
             raise ListError("invalid_round", str(error), {"seed_order": [str(error)]}) from None
+        paired = seat_fixed(paired, settings["fixed_tables"])
         shown = {p.key: p.name for p in players(day)}
         return [
             AddRound(
@@ -507,11 +528,13 @@ def plan_withdrawal(name: str, *, withdraw: bool) -> Plan:
 def round_body(day: Day, number: int, scoring: str) -> dict[str, Any]:
     """A round as the API shows it: the issue's ``pairings`` and, per table, where its result stands."""
     _whole(day)
-    pairings = [table_body(day, number, seat, scoring) for seat in tables(day, number)]
+    seats = tables(day, number)
+    pairings = [table_body(day, number, seat, scoring) for seat in seats]
     started = next(r for r in day.rounds if r.number == number)
     return {
         "number": number,
         "pairings": pairings,
+        "notes": fixed_notes([Table(n, (a, b)) for n, a, b in seats], fixed_tables(day)),
         "complete": not round_complete(day, number),
         "seed": started.seed,
         "started_at": started.started_at,
@@ -522,7 +545,7 @@ def table_body(day: Day, number: int, seat: tuple[int, str, str | None], scoring
     """One table of round *number* (*seat*: table, player, opponent) as the API shows it: who
     plays, where its result stands, what it scores. A day read for that table is enough."""
     n, a, b = seat
-    item: dict[str, Any] = {"table": n, "players": [a, b]}
+    item: dict[str, Any] = {"table": n, "table_name": table_name(day, n), "players": [a, b]}
     if b is None:
         item.update(status="bye", result=None, scores=None)
     else:

@@ -65,9 +65,10 @@ def find_your_table_pdf(
     found = []
     for t in round_body["pairings"]:
         a, b = t["players"]
-        found.append({"player": a, "table": t["table"], "opponent": b})
+        at = {"table": t["table"], "table_name": t.get("table_name")}
+        found.append({"player": a, **at, "opponent": b})
         if b is not None:
-            found.append({"player": b, "table": t["table"], "opponent": a})
+            found.append({"player": b, **at, "opponent": a})
     found.sort(key=lambda row: str(row["player"]).casefold())
     return _render(
         "find", paper, event=event_name, title=f"Round {round_body['number']}: find your table", pages=pages(found)

@@ -162,6 +162,25 @@ class MeOut(OutSchema):
     standing = fields.Nested(MyStandingOut, allow_none=True)
 
 
+class TableNameOut(OutSchema):
+    table = fields.Integer()
+    name = fields.String()
+
+
+class FixedTableOut(OutSchema):
+    player = fields.String(
+        metadata={"description": "the name shown (a player yet to submit: the name given, case folded)"}
+    )
+    table = fields.Integer()
+
+
+class TablesOut(OutSchema):
+    names = fields.List(fields.Nested(TableNameOut), metadata={"description": "by table number"})
+    fixed = fields.List(
+        fields.Nested(FixedTableOut), metadata={"description": "players who always play at one table, by table"}
+    )
+
+
 class TimerIn(StrictSchema):
     minutes = positive_int(
         required=True,

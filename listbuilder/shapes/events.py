@@ -61,6 +61,8 @@ class BookPinIn(StrictSchema):
 
 
 MAX_PLAYERS = 2000
+MAX_TABLE = 9999  # a venue's table numbers, with room for gaps (tables 101-140 in a second hall)
+TABLE_NUMBER = r"^[1-9][0-9]{0,3}$"
 
 
 def _each_once(names: list[str]) -> None:
@@ -99,6 +101,26 @@ class DaySettingsIn(StrictSchema):
         metadata={
             "description": "whether players may submit (or resubmit) lists after round 1 starts;"
             " until set: false, a submission once round 1 has started is 409"
+        },
+    )
+    fixed_tables = fields.Dict(
+        keys=fields.String(validate=[validate.Length(min=1, max=100), NOT_BLANK]),
+        values=positive_int(validate=validate.Range(min=1, max=MAX_TABLE)),
+        load_default=None,
+        metadata={
+            "description": "player name (any name they are known by) -> the table they always play at, from the next"
+            " round paired (a table at most once; replaces the whole set; may change after round 1)",
+            "maxProperties": MAX_PLAYERS,
+        },
+    )
+    table_names = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(TABLE_NUMBER, error="a table number, 1 to 9999")),
+        values=fields.String(validate=[validate.Length(min=1, max=60), NOT_BLANK]),
+        load_default=None,
+        metadata={
+            "description": "table number -> its name, shown beside the number on every page and sheet"
+            " (replaces the whole set; may change after round 1)",
+            "maxProperties": MAX_PLAYERS,
         },
     )
 

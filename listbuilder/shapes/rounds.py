@@ -142,6 +142,9 @@ class PairingOut(OutSchema):
     SOMETIMES = frozenset({"entered_by", "entries"})  # not on a bye's table; entries only in a dispute
 
     table = fields.Integer()
+    table_name = fields.String(
+        allow_none=True, metadata={"description": "the name the organiser gave the table (null: none)"}
+    )
     players = TablePlayers(metadata={"description": "the two players; the second is null for a bye"})
     status = fields.String(
         validate=validate.OneOf(TABLE_STATUSES),
@@ -171,6 +174,13 @@ class PairingOut(OutSchema):
 class RoundOut(OutSchema):
     number = fields.Integer()
     pairings = fields.List(fields.Nested(PairingOut))
+    notes = fields.List(
+        fields.String(),
+        metadata={
+            "description": "where the organiser's fixed tables are not kept (two fixed players who meet, a swap),"
+            " in words"
+        },
+    )
     complete = fields.Boolean(metadata={"description": "every table has a result that counts"})
     seed = fields.Integer(allow_none=True)
     started_at = fields.DateTime()

@@ -342,8 +342,8 @@ def _load(conn: Connection, event_id: str, token: str | None, *, lock: bool) -> 
 
 def _load_table(conn: Connection, event_id: str, token: str | None, table: tuple[int, int], *, lock: bool) -> Day:
     """The rows one table's result depends on, each read by its key: the event, its rounds,
-    the table as paired, the swaps and renames, that table's results, and the submissions of
-    the players seated there or calling (and no army books)."""
+    the table as paired, the swaps and renames, the settings (the table's name), that table's
+    results, and the submissions of the players seated there or calling (and no army books)."""
     number, table_number = table
     row = _event_row(conn, event_id, lock=lock)
     caller = _caller(conn, event_id, token, row.token_hash)
@@ -354,7 +354,9 @@ def _load_table(conn: Connection, event_id: str, token: str | None, table: tuple
     ).first()
     seated = {} if paired is None else {number: [(paired.number, paired.player_a, paired.player_b)]}
     rounds = _rounds(conn, event_id, seated)
-    log = _log(conn, (event_log.c.event_id == event_id) & event_log.c.kind.in_(("rename", "swap", "undo_round")))
+    log = _log(
+        conn, (event_log.c.event_id == event_id) & event_log.c.kind.in_(("rename", "swap", "undo_round", "settings"))
+    )
     # Whoever a swap of this round moves may sit here now; a rename's new spelling names its key.
     named = {p for t in seated.get(number, ()) for p in t[1:] if p is not None}
     named |= {p for e in log if e.kind == "swap" and e.data["round"] == number for p in e.data["players"]}

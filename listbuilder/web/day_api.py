@@ -27,6 +27,7 @@ from listbuilder.shapes.day import (
     PublishIn,
     RefusalsOut,
     StatisticsOut,
+    TablesOut,
     TimerIn,
     TimerOut,
 )
@@ -159,6 +160,29 @@ class Refusals(MethodView):
     def get(self, event_id: str) -> Any:
         """Submissions the event refused as illegal lists (newest first): who, which list, and why."""
         return {"refusals": refusals.refusals(_organiser_day(event_id))}
+
+
+@blp.route("/<event_id:event_id>/tables")
+class Tables(MethodView):
+    @blp.response(200, TablesOut)
+    @blp.doc(security=ORGANISER_TOKEN)
+    @_errors(401, 403, 404, 410)
+    @blp.doc(operationId="listTables")
+    def get(self, event_id: str) -> Any:
+        """The room as the organiser set it (PATCH the event's fixed_tables and table_names): the tables' names, and who always plays where."""
+        found = _organiser_day(event_id)
+        settings, shown = day.day_settings(found), day.names(found).shown
+        return {
+            "names": [{"table": int(n), "name": v} for n, v in sorted(settings["table_names"].items(), key=_number)],
+            "fixed": sorted(
+                ({"player": shown.get(k, k), "table": t} for k, t in settings["fixed_tables"].items()),
+                key=lambda f: f["table"],
+            ),
+        }
+
+
+def _number(item: tuple[str, str]) -> int:
+    return int(item[0])
 
 
 def _statistics(event_id: str) -> dict[str, Any]:
