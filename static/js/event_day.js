@@ -10,6 +10,7 @@
 import { ApiError, api, byId, counted, errorBox, h } from "./util.js";
 import { bearer } from "./saved_store.js";
 import { updateBoard } from "./event_day_board.js";
+import { fixedRow, nameRow, showTables, typedTables } from "./event_day_tables.js";
 import { showTimer } from "./event_timer.js";
 
 const root = byId("day");
@@ -20,7 +21,8 @@ const KEY = "listbuilder.events";
 const status = byId("day-status");
 const tokenForm = byId("day-token-form");
 const askTimer = showTimer(root, id);
-const PANELS = ["day-controls", "day-room", "day-players", "day-statistics", "day-handover", "day-refusals"];
+const PANELS = ["day-controls", "day-room", "day-tables-room", "day-players", "day-statistics", "day-handover", "day-refusals"];
+const tablesForm = byId("room-form", HTMLFormElement);
 
 /** @returns {Record<string, {organiser?: string | null, players?: unknown}>} what this browser keeps per event (see event.js) */
 function memory() {
@@ -102,10 +104,11 @@ async function record(t, body) {
   } catch (err) { status.replaceChildren(errorBox(err, `Table ${t.table} not saved (send it again: it is never recorded twice)`)); }
 }
 
-/** @type {{number: number, pairings: import("./event_day_board.js").Table[]} | null} the latest round */
+/** @typedef {{number: number, pairings: import("./event_day_board.js").Table[], notes: string[]}} Round */
+/** @type {Round | null} the latest round */
 let current = null;
-/** @returns {{number: number, pairings: import("./event_day_board.js").Table[]}} the latest round, where there is one */
-const currentRound = () => /** @type {{number: number, pairings: import("./event_day_board.js").Table[]}} */ (current);
+/** @returns {Round} the latest round, where there is one */
+const currentRound = () => /** @type {Round} */ (current);
 /** @type {{player: string, checked_in: boolean, withdrawn: boolean, no_show: boolean}[]} */
 let roll = [];
 
@@ -124,8 +127,8 @@ function fill(selectId, names, prompt) {
 }
 
 async function load() {
-  const [rounds, called, adjustments, refusals, statistics] = await Promise.all(
-    [call("/rounds"), call("/checkins"), call("/adjustments"), call("/refusals"), call("/statistics")]);
+  const [rounds, called, adjustments, refusals, statistics, room] = await Promise.all(
+    [call("/rounds"), call("/checkins"), call("/adjustments"), call("/refusals"), call("/statistics"), call("/tables")]);
   byId("statistics-state").textContent = statistics.public ? "Everyone can read the statistics page." : "Only you can read the statistics until you open them.";
   byId("statistics-open").textContent = statistics.public ? "Close the statistics again" : "Open the statistics to everyone";
   byId("statistics-open").dataset.public = statistics.public ? "1" : "";
@@ -145,6 +148,8 @@ async function load() {
   byId("undo-round").hidden = !current || played.some((/** @type {{status: string}} */ t) => t.status !== "open");
   byId("undo-round").textContent = current ? `Undo round ${current.number}` : "Undo";
   byId("timer-form").hidden = !current;
+  byId("round-notes").replaceChildren(...(current ? current.notes : []).map((/** @type {string} */ note) => h("li", { class: "note" }, `${note}.`)));
+  showTables(tablesForm, room, roll.map((p) => p.player));
   updateBoard(byId("day-tables"), current ? current.number : 0, current ? current.pairings : [], { scoring, record, complain: (text) => say(text) });
   for (const [linkId, sheet] of [["print-pairings", "pairings"], ["print-find", "find-your-table"], ["print-slips", "slips"]]) {
     const link = byId(linkId, HTMLAnchorElement);
@@ -220,6 +225,20 @@ onSubmit("adjust-form", () => {
   const reason = byId("adjust-reason", HTMLInputElement).value.trim();
   act("/adjustments", { player: value("adjust-player"), points, reason }, `Recorded: ${value("adjust-player")} ${points > 0 ? "+" : ""}${points}.`)
     .then(() => { byId("adjust-points", HTMLInputElement).value = ""; byId("adjust-reason", HTMLInputElement).value = ""; });
+});
+
+tablesForm.addEventListener("input", () => { tablesForm.dataset.dirty = "1"; });
+byId("room-add-name").addEventListener("click", () => { tablesForm.dataset.dirty = "1"; byId("room-names").append(nameRow({})); });
+byId("room-add-fixed").addEventListener("click", () => { tablesForm.dataset.dirty = "1"; byId("room-fixed").append(fixedRow({}, roll.map((p) => p.player))); });
+onSubmit("room-form", async () => {
+  const body = typedTables(tablesForm);
+  if (typeof body === "string") { say(`Not saved: ${body}.`); return; }
+  try {
+    await call("", { method: "PATCH", body });
+    delete tablesForm.dataset.dirty;
+    say("Tables saved: the next round paired seats the fixed players at their tables.");
+    await load();
+  } catch (err) { status.replaceChildren(errorBox(err, "The tables were not saved")); }
 });
 
 byId("withdraw-no-shows").addEventListener("click", () => {

@@ -9,9 +9,19 @@ import { h } from "./util.js";
 
 /**
  * A table of the round, as the API sends it.
- * @typedef {{table: number, players: [string, string | null], status: string, scores?: Record<string, {outcome: string, points: number}> | null, result?: Record<string, any> | null, entries?: {by: string, result: Record<string, any>}[]}} Table
+ * @typedef {{table: number, table_name?: string | null, players: [string, string | null], status: string, scores?: Record<string, {outcome: string, points: number}> | null, result?: Record<string, any> | null, entries?: {by: string, result: Record<string, any>}[]}} Table
  */
 /** @typedef {(t: Table, body: Record<string, any>) => void} Record_ */
+
+/**
+ * A table as the room knows it: its number, and its name when the organiser gave one.
+ * @param {{table: number, table_name?: string | null}} t
+ * @param {string} [word]  how the label starts
+ * @returns {string}
+ */
+export function tableLabel(t, word = "Table") {
+  return t.table_name ? `${word} ${t.table} · ${t.table_name}` : `${word} ${t.table}`;
+}
 
 /**
  * A result in words (players in the table's order).
@@ -57,7 +67,7 @@ function typed(t, card, scoring) {
 function tableCard(t, scoring, record, complain) {
   const [a, b] = t.players;
   const card = h("li", { class: `table-card status-${t.status}`, dataset: { table: String(t.table) } },
-    h("span", { class: "table-no" }, `Table ${t.table}`),
+    h("span", { class: "table-no" }, tableLabel(t)),
     h("span", { class: "players" }, a, h("span", { class: "versus" }, " v "), b ?? "bye"),
     h("span", { class: `badge status-${t.status}` }, t.status));
   card.addEventListener("input", () => { card.dataset.dirty = "1"; });

@@ -9,6 +9,7 @@
 import { ApiError, api, byId, errorBox, h } from "./util.js";
 import { bearer, copyText } from "./saved_store.js";
 import { showTimer } from "./event_timer.js";
+import { tableLabel } from "./event_day_board.js";
 
 const root = byId("me");
 const id = root.dataset.id || "";
@@ -170,7 +171,7 @@ function drawTable(body) {
   const other = t.opponent_list;
   /** @type {(HTMLElement | string)[]} */
   const parts = [
-    h("p", { class: "players" }, h("strong", {}, `Round ${t.round}, table ${t.table}: `), `you v ${t.opponent} `, h("span", { class: `badge status-${t.status}` }, t.status)),
+    h("p", { class: "players" }, h("strong", {}, `Round ${t.round}, ${tableLabel(t, "table")}: `), `you v ${t.opponent} `, h("span", { class: `badge status-${t.status}` }, t.status)),
     other ? h("p", { class: "meta" }, `${t.opponent}’s list: `, h("a", { href: `/l/${encodeURIComponent(other.list_id)}?version=${other.list_version}` }, "open it as cards"),
       ` · ${other.points} · code `, h("code", { class: "verification-code small" }, other.verification_code)) : "",
   ];
