@@ -1,6 +1,7 @@
 // "My lists": every list this browser saved or took an edit link for, with what to do with it.
 import { api, ApiError, byId, errorBox, formatCost, h } from "./util.js";
 import { bearer, builderLink, copyList, copyText, dropKept, editLink, forget, listUrl, rememberAnswer, savedLists, shareLink } from "./saved_store.js";
+import { eventNames } from "./locked_by.js";
 
 const container = byId("saved-lists");
 const empty = byId("no-lists");
@@ -34,7 +35,7 @@ function row(entry, body, problem) {
       h("h2", {}, name),
       body ? h("span", { class: `badge ${report && report.valid ? "ok" : "bad"}` }, report && report.valid ? "Legal" : "Not legal") : null,
       body && body.locked ? h("span", { class: "badge locked" }, "Locked") : null),
-    body && body.locked ? lockedBy(entry) : null,
+    body && body.locked ? lockedBy(entry, body) : null,
     body
       ? h("p", { class: "meta" }, `${body.rules.book_name} · ${spent(report)}${body.list.points_limit ? ` of ${body.list.points_limit}` : ""} · `
         + `${body.list.units.length} unit${body.list.units.length === 1 ? "" : "s"} · version ${body.version}, saved ${new Date(body.updated_at).toLocaleString()}`
@@ -44,14 +45,17 @@ function row(entry, body, problem) {
 }
 
 /**
- * A locked list says which event holds it (as this browser submitted it), with a link there.
+ * A locked list says which event holds it, with a link there: the server names the events it
+ * was submitted to, so this reads the same in every browser.
  * @param {import("./saved_store.js").KeptList} entry
+ * @param {{events: import("./locked_by.js").LockingEvent[]}} body  the saved list's answer
  * @returns {HTMLElement}
  */
-function lockedBy(entry) {
-  return entry.event
-    ? h("p", { class: "locked-by" }, "Submitted to ", h("a", { href: `/events/${encodeURIComponent(entry.event.id)}` }, entry.event.name), ": locked, so it cannot change (Duplicate makes an editable copy).")
-    : h("p", { class: "locked-by" }, "Submitted to an event (from another browser): locked, so it cannot change (Duplicate makes an editable copy).");
+function lockedBy(entry, body) {
+  const after = ": locked, so it cannot change (Duplicate makes an editable copy).";
+  return body.events.length
+    ? h("p", { class: "locked-by" }, "Submitted to ", ...eventNames(body.events, entry.event), after)
+    : h("p", { class: "locked-by" }, `Locked${after}`);
 }
 
 async function copyLink(link, words) {

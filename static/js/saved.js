@@ -20,6 +20,7 @@
 import { api, ApiError, errorBox, h } from "./util.js";
 import { bearer, builderLink, etag, listUrl, rememberAnswer, savedList, shareLink } from "./saved_store.js";
 import { draftKey, dropDraft, readDraft, writeDraft } from "./drafts.js";
+import { eventNames } from "./locked_by.js";
 import { offerLink } from "./saved_links.js";
 import { VersionsPanel } from "./saved_versions.js";
 
@@ -34,7 +35,7 @@ import { VersionsPanel } from "./saved_versions.js";
  * @property {(data: any) => Record<string, any>} canonical  a list in the API's format as getList() would give it once set
  */
 
-/** @typedef {{id: string, version: number, token?: string | null, locked?: boolean}} SavedRef */
+/** @typedef {{id: string, version: number, token?: string | null, locked?: boolean, events?: import("./locked_by.js").LockingEvent[]}} SavedRef */
 
 /**
  * "Club night (copy)": the name a locked list's changes are saved under, saying it is a copy.
@@ -186,13 +187,13 @@ class SavedControls {
     if (draft && JSON.stringify(this.canonical(draft.list)) !== theirs) {
       // The changes are made to the version they started from: a save of them sends that
       // version as If-Match, so one saved elsewhere since is a conflict, never overwritten.
-      this.current = { id, version: draft.baseVersion || body.version, token: known && known.token, locked: body.locked };
+      this.current = { id, version: draft.baseVersion || body.version, token: known && known.token, locked: body.locked, events: body.events };
       if (this.pending && navigator.onLine) await this.flush();
       else this.offerDraft(draft, body);
       this.showState();
       return;
     }
-    this.current = { id, version: body.version, token: known && known.token, locked: body.locked };
+    this.current = { id, version: body.version, token: known && known.token, locked: body.locked, events: body.events };
     this.setList(body.list);
     this.keepDraft();
     if (this.current.token) rememberAnswer(body);
@@ -300,9 +301,12 @@ class SavedControls {
   /** A locked list cannot change: offer its changes as a new list whose name says it is a copy. */
   offerCopy() {
     const name = copyName(this.getList().name);
-    const held = savedList(this.opened.id)?.event;
+    // Locked since it was opened (a 423): the server's events are not known here, this browser's submission may be
+    const local = savedList(this.opened.id)?.event;
+    const events = this.opened.events?.length ? this.opened.events : local ? [{ ...local, deleted: false, url: null }] : [];
+    const held = events.length ? [" (it was submitted to ", ...eventNames(events, local, true), ")"] : [];
     this.say(h("div", { class: "notice", id: "locked-question" },
-      h("p", {}, `Version ${this.opened.version} of this list is locked (it was submitted to ${held ? `“${held.name}”` : "an event"}), so it cannot change. `
+      h("p", {}, `Version ${this.opened.version} of this list is locked`, ...held, ", so it cannot change. "
         + `Your changes can be saved as a new list, “${name}”; the submitted list stays as it is.`),
       h("div", { class: "button-row" },
         h("button", { type: "button", class: "primary", id: "save-copy", onclick: () => this.choose(() => this.saveAsNew({ name })) }, "Save as a new list"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -187,3 +188,87 @@ def test_my_lists_opens_duplicates_and_deletes(page: Page):
     assert page.request.get(f"{page.base}/api/v1/lists/{list_id}").status == 410
     page.locator(".saved-row").get_by_role("link", name="Open").click()
     expect(entries(page)).to_have_count(2)
+
+
+LOCKED = {
+    "system": "grimdark-future",
+    "book": BOOK,
+    "name": "Cup Host",
+    "points_limit": 1000,
+    "units": [{"key": "a", "unit": "cc-ash-wardens"}],
+}
+
+
+def submitted_elsewhere(page: Page, names: tuple[str, ...]) -> tuple[str, str, list[dict]]:
+    """A list saved and submitted to events named *names* over the API, as another browser would
+    (nothing of it in this page's storage): its id, edit token and the events (with tokens)."""
+    json_headers = {"Content-Type": "application/json"}
+    made = page.request.post(f"{page.base}/api/v1/lists", data=json.dumps(LOCKED), headers=json_headers).json()
+    events = []
+    for name in names:
+        event = page.request.post(
+            f"{page.base}/api/v1/events",
+            data=json.dumps(
+                {
+                    "name": name,
+                    "system": "grimdark-future",
+                    "points_limit": 1000,
+                    "books": [{"book": BOOK}],
+                    "deadline": "2099-01-01T18:00:00+00:00",
+                }
+            ),
+            headers=json_headers,
+        ).json()
+        answer = page.request.post(
+            f"{page.base}/api/v1/events/{event['id']}/submissions",
+            data=json.dumps({"list_id": made["id"], "player": "Ann"}),
+            headers={**json_headers, "Authorization": f"Bearer {made['edit_token']}"},
+        )
+        assert answer.status == 201, answer.text()
+        events.append(event)
+    return made["id"], made["edit_token"], events
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_my_lists_names_the_event_of_a_list_submitted_from_another_browser(browser, live_server, viewport):
+    """The list was submitted elsewhere (the API here): this browser took only its edit link, and
+    My lists still names the event, with a link to its page; a deleted event says so."""
+    page = new_page(browser, live_server, viewport)
+    list_id, token, (cup, gone) = submitted_elsewhere(page, ("Ember Cup <i>2026</i>", "Old Cup"))
+    page.goto(f"{page.base}/l/{list_id}#edit={token}")  # the edit link: this browser now keeps the list
+    expect(page.locator("body")).to_contain_text("Cup Host")
+    deleted = page.request.delete(
+        f"{page.base}/api/v1/events/{gone['id']}", headers={"Authorization": f"Bearer {gone['organiser_token']}"}
+    )
+    assert deleted.status == 204
+    page.goto(f"{page.base}/lists")
+    row = page.locator(f'.saved-row[data-id="{list_id}"]')
+    expect(row.locator(".badge.locked")).to_have_text("Locked")
+    held = row.locator(".locked-by")
+    expect(held).to_contain_text("Submitted to Ember Cup <i>2026</i> and an event since deleted by its organiser")
+    expect(held).not_to_contain_text("Old Cup")
+    link = held.get_by_role("link", name="Ember Cup <i>2026</i>")
+    expect(link).to_have_attribute("href", re.compile(rf"^/events/{cup['id']}$"))
+    assert held.locator("i").count() == 0  # the name is text, never markup
+    box = link.bounding_box()
+    assert box and box["x"] + box["width"] <= viewport["width"], box
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    link.click()
+    expect(page.locator("h1")).to_have_text("Ember Cup <i>2026</i>")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_locked_lists_save_names_its_event_in_a_browser_that_did_not_submit_it(browser, live_server):
+    page = new_page(browser, live_server, PHONE)
+    list_id, token, _ = submitted_elsewhere(page, ("Spring Cup",))
+    page.goto(f"{page.base}/l/{list_id}#edit={token}")
+    expect(page.locator("body")).to_contain_text("Cup Host")
+    page.goto(f"{page.base}/build/{BOOK}?list={list_id}")
+    expect(entries(page)).to_have_count(1)
+    page.fill("#list-name", "Cup Host, changed")
+    page.locator("#bar-save").click()
+    question = page.locator("#locked-question")
+    expect(question).to_contain_text("(it was submitted to “Spring Cup”)")
+    expect(question.get_by_role("link", name="Spring Cup")).to_have_attribute("href", re.compile(r"/events/"))
+    page.context.close()
