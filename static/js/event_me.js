@@ -5,7 +5,8 @@
 // browsers never send) or from this browser's memory (localStorage "listbuilder.events", where
 // the event page keeps the token of a first submission), or is pasted into the form. The page
 // asks again every 20 seconds; a section is redrawn only when what it shows changed, and the
-// result form never while something is typed in it. Every value is set as text, never as HTML.
+// result form never while something is typed in it. Every value is set as text, never as HTML,
+// but for the opponent's unit cards, which the server renders (escaped) from list_cards.html.
 import { ApiError, api, byId, errorBox, h } from "./util.js";
 import { bearer, copyText } from "./saved_store.js";
 import { showTimer } from "./event_timer.js";
@@ -153,6 +154,24 @@ function resultOf(form, me, them) {
   return { outcome: { [me]: mine, [them]: other }, secondary: { [me]: Number(data.get("mine")), [them]: Number(data.get("theirs")) } };
 }
 
+/** @type {Map<string, Promise<string>>} each list's cards, fetched once a page */
+const cardsOf = new Map();
+
+/**
+ * Put a locked list as the share page's unit cards into *place*: the server renders them
+ * (list_cards.html, every value escaped there), so the cards are one markup for both pages.
+ * A list whose cards cannot be had keeps only its link.
+ * @param {HTMLElement} place
+ * @param {{list_id: string, list_version: number}} list
+ */
+async function showCards(place, list) {
+  const url = `/events/${encodeURIComponent(id)}/cards/${encodeURIComponent(list.list_id)}/${list.list_version}`;
+  if (!cardsOf.has(url)) cardsOf.set(url, fetch(url).then((r) => (r.ok ? r.text() : "")).catch(() => ""));
+  const html = await /** @type {Promise<string>} */ (cardsOf.get(url));
+  if (!html) { cardsOf.delete(url); return; }  // asked again at the next redraw
+  place.replaceChildren(...new DOMParser().parseFromString(html, "text/html").body.childNodes);
+}
+
 /** @param {Record<string, any>} body  the /me answer */
 function drawTable(body) {
   const place = byId("me-table");
@@ -172,9 +191,14 @@ function drawTable(body) {
   /** @type {(HTMLElement | string)[]} */
   const parts = [
     h("p", { class: "players" }, h("strong", {}, `Round ${t.round}, ${tableLabel(t, "table")}: `), `you v ${t.opponent} `, h("span", { class: `badge status-${t.status}` }, t.status)),
-    other ? h("p", { class: "meta" }, `${t.opponent}’s list: `, h("a", { href: `/l/${encodeURIComponent(other.list_id)}?version=${other.list_version}` }, "open it as cards"),
+    other ? h("p", { class: "meta" }, `${t.opponent}’s list: `, h("a", { href: `/l/${encodeURIComponent(other.list_id)}?version=${other.list_version}` }, "open it on its own page"),
       ` · ${other.points} · code `, h("code", { class: "verification-code small" }, other.verification_code)) : "",
   ];
+  if (other) {
+    const cards = h("div", { class: "opponent-cards-place" });
+    parts.push(cards);
+    showCards(cards, other);
+  }
   const me = body.player;
   if (t.status === "confirmed" || t.status === "decided") {
     parts.push(h("p", {}, `${t.status === "decided" ? "The organiser decided" : "Agreed"}: ${inWords(t.result, names, t.players)}.`));
