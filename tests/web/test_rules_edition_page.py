@@ -22,22 +22,75 @@ def test_the_age_of_fantasy_page_says_what_differs_from_the_edition_players_know
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     text = _text(html)
-    system = registry.systems["age-of-fantasy"]
     assert "<h1>Rules edition: Age of Fantasy 2.16</h1>" in html
-    assert "checked by the 2.16 rulebook" in text
-    # what a 3.x player notices: no hero or copy limits, pairs of any two copies, heroes join any unit
-    for change in system.imported_books["changes"]:
-        assert re.sub(r"\s+", " ", change) in text
-    assert "Add pair" in text and "heroes, copies of one unit" in text
-    for note in system.notes:
-        assert re.sub(r"\s+", " ", note) in text
+    assert "checked by the 2.16 rulebook" in text and "Army Forge" in text
+    # what a third-edition player notices: no hero or copy limits, pairs of any two copies,
+    # heroes join any unit, command groups, special rules read the 2.16 way
+    for heading in (
+        "No limits on heroes or copies",
+        "Pairs of any unit, heroes included",
+        "Heroes join any unit",
+        "One of each command model",
+        "Special rules read the 2.16 way",
+    ):
+        assert f"<strong>{heading}.</strong>" in html
+    assert "Add pair" in text and "Two Marchlords" in text
+
+
+def test_the_page_is_the_players_text_not_the_system_files_notes(client, registry):
+    """The system file's notes and edition changes are the maintainers' record: they cite the
+    rulebook's files and clauses and name the list format's fields. The page has text of its own."""
+    for system in registry.systems.values():
+        text = _text(client.get(f"/systems/{system.id}/rules-edition").get_data(as_text=True).split("<main", 1)[1])
+        for written in (*system.notes, *system.imported_books.get("changes", ())):
+            assert re.sub(r"\s+", " ", written) not in text, (system.id, written)
+        assert MAINTAINERS_WORDS.search(text) is None, (system.id, MAINTAINERS_WORDS.search(text))
+
+
+# What only a maintainer reads: a rulebook's file number (000, 004) or file, "clause", a field
+# or code name of the list format (force_org, joined_to, declare.huge, upgradePackages[10]).
+MAINTAINERS_WORDS = re.compile(
+    r"\b00\d\b|\.(?:txt|ya?ml|py|json)\b|(?i:\bclauses?\b)|\b[a-z]+_[a-z_]+\b|\b[a-z]+\.[a-z]+\b|\b[a-z]+[A-Z]\w*\b"
+    r"|\[\d+\]|(?i:\bglossary\b)|\brulebook \d"
+)
+
+
+def test_the_maintainers_words_are_found_where_they_are(client, registry):
+    """The check itself: each kind of wording it is there for is caught."""
+    for words in (
+        "(000 Combined Units)",
+        "send force_org false",
+        "declare.huge",
+        "upgradePackages[10].sections[2]",
+        "rulebook 004",
+        "the 002 clause",
+        "army_books/armour-hex/_system.yaml",
+        "no text in the glossary",
+    ):
+        assert MAINTAINERS_WORDS.search(words), words
+    assert MAINTAINERS_WORDS.search("Two Marchlords in a small game are legal here. 1 VP, 2.16, 10 and 10.") is None
+
+
+def test_the_system_pages_and_home_cards_speak_the_players_words_too(client, registry):
+    home = _text(client.get("/").get_data(as_text=True))
+    assert "Rules: 2.16, not Army Forge's 3.x" in home and "Rules: the draft rulebook" in home
+    assert "draft (rulebook 004)" not in home
+    for system in registry.systems.values():
+        page = client.get(f"/systems/{system.id}").get_data(as_text=True)
+        for note in system.notes:
+            assert re.sub(r"\s+", " ", note) not in _text(page), (system.id, note)
+        assert MAINTAINERS_WORDS.search(_text(page.split("<main", 1)[1])) is None, system.id
 
 
 def test_every_system_has_a_rules_edition_page_and_an_unknown_one_is_a_page_saying_so(client, registry):
+    from listbuilder.web.pages import player_edition
+
     for system in registry.systems.values():
         page = client.get(f"/systems/{system.id}/rules-edition")
         assert page.status_code == 200, system.id
-        assert system.edition in _text(page.get_data(as_text=True))
+        edition = player_edition(system)
+        assert edition["summary"] and (edition["differences"] or edition["readings"]), system.id
+        assert edition["title"] in _text(page.get_data(as_text=True))
     missing = client.get("/systems/no-such-game/rules-edition")
     assert missing.status_code == 404 and "text/html" in missing.content_type
     assert "no-such-game" in _text(missing.get_data(as_text=True))
