@@ -5,8 +5,9 @@ out: a bye is no game against a book). For a faction (army book): its players, a
 draws and losses of their games; for a unit: how many lists took it and how their players
 fared. A win rate is (wins + draws / 2) / games, so a draw is half a win and a field's rates
 average one half; null with no game played. A game between two players of one book counts
-for that book twice (a win and a loss). ``categories``: points spent per unit category
-(heroes and other units), per currency, over every list.
+for that book twice (a win and a loss). ``categories``: points spent per unit category, per
+currency, over every list; the categories are each family's own (``unit_categories``: OPR's
+heroes, big models and units; the hex families' unit classes and types).
 
 The organiser opens the statistics to everyone (a ``statistics`` row of the log); until then
 only they read them.
@@ -20,9 +21,11 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from listbuilder.books.registry import BookRegistry
 from listbuilder.events.organiser import organiser_only
 from listbuilder.events.rounds import games, ranked_players
 from listbuilder.events.submissions import read_submitted
+from listbuilder.events.unit_categories import category
 from listbuilder.store.database import Database
 from listbuilder.store.rounds import AddLog, Change, Day, Plan
 
@@ -107,8 +110,12 @@ def statistics(
     }
 
 
-def event_statistics(db: Database, books: Mapping[str, Any], day: Day, scoring: str) -> dict[str, Any]:
-    """The statistics of *day*, its locked lists read from *db* (*books*: the army books served, by id)."""
+def event_statistics(db: Database, registry: BookRegistry, day: Day, scoring: str) -> dict[str, Any]:
+    """The statistics of *day*, its locked lists read from *db* (*registry*: the systems and army
+    books served; a unit's category is its family's, ``events/unit_categories``)."""
+    books = registry.books
+    system = registry.systems.get(day.event.system_id)
+    family = system.family if system is not None else ""
     ranked = ranked_players(day)
     versions = read_submitted(db, [p.submission for p in ranked])
     units: dict[str, list[tuple[str, Mapping[str, float]]]] = {}
@@ -119,7 +126,7 @@ def event_statistics(db: Database, books: Mapping[str, Any], day: Day, scoring: 
         units[p.name] = [(u["unit"], costs.get(u["key"], {}).get("cost", {})) for u in document["units"]]
         book = books.get(day.book_of(p.submission))
         for unit in book.units if book is not None else ():
-            categories[book.id, unit.id] = "heroes" if unit.is_hero else "units"
+            categories[book.id, unit.id] = category(family, unit)
     return {"public": is_public(day), **statistics(day, scoring, units, categories)}
 
 

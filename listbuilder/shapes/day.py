@@ -92,7 +92,12 @@ class UnitStatsOut(OutSchema):
 
 
 class CategorySpentOut(OutSchema):
-    category = fields.String(metadata={"description": "heroes or units"})
+    category = fields.String(
+        metadata={
+            "description": "the family's own: OPR heroes, big models or units; ancients-hex the unit class"
+            " (heroes, troops, beasts); armour-hex the unit type (vehicles, infantry, cavalry)"
+        }
+    )
     cost = fields.Dict(
         keys=fields.String(), values=fields.Float(), metadata={"description": "currency -> spent over every list"}
     )

@@ -193,7 +193,7 @@ def _statistics(event_id: str) -> dict[str, Any]:
         raise (TokenWrong if bearer_token() else TokenMissing)(
             event_id, "the organiser has not opened the statistics yet: they need the organiser token until then"
         )
-    result: dict[str, Any] = stats.event_statistics(db, registry().books, found, scoring_of(found.event))
+    result: dict[str, Any] = stats.event_statistics(db, registry(), found, scoring_of(found.event))
     return result
 
 

@@ -26,7 +26,7 @@ def _public_statistics(event_id: str) -> tuple[dict[str, Any] | None, Any]:
     found = store.read_day(database(), event_id)
     if not stats.is_public(found):
         return None, found
-    return stats.event_statistics(database(), registry().books, found, scoring_of(found.event)), found
+    return stats.event_statistics(database(), registry(), found, scoring_of(found.event)), found
 
 
 def _names() -> tuple[dict[str, str], dict[tuple[str, str], str]]:
