@@ -71,8 +71,9 @@ def _each_once(names: list[str]) -> None:
 
 
 class DaySettingsIn(StrictSchema):
-    """The tournament day's settings, at creation or in an edit before round 1 (each optional:
-    not given, the default of docs/events.md, or the value set before)."""
+    """The tournament day's settings, at creation or in an edit before round 1 (the room's
+    fixed tables and table names at any time; each optional: not given, the default of
+    docs/events.md, or the value set before)."""
 
     tiebreakers = fields.List(
         fields.String(validate=validate.OneOf(TIEBREAKERS)),
