@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -54,12 +55,14 @@ def closing_answers(app):
     return serve
 
 
-@pytest.fixture(scope="session")
-def live_server(registry, live_database_url):
+@contextmanager
+def served(registry, database_url):
+    """The app on *database_url*, served on loopback in a thread: its base URL."""
     from listbuilder.web import create_app
+    from listbuilder.web.context import DATABASE_KEY
 
     # One browser is one client sending a whole session's requests: no per-client rate limits.
-    app = create_app({"REGISTRY": registry, "DATABASE_URL": live_database_url, "RATELIMIT_ENABLED": False})
+    app = create_app({"REGISTRY": registry, "DATABASE_URL": database_url, "RATELIMIT_ENABLED": False})
     server = make_server("127.0.0.1", 0, closing_answers(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -69,6 +72,15 @@ def live_server(registry, live_database_url):
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+        opened = app.extensions.get(DATABASE_KEY)
+        if opened is not None:  # its pooled connections closed before their database goes
+            opened.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(registry, live_database_url):
+    with served(registry, live_database_url) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -1,12 +1,14 @@
 """Issue 39's "Done when": a 16-player event run from the pages. Every result is entered and
 confirmed by the players on their own pages (4 rounds), one dispute is settled by the
 organiser in one tap, one player checks in late, one gets a penalty, a round is undone once;
-the standings, the slips and sheets and the statistics page show the right figures."""
+the standings, the slips and sheets and the statistics page show the right figures. On SQLite,
+and on PostgreSQL when TEST_DATABASE_URL answers (skipped, saying why, when it does not)."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import urllib.request
 from collections import Counter
 
@@ -14,14 +16,15 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, served
 from tests.browser.event_day_pages import enter, make_event
 from tests.browser.test_rounds import ARMY, post
+from tests.conftest import private_postgres_database
 
 pytestmark = pytest.mark.browser
 
 SPORES = {**ARMY, "book": "gf-spore-choir", "name": "Brood", "units": [{"key": "s", "unit": "sc-seed-swarm"}]}
-BOOKS = {"gf-cinder-covenant": "Cinder Covenant", "gf-spore-choir": "Spore Choir"}
+BOOKS = {"gf-cinder-covenant": "Cinder Covenant", "gf-spore-choir": "Verdant Spore Choir"}  # as the sheets name them
 
 
 def read(base, path, token=None, raw=False):
@@ -31,17 +34,50 @@ def read(base, path, token=None, raw=False):
     return data if raw else json.loads(data)
 
 
-def test_a_16_player_event_runs_from_everyones_pages(browser, live_server):
-    made = make_event(live_server, books=tuple(BOOKS), name="Winter Cup")
+def postgres_silent(url):
+    """Why the PostgreSQL server at *url* does not answer (None: it does)."""
+    from sqlalchemy import create_engine, text
+
+    from listbuilder.store.database import normalise_url
+
+    engine = create_engine(normalise_url(url), connect_args={"connect_timeout": 3})
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as error:  # noqa: BLE001 - any failure to connect is the reason to skip
+        return str(error).splitlines()[0]
+    finally:
+        engine.dispose()
+    return None
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request, registry):
+    """The app served on SQLite (the session's live server), or on a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("live_server")
+        return
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("TEST_DATABASE_URL is not set: the done-when day on PostgreSQL is skipped")
+    silent = postgres_silent(url)
+    if silent:
+        pytest.skip(f"TEST_DATABASE_URL does not answer ({silent}): the done-when day on PostgreSQL is skipped")
+    with private_postgres_database() as database_url, served(registry, database_url) as base:
+        yield base
+
+
+def test_a_16_player_event_runs_from_everyones_pages(browser, server):
+    made = make_event(server, books=tuple(BOOKS), name="Winter Cup")
     base = f"/api/v1/events/{made['id']}"
     names = [f"P{i:02d}" for i in range(1, 17)]
     tokens, book = {}, {}
     for i, name in enumerate(names):
         army = ARMY if i % 2 == 0 else SPORES
-        tokens[name] = enter(live_server, made, name, army)
+        tokens[name] = enter(server, made, name, army)
         book[name] = army["book"]
     for name in names[:-1]:  # P16 is late
-        post(live_server, f"{base}/checkins", {"player": name}, tokens[name])
+        post(server, f"{base}/checkins", {"player": name}, tokens[name])
 
     contexts = []
 
@@ -54,7 +90,7 @@ def test_a_16_player_event_runs_from_everyones_pages(browser, live_server):
 
     try:
         organiser = page_of(made["organiser_token"], DESKTOP)
-        organiser.goto(f"{live_server}/events/{made['id']}/day#organiser={made['organiser_token']}")
+        organiser.goto(f"{server}/events/{made['id']}/day#organiser={made['organiser_token']}")
         expect(organiser.locator("#checkin-summary")).to_have_text("15 of 16 players checked in.")
         organiser.get_by_role("button", name="Withdraw the 1 player not checked in…").click()
         organiser.locator("#day-confirm-yes").click()
@@ -79,10 +115,10 @@ def test_a_16_player_event_runs_from_everyones_pages(browser, live_server):
         def my_day(name):
             """The player's own page, fresh (the first time from their link; then reloaded)."""
             page = pages[name]
-            if page.url.startswith(live_server):
+            if page.url.startswith(server):
                 page.reload()
             else:
-                page.goto(f"{live_server}/events/{made['id']}/me#player={tokens[name]}")
+                page.goto(f"{server}/events/{made['id']}/me#player={tokens[name]}")
             return page
 
         late = my_day("P16")
@@ -94,7 +130,7 @@ def test_a_16_player_event_runs_from_everyones_pages(browser, live_server):
         for number in range(1, 5):
             if number > 1:
                 start(number, 16, 0)
-            pairings = read(live_server, f"{base}/rounds/{number}")["pairings"]
+            pairings = read(server, f"{base}/rounds/{number}")["pairings"]
             for t in pairings:
                 a, b = t["players"]
                 if b is None:
@@ -140,38 +176,35 @@ def test_a_16_player_event_runs_from_everyones_pages(browser, live_server):
                 expect(organiser.locator("#adjustments")).to_contain_text("P03: -1 (late to the table; after round 1)")
                 score["P03"] -= 1
 
-        standings = {s["player"]: s for s in read(live_server, f"{base}/standings")["standings"]}
+        standings = {s["player"]: s for s in read(server, f"{base}/standings")["standings"]}
         assert {p: s["score"] for p, s in standings.items()} == {p: float(score[p]) for p in names}
         assert standings["P03"]["adjustment"] == -1 and standings["P16"]["played"] == 3
-        organiser.goto(f"{live_server}/events/{made['id']}/standings")
+        organiser.goto(f"{server}/events/{made['id']}/standings")
         expect(organiser.locator("#standings-rows tr")).to_have_count(16)
         top = max(names, key=lambda p: (score[p], -standings[p]["rank"]))
         expect(organiser.locator("#standings-rows tr").first.locator(".player")).to_have_text(standings[top]["player"])
 
-        entries = {e["player"]: e for e in read(live_server, f"{base}/report", made["organiser_token"])["entries"]}
+        entries = {e["player"]: e for e in read(server, f"{base}/report", made["organiser_token"])["entries"]}
         slips = "".join(
-            p.extract_text()
-            for p in PdfReader(io.BytesIO(read(live_server, f"{base}/rounds/4/slips.pdf", raw=True))).pages
+            p.extract_text() for p in PdfReader(io.BytesIO(read(server, f"{base}/rounds/4/slips.pdf", raw=True))).pages
         )
-        for t in read(live_server, f"{base}/rounds/4")["pairings"]:
+        for t in read(server, f"{base}/rounds/4")["pairings"]:
             for p in t["players"]:
                 assert p in slips and entries[p]["verification_code"] in slips
-        sheet = (
-            PdfReader(io.BytesIO(read(live_server, f"{base}/rounds/4/pairings.pdf", raw=True))).pages[0].extract_text()
-        )
-        first = read(live_server, f"{base}/rounds/4")["pairings"][0]["players"][0]
+        sheet = PdfReader(io.BytesIO(read(server, f"{base}/rounds/4/pairings.pdf", raw=True))).pages[0].extract_text()
+        first = read(server, f"{base}/rounds/4")["pairings"][0]["players"][0]
         assert f"{first} ({standings[first]['score']:g} · {BOOKS[book[first]]})" in sheet
 
-        organiser.goto(f"{live_server}/events/{made['id']}/day")
+        organiser.goto(f"{server}/events/{made['id']}/day")
         organiser.get_by_role("button", name="Open the statistics to everyone").click()
         expect(organiser.locator("#statistics-state")).to_have_text("Everyone can read the statistics page.")
-        figures = read(live_server, f"{base}/statistics")
+        figures = read(server, f"{base}/statistics")
         for f in figures["factions"]:
             wins, losses = tally[f["book"]]["win"], tally[f["book"]]["loss"]
             assert (f["wins"], f["draws"], f["losses"], f["players"]) == (wins, 0, losses, 8)
             assert f["win_rate"] == round(wins / (wins + losses), 3)
         public = pages["P01"]
-        public.goto(f"{live_server}/events/{made['id']}/statistics")
+        public.goto(f"{server}/events/{made['id']}/statistics")
         for f in figures["factions"]:
             row = public.locator("tr", has_text=BOOKS[f["book"]]).first
             expect(row).to_contain_text(f"{100 * f['win_rate']:.0f}%")
