@@ -11,6 +11,7 @@ SVG, escaped by pygal's XML writer.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,7 +36,8 @@ SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)  # pygal's tooltip sett
 TOP_UNITS = 15  # the units chart shows the most taken; the table and the CSV have them all
 
 
-def _chart(title: str, rows: Sequence[tuple[str, float | None]]) -> str:
+def _chart(title: str, rows: Sequence[tuple[str, float | None]], series: str = "win rate") -> str:
+    """A bar per row, its share (0 to 1; None: no bar) shown as a percentage."""
     chart = pygal.HorizontalBar(
         js=[],
         disable_xml_declaration=True,
@@ -51,7 +53,7 @@ def _chart(title: str, rows: Sequence[tuple[str, float | None]]) -> str:
     )
     drawn = list(reversed(rows))  # pygal draws the first bar at the bottom: the first row goes on top
     chart.x_labels = [label for label, _ in drawn]
-    chart.add("win rate", [None if rate is None else round(100 * rate, 1) for _, rate in drawn])
+    chart.add(series, [None if rate is None else round(100 * rate, 1) for _, rate in drawn])
     return SCRIPT.sub("", str(chart.render(is_unicode=True)))
 
 
@@ -66,3 +68,17 @@ def units_chart(units: Sequence[Mapping[str, Any]], names: Mapping[tuple[str, st
         (f"{names.get((u['book'], u['unit']), u['unit'])} ({u['lists']})", u["win_rate"]) for u in units[:TOP_UNITS]
     ]
     return _chart("Win rate of the units most taken (lists taking them)", rows)
+
+
+def categories_chart(categories: Sequence[Mapping[str, Any]]) -> str:
+    """Each unit category's share of the points spent, in the currency most spent (OPR's pts;
+    of armour-hex's budgets, the largest)."""
+    totals: Counter[str] = Counter()
+    for c in categories:
+        totals.update(c["cost"])
+    currency = max(totals, key=lambda k: (totals[k], k), default="pts")
+    whole = totals[currency]
+    rows = [
+        (str(c["category"]).capitalize(), c["cost"].get(currency, 0) / whole if whole else None) for c in categories
+    ]
+    return _chart(f"Share of the points spent by unit category ({currency})", rows, "share")

@@ -59,14 +59,15 @@ def chart(event_id: str, chart: str) -> Any:
         body, _ = _public_statistics(event_id)
     except (EventGone, EventNotFound) as missing:
         return missing_event_page(missing)
-    if body is None or chart not in ("factions", "units"):
+    if body is None or chart not in ("factions", "units", "categories"):
         abort(404)
     book_names, unit_names = _names()
-    svg = (
-        charts.factions_chart(body["factions"], book_names)
-        if chart == "factions"
-        else charts.units_chart(body["units"], unit_names)
-    )
+    if chart == "categories":
+        svg = charts.categories_chart(body["categories"])
+    elif chart == "factions":
+        svg = charts.factions_chart(body["factions"], book_names)
+    else:
+        svg = charts.units_chart(body["units"], unit_names)
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = CHART_POLICY
     return response

@@ -39,7 +39,7 @@ def test_the_statistics_page_reads_well_on_a_phone_and_a_desk_in_both_schemes(br
         context, page, errors = sized(browser, size, scheme)
         try:
             page.goto(f"{live_server}/events/{made['id']}/statistics")
-            expect(page.locator("img.chart")).to_have_count(2)
+            expect(page.locator("img.chart")).to_have_count(3)
             page.wait_for_function(
                 "[...document.querySelectorAll('img.chart')].every((i) => i.complete && i.naturalWidth > 0)"
             )

@@ -1,5 +1,5 @@
 """The event's statistics page (issue 39): nothing shown until the organiser opens the
-statistics, then the army books and units with their win rates, two charts drawn by pygal as
+statistics, then the army books and units with their win rates, three charts drawn by pygal as
 SVG images (no script, their own style policy) and the CSV. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def test_the_statistics_page_shows_nothing_until_opened_then_books_units_and_cha
     opened = saved_client.get(page).get_data(as_text=True)
     assert "Cinder Covenant" in opened and "Spore Choir" in opened and "Ash Wardens" in opened
     assert "100%" in opened and "0%" in opened and "Spring &lt;Open&gt;" in opened
-    for chart, words in (("factions", "Cinder Covenant"), ("units", "Ash Wardens")):
+    for chart, words in (("factions", "Cinder Covenant"), ("units", "Ash Wardens"), ("categories", "Heroes")):
         svg = saved_client.get(f"{page}/{chart}.svg")
         assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
         assert svg.headers["Content-Security-Policy"] == "default-src 'none'; style-src 'unsafe-inline'"
