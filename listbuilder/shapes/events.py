@@ -70,6 +70,12 @@ def _each_once(names: list[str]) -> None:
         raise ValidationError("name each tiebreaker at most once")
 
 
+def _at_most_players(given: dict[str, Any]) -> None:
+    """As the document's maxProperties says (apispec would write marshmallow's Length as maxLength)."""
+    if len(given) > MAX_PLAYERS:
+        raise ValidationError(f"at most {MAX_PLAYERS} entries")
+
+
 class DaySettingsIn(StrictSchema):
     """The tournament day's settings, at creation or in an edit before round 1 (the room's
     fixed tables and table names at any time; each optional: not given, the default of
@@ -108,6 +114,7 @@ class DaySettingsIn(StrictSchema):
         keys=fields.String(validate=[validate.Length(min=1, max=100), NOT_BLANK]),
         values=positive_int(validate=validate.Range(min=1, max=MAX_TABLE)),
         load_default=None,
+        validate=_at_most_players,
         metadata={
             "description": "player name (any name they are known by) -> the table they always play at, from the next"
             " round paired (a table at most once; replaces the whole set; may change after round 1)",
@@ -118,10 +125,12 @@ class DaySettingsIn(StrictSchema):
         keys=fields.String(validate=validate.Regexp(TABLE_NUMBER, error="a table number, 1 to 9999")),
         values=fields.String(validate=[validate.Length(min=1, max=60), NOT_BLANK]),
         load_default=None,
+        validate=_at_most_players,
         metadata={
             "description": "table number -> its name, shown beside the number on every page and sheet"
             " (replaces the whole set; may change after round 1)",
             "maxProperties": MAX_PLAYERS,
+            "propertyNames": {"pattern": TABLE_NUMBER},
         },
     )
 

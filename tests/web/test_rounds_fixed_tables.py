@@ -104,6 +104,7 @@ def test_bad_room_settings_are_named_422s(saved_client):
         {"table_names": {"two": "Forest"}},
         {"table_names": {"2": "   "}},
         {"table_names": {"2": "x" * 61}},
+        {"table_names": {str(n): "T" for n in range(1, 2002)}},  # more tables than an event has players
     ]
     for body in cases:
         refused = patch(saved_client, event, **body)
