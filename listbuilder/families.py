@@ -30,6 +30,7 @@ PARTS = (
     "turn_engine",
     "turn_situation_schema",
     "sheet",
+    "answers",
 )
 
 
@@ -45,7 +46,9 @@ class Family:
     without an engine has no previews; ``counts_wounds`` says its engine's answers count wounds
     (``expected.wounds``), which a loadout comparison weighs per 100 points. ``rules`` is the :class:`SystemRules` subclass that
     checks books and lists; ``sheet`` (a ``listbuilder.printing.sheets.FamilySheet``) says how its
-    units print (every plain stat when it has none).
+    units print (every plain stat when it has none). ``answers`` (a
+    ``listbuilder.shapes.preview_answers.FamilyAnswers``) declares what its previews and its
+    system's limits hold in the OpenAPI document (the shared, loosely typed shape when it has none).
     """
 
     id: str
@@ -58,6 +61,7 @@ class Family:
     turn_engine: Any = None
     turn_situation_schema: Any = None
     sheet: Any = None
+    answers: Any = None
     counts_wounds: bool = False
     # Parts imported so far. Not an init field: every record, a variant included, starts with
     # its own (a copy sharing it would hand out the original's engine for the variant's).
@@ -120,6 +124,7 @@ OPR = register(
         turn_engine="listbuilder.combat.opr:turn_engine",
         turn_situation_schema="listbuilder.shapes.previews:OprTurnSituationSchema",
         sheet="listbuilder.printing.sheets:OPR_SHEET",
+        answers="listbuilder.shapes.opr_answers:OPR_ANSWERS",
         counts_wounds=True,
     )
 )
@@ -148,6 +153,7 @@ ANCIENTS_HEX = register(
         engine="listbuilder.combat.ancients_hex:engine",
         situation_schema="listbuilder.shapes.hex_situations:AncientsHexSituationSchema",
         sheet="listbuilder.printing.sheets:ANCIENTS_HEX_SHEET",
+        answers="listbuilder.shapes.ancients_hex_answers:ANCIENTS_HEX_ANSWERS",
     )
 )
 
@@ -173,5 +179,6 @@ ARMOUR_HEX = register(
         engine="listbuilder.combat.armour_hex:engine",
         situation_schema="listbuilder.shapes.hex_situations:ArmourHexSituationSchema",
         sheet="listbuilder.printing.sheets:ARMOUR_HEX_SHEET",
+        answers="listbuilder.shapes.armour_hex_answers:ARMOUR_HEX_ANSWERS",
     )
 )

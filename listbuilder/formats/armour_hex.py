@@ -314,6 +314,14 @@ class ArmourHexBookSchema(_BaseBook):  # type: ignore[misc, valid-type]
 class BudgetField(fields.Field):
     """A budget ``{ip: 24, mp: 24}``: only armour-hex currencies, non-negative amounts."""
 
+    # as the OpenAPI document declares it (listbuilder.web.http.openapi reads OPENAPI)
+    OPENAPI: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "propertyNames": {"enum": list(CURRENCIES)},
+        "additionalProperties": {"type": "integer", "minimum": 0},
+        "minProperties": 1,
+    }
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[str, int]:
         if not isinstance(value, dict) or not value:
             raise ValidationError("not a budget such as {ip: 24}")

@@ -306,7 +306,11 @@ class PreviewFormOut(OutSchema):
 
 
 class SystemDetailOut(SystemOut):
-    """A system with what its rules object adds: limits at common sizes, game modes, codes."""
+    """A system with what its rules object adds: limits at common sizes, game modes, codes.
+    Each rules family's variant (its ``composition`` and ``limits``) is told apart by ``family``."""
+
+    FAMILY_ANSWER: ClassVar[str | None] = "system"  # listbuilder.web.http.openapi_families
+    DISCRIMINATOR: ClassVar[str] = "family"
 
     limits = fields.Dict(metadata={"description": "family-specific limits (force org maxima, game modes)"})
     issue_codes = fields.Dict(

@@ -294,6 +294,8 @@ class OprSituationSchema(OprSharedSituation):
         Comparison("Charge (melee)", "melee", flags=("charging",)),
         Comparison("Shooting", "shooting"),
     )
+    # the defender shortcuts are folded into `defender` by the load: an answer's situation has none
+    ANSWER_LEAVES_OUT: ClassVar[tuple[str, ...]] = ("shaken", "fatigued", "models_lost", "wounds_taken")
 
     attack = fields.String(
         required=True,

@@ -10,6 +10,7 @@ from listbuilder.formats.fields import OutSchema, StrictSchema, positive_int
 from listbuilder.formats.lists import BudgetSchema
 from listbuilder.shapes.api import PageOut, ReportOut, page_query
 from listbuilder.shapes.events import MAX_PLAYERS, NOT_BLANK, DaySettingsIn, EventOut
+from listbuilder.shapes.log_entries import log_variants
 from listbuilder.shapes.saved import PaperQuery
 from listbuilder.store.tokens import ID_PATTERN
 from listbuilder.tournament import TIEBREAKERS
@@ -308,7 +309,11 @@ class StandingsQuery(StrictSchema):
 
 
 class LogEntryOut(OutSchema):
-    """One action of the day, as logged."""
+    """One action of the day, as logged. The document declares one shape per kind, its
+    ``data`` that kind's (``listbuilder.shapes.log_entries``)."""
+
+    VARIANTS = staticmethod(log_variants)
+    DISCRIMINATOR = "kind"
 
     seq = fields.Integer(metadata={"description": "its place in the event's log, from 1"})
     kind = fields.String(

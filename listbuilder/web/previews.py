@@ -8,7 +8,7 @@ API's one error shape.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import jsonify
 from flask.views import MethodView
@@ -17,7 +17,7 @@ from marshmallow import fields
 from listbuilder.combat import PreviewError, preview
 from listbuilder.combat.service import compare, preview_turn
 from listbuilder.formats.fields import OutSchema
-from listbuilder.shapes.api import UnitStats
+from listbuilder.shapes.preview_answers import CompareOptionOut, CompareUnitOut, DistributionOut, SideOut
 from listbuilder.shapes.preview_requests import finish_request
 from listbuilder.shapes.previews import CompareRequestSchema, PreviewRequestSchema, schema_of
 from listbuilder.web.context import registry
@@ -32,39 +32,13 @@ blp = Blueprint(
 )
 
 
-class DistributionOut(OutSchema):
-    mean = fields.Float()
-    pmf = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={"description": "outcome -> probability"})
-    at_least = fields.Dict(
-        keys=fields.String(), values=fields.Float(), metadata={"description": "N -> probability of at least N"}
-    )
-
-
-class SideWeaponOut(OutSchema):
-    name = fields.String()
-    count = fields.Integer()
-    label = fields.String(metadata={"description": 'as printed: 16× Ash Rifle (24", A1)'})
-
-
-class SideOut(OutSchema):
-    """A side as it hits the table (``Combatant.summary``): a combined pair merged, joined heroes in ``heroes``."""
-
-    SOMETIMES = frozenset({"heroes"})
-
-    name = fields.String()
-    unit = fields.String(metadata={"description": "the unit's id (profile for an inline one)"})
-    source = fields.String(metadata={"description": "book, list or profile"})
-    models = fields.Integer()
-    stats = UnitStats(metadata={"description": "the unit's profile in its family's stats"})
-    rules = fields.List(fields.String(), metadata={"description": "rules after upgrades, as labels"})
-    weapons = fields.List(fields.Nested(SideWeaponOut))
-    heroes = fields.List(
-        fields.Nested(lambda: SideOut()),
-        metadata={"description": "heroes joined to the unit, each as a side of its own"},
-    )
-
-
 class PreviewOut(OutSchema):
+    """A combat preview's answer: each rules family's variant is told apart by ``system``."""
+
+    FAMILY_ANSWER: ClassVar[str | None] = "preview"  # what FamilyAnswers field holds a family's own fields
+    DISCRIMINATOR: ClassVar[str] = "system"
+    FAMILY_NEEDS: ClassVar[tuple[str, ...]] = ("engine",)
+
     system = fields.String()
     attacker = fields.Nested(SideOut, metadata={"description": "the attacking side as it hits the table"})
     defender = fields.Nested(SideOut)
@@ -86,18 +60,13 @@ class PreviewOut(OutSchema):
     )
 
 
-class TurnStepsOut(OutSchema):
-    shooting = fields.Dict(
-        allow_none=True,
-        metadata={
-            "description": "the shooting alone: expected, distributions, p_destroyed, consequences (its morale test, the pick); null when the attacker has no ranged weapon and only charges"
-        },
-    )
-    charge = fields.Dict(metadata={"description": "the charge: expected hits, given the target survived the shooting"})
-
-
 class TurnOut(PreviewOut):
-    steps = fields.Nested(TurnStepsOut)
+    """A whole turn's answer (shooting, then the charge)."""
+
+    FAMILY_ANSWER = "turn"
+    FAMILY_NEEDS = ("turn_engine",)
+
+    steps = fields.Dict(metadata={"description": "the shooting alone, then the charge"})
 
 
 class TurnRequestSchema(PreviewRequestSchema):
@@ -114,41 +83,17 @@ class TurnRequestSchema(PreviewRequestSchema):
     )
 
 
-class ChosenOut(OutSchema):
-    section = fields.String()
-    option = fields.String()
-    count = fields.Integer()
-
-
-class CompareUnitOut(OutSchema):
-    book = fields.String()
-    unit = fields.String()
-    name = fields.String()
-
-
-class CompareOptionOut(OutSchema):
-    label = fields.String()
-    upgrades = fields.List(fields.Nested(ChosenOut), metadata={"description": "the option's upgrades as given"})
-    cost = fields.Dict(
-        keys=fields.String(), values=fields.Integer(), metadata={"description": "the unit's cost with these upgrades"}
-    )
-    points = fields.Integer(metadata={"description": "the cost vector's sum"})
-    expected_wounds = fields.Float()
-    p_destroyed = fields.Float()
-    wounds_per_100_points = fields.Float(
-        allow_none=True, metadata={"description": "expected wounds per 100 points (null for a free unit)"}
-    )
-    notes = fields.List(fields.String())
-    unmodelled = fields.List(
-        fields.String(), metadata={"description": "rules on either side the preview does not model"}
-    )
-
-
 class CompareOut(OutSchema):
+    """A loadout comparison's answer (its situation is the family's)."""
+
+    FAMILY_ANSWER: ClassVar[str | None] = "preview"
+    DISCRIMINATOR: ClassVar[str] = "system"
+    FAMILY_NEEDS: ClassVar[tuple[str, ...]] = ("engine", "counts_wounds")
+
     system = fields.String()
     attacker = fields.Nested(CompareUnitOut, metadata={"description": "book, unit and name of the unit compared"})
     defender = fields.Nested(SideOut)
-    situation = fields.Dict()
+    situation = fields.Dict(metadata={"description": "the situation after defaults"})
     options = fields.List(fields.Nested(CompareOptionOut))
     best = fields.Integer(
         allow_none=True, metadata={"description": "index of the option with the most expected wounds per 100 points"}

@@ -1,7 +1,7 @@
 """No place of the OpenAPI document is untyped unless its content is truly free-form (issue 38):
 a schema with no type, an object with no properties and open additional properties, or an
 array of anything gives a generated client ``unknown`` where the server sends a fixed shape.
-Once 90 places; each one still open is named here with the reason (18 now: 8 free-form, 10 left)."""
+Once 90 places; 8 now, each allow-listed here as free-form with the reason."""
 
 from __future__ import annotations
 
@@ -21,20 +21,6 @@ FREE_FORM = {
     "#/components/schemas/SpellOut/properties/extra": "the book file's own keys of a spell",
     "#/components/schemas/WeaponOut/properties/extra": "a family's own weapon keys, as the book file has them",
     "#/components/schemas/ItemOut/properties/extra": "a family's own item keys, as the book file has them",
-}
-
-# Fixed shapes not declared yet: what is left of issue 38 (see the xfail below).
-NOT_YET_TYPED = {
-    "#/components/schemas/SystemDetailOut/properties/composition": "one shape per family (its composition schema)",
-    "#/components/schemas/SystemDetailOut/properties/limits": "one shape per family",
-    "#/components/schemas/LogEntryOut/properties/data": "one shape per log kind",
-    "#/components/schemas/PreviewOut/properties/situation": "PreviewOut per family",
-    "#/components/schemas/PreviewOut/properties/consequences": "PreviewOut per family",
-    "#/components/schemas/TurnOut/properties/situation": "TurnOut per family",
-    "#/components/schemas/TurnOut/properties/consequences": "TurnOut per family",
-    "#/components/schemas/TurnStepsOut/properties/shooting": "the OPR turn's steps",
-    "#/components/schemas/TurnStepsOut/properties/charge": "the OPR turn's steps",
-    "#/components/schemas/CompareOut/properties/situation": "the family's situation",
 }
 
 
@@ -95,13 +81,11 @@ def spec(app):
     return app.test_client().get("/api/v1/openapi.json").get_json()
 
 
-def test_every_untyped_place_is_free_form_or_named_as_left(spec):
+def test_every_allow_listed_place_is_still_free_form(spec):
     untyped = set(untyped_places(spec))
-    assert untyped - set(FREE_FORM) - set(NOT_YET_TYPED) == set()
-    assert set(NOT_YET_TYPED) <= untyped, "typed since: take it off NOT_YET_TYPED"
+    assert set(FREE_FORM) <= untyped, "typed since: take it off FREE_FORM"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 38 left: previews per family, compositions, limits, log data")
 def test_no_fixed_shape_is_left_untyped(spec):
     assert set(untyped_places(spec)) - set(FREE_FORM) == set()
 

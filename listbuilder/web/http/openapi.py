@@ -14,6 +14,9 @@ on the game system named in them.
   that reads its situation) is a ``oneOf`` of one shape per family that has one, discriminated
   by ``system``, each requiring its family's situation (``PreviewRequestOpr``:
   ``situation.attack`` required, ...); ``FAMILY_FLAG`` names a record flag a family needs too.
+- answers whose shape depends on the family (``FAMILY_ANSWER``: previews, a system) are one
+  variant per family with a discriminator (``openapi_families``); a union of closed shapes
+  (``VARIANTS``: issues, log entries) maps its ``DISCRIMINATOR`` (``kind``) when it has one.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from listbuilder.formats.fields import Computed, Described, OutSchema
 from listbuilder.shapes.api import UnitStat, UnitStats
 from listbuilder.shapes.preview_requests import profile_schema
 from listbuilder.shapes.previews import OneOfSchemas, ProfileField
+from listbuilder.web.http.openapi_families import family_title, family_variants
 
 SystemsByFamily = Callable[[], Mapping[str, list[str]]]
 
@@ -81,10 +85,6 @@ class RateLimitPlugin(BasePlugin):
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                 },
             )
-
-
-def _title(family: str) -> str:
-    return "".join(part.title() for part in family.split("-"))
 
 
 class UnionPlugin(BasePlugin):
@@ -194,10 +194,20 @@ class UnionPlugin(BasePlugin):
         if variants is not None:  # a union of closed shapes (IssueOut: one per issue code's data)
             definition.clear()
             definition["oneOf"] = [self.converter.resolve_nested_schema(shape) for shape in variants()]
+            key = getattr(schema_cls, "DISCRIMINATOR", None)  # each variant's one value of it (LogEntryOut: kind)
+            if key:
+                mapping = {
+                    shape._declared_fields[key].validate.choices[0]: ref["$ref"]
+                    for shape, ref in zip(variants(), definition["oneOf"], strict=True)
+                }
+                definition["discriminator"] = {"propertyName": key, "mapping": mapping}
             if schema_cls.__doc__:
                 definition["description"] = " ".join(schema_cls.__doc__.split())
             return None
         if isinstance(schema_cls, type) and issubclass(schema_cls, OutSchema):
+            if getattr(schema_cls, "FAMILY_ANSWER", None):  # one variant per rules family
+                self.family_answer(name, schema_cls, definition)
+                return None
             definition["required"] = [
                 key for key in definition.get("properties", {}) if key not in schema_cls.SOMETIMES
             ]
@@ -227,6 +237,25 @@ class UnionPlugin(BasePlugin):
             definition["description"] = description
         return None
 
+    def family_answer(self, name: str, schema_cls: type[OutSchema], definition: dict[str, Any]) -> None:
+        """*definition*: a ``oneOf`` of the families' variants with a discriminator mapping,
+        or the one family's variant itself (``openapi_families``)."""
+        variants = family_variants(schema_cls, name, self.systems_by_family(), _answered_inside)
+        definition.clear()
+        if len(variants) == 1:
+            definition.update(self.converter.schema2jsonschema(variants[0][0]()))  # bound: its fields know their root
+            self.schema_helper(name, definition, schema=variants[0][0])
+            return
+        shapes, mapping = [], {}
+        for variant, values in variants:
+            ref = self.converter.resolve_nested_schema(variant)
+            shapes.append(ref)
+            mapping.update(dict.fromkeys(values, ref["$ref"]))
+        key: str = schema_cls.DISCRIMINATOR  # type: ignore[attr-defined]
+        definition.update({"oneOf": shapes, "discriminator": {"propertyName": key, "mapping": mapping}})
+        if schema_cls.__doc__:
+            definition["description"] = " ".join(schema_cls.__doc__.split())
+
 
 def _defaults_in_words(definition: dict[str, Any]) -> None:
     """A request's defaults, said in each property's description rather than as ``default``:
@@ -246,15 +275,37 @@ def answer_shape(schema_cls: type[Schema]) -> type[OutSchema]:
     the same fields, none with a default, each one the answer always has required. A request
     may leave out what has a default; a generated client must know an answer never does."""
     copied: dict[str, Any] = {}
+    left_out = getattr(schema_cls, "ANSWER_LEAVES_OUT", ())  # read by the load, never answered
     for name, field in schema_cls().fields.items():
+        if name in left_out:
+            continue
         field = _unbound(field)
         field.required, field.load_default = False, missing
+        _answered_inside(field)
         copied[name] = field
     name = schema_cls.__name__.removesuffix("Schema")
     doc = f"{name} as an answer has it: every field present."
+    # A family's own format (listbuilder.formats.<family>) is named after it: two families'
+    # composition files may both have a part called PointsSchema.
+    family = schema_cls.__module__.removeprefix("listbuilder.formats.").replace("_", "-")
+    if family in FAMILIES and not name.startswith(family_title(family)):
+        name = family_title(family) + name
     sometimes = getattr(schema_cls, "ANSWER_SOMETIMES", frozenset())
     attrs = {"__doc__": doc, "DESCRIPTION": doc, "SOMETIMES": sometimes, **copied}
     return type(f"{name}OutSchema", (OutSchema,), attrs)
+
+
+def _answered_inside(field: fields.Field) -> None:
+    """The request shapes nested in *field* (a copy), answered too: the document then holds
+    only their answer shapes, not the request shapes beside them (two families' composition
+    parts may share a name, ``PointsSchema``)."""
+    todo = [field]
+    while todo:
+        part = todo.pop()
+        nested = getattr(part, "nested", None)
+        if isinstance(nested, type) and issubclass(nested, Schema) and not issubclass(nested, OutSchema):
+            part.nested, part._schema = answer_shape(nested), None  # type: ignore[attr-defined]
+        todo += [inner for key in ("inner", "value_field") if (inner := getattr(part, key, None))]
 
 
 ANSWER = OutSchema()  # the root a field documented outside its schema is given to read as an answer's
@@ -291,7 +342,7 @@ def _declared_property(field: fields.Field, ret: dict[str, Any], *, answer: bool
 def _family_shape(schema_cls: type[Schema], name: str, family: str, systems: list[str], situation: Any) -> type[Schema]:
     """*schema_cls* for one family: ``system`` one of its systems, ``situation`` its schema, required."""
     return type(
-        f"{name}{_title(family)}Schema",
+        f"{name}{family_title(family)}Schema",
         (schema_cls,),
         {
             "__doc__": f"{schema_cls.__doc__ or name} For the {family} systems.",
