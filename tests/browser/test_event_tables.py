@@ -1,6 +1,6 @@
 """Fixed tables and table names from the organiser's round page (issue 39): a table named and a
-player fixed to it on a phone, the round paired seating her there, the name on the board and on
-her own page (as text: markup in a name stays text); at 390 px (light) and 1280 px (dark), axe
+player fixed to it on a phone, the round paired seating her there, the name on the board, on
+her own page and on the standings' find-your-table (as text: markup in a name stays text); at 390 px (light) and 1280 px (dark), axe
 clean, 44 px targets on the phone."""
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ def test_the_organiser_names_a_table_and_fixes_a_player_to_it(browser, live_serv
         page.goto(f"{live_server}/events/{made['id']}/me#player={tokens['Dee']}")
         expect(page.locator("#me-table .players strong")).to_have_text(f"Round 1, table 2 · {NAME}: ")
         checked(page, "Dee's day, phone")
+        page.goto(f"{live_server}/events/{made['id']}/standings")  # find your table, on the wall's phone
+        expect(page.locator("#current-tables .table-no", has_text=NAME)).to_have_text(f"Table 2 · {NAME}")
+        checked(page, "standings, phone, a named table")
+        page.screenshot(path=str(SHOTS / "standings-tables-phone.png"), full_page=True)
         assert not errors, errors
     finally:
         context.close()

@@ -68,6 +68,8 @@ def test_the_room_changes_after_round_1_and_seats_the_next_round_the_rest_stays_
     moved = patch(saved_client, event, fixed_tables={"Ann": 9}, table_names={"1": "Forest board", "9": "Stall"})
     assert moved.status_code == 200, moved.json
     assert saved_client.get(url(event, "/rounds/1")).json["pairings"][0]["table_name"] == "Forest board"
+    standings = saved_client.get(f"/events/{event['id']}/standings").get_data(as_text=True)  # find your table
+    assert "Table 1 · Forest board</span>" in standings
     late = patch(saved_client, event, name="Too late", fixed_tables={"Ann": 9})
     assert late.status_code == 409 and "fixed_tables" in late.json["message"]
     play_out(saved_client, event, 1, tokens)
