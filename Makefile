@@ -79,7 +79,7 @@ browser:
 	cd tests/browser/a11y && ($(AXE_CURRENT) 2>/dev/null || npm ci --no-audit --no-fund)
 
 # The API's contract from a second language (tests/contract): ajv checks every JSON answer of the
-# API tests against the document (tests/answer_schemas.py); openapi-typescript, typescript and
+# API tests against the document (tests/answer_schemas.py); openapi-typescript, @hey-api/openapi-ts, typescript and
 # redocly for the TypeScript client test. Pinned by tests/contract/package-lock.json, installed
 # again when the lock pins other versions.
 CONTRACT_CURRENT = node -e 'const lock = require("./package-lock.json").packages; \

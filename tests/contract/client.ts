@@ -169,35 +169,90 @@ expect(magic === "%PDF-", "a PDF roster");
 const printed = await api.POST("/api/v1/rosters/pdf", { body: list, parseAs: "arrayBuffer" });
 expect((printed.data?.byteLength ?? 0) > 1000, "a PDF from a list");
 
-// --- previews of every family ------------------------------------------------------------------
+// --- previews of every family: each answer narrowed on its system ------------------------------
 
-const opr = await api.POST("/api/v1/previews", {
+type Preview = Schemas["PreviewOut"];
+
+// What a companion tool shows of a preview: the family's own figures, read with their types
+// once `system` says which family answered (no cast: the union narrows on it).
+function headline(preview: Preview): string {
+  switch (preview.system) {
+    case "ancients-hex": {
+      const retreat = preview.consequences.retreat.p_retreat;
+      const gasp = preview.consequences.last_gasp?.p_attacker_destroyed ?? 0;
+      return `hp lost ${preview.expected.hp_lost.toFixed(2)}, retreat ${retreat.toFixed(2)}, last gasp ${gasp.toFixed(2)}`;
+    }
+    case "armour-hex": {
+      const consequences = preview.consequences;
+      if ("to_hit" in consequences) return `${consequences.weapon} hits on ${consequences.to_hit.needed}+`;
+      return `advantage ${consequences.advantage.p_attacker.toFixed(2)}, pools ${consequences.pools.attacker.dice}`;
+    }
+    default: {
+      const consequences = preview.consequences;
+      const kills = preview.expected.models_killed.toFixed(2);
+      if ("melee" in consequences) return `${kills} killed, wins ${consequences.melee.p_attacker_wins.toFixed(2)}`;
+      return `${kills} killed, morale test ${consequences.morale.p_test.toFixed(2)} (${consequences.morale.state_on_fail})`;
+    }
+  }
+}
+
+const oprSides = {
+  attacker: { book: "gf-cinder-covenant", unit: "cc-ash-wardens" },
+  defender: { book: "gf-spore-choir", unit: "sc-spore-drones" },
+};
+const armourSides = {
+  attacker: { book: "ah-hammerdeep-holds", unit: "anvil-tank" },
+  defender: { book: "ah-sylvan-concord", unit: "starlance-tank" },
+};
+const previews: [string, Schemas["PreviewRequest"]][] = [
+  ["an OPR shooting", { system: "grimdark-future", ...oprSides, situation: { attack: "shooting", range: 12 } }],
+  ["an OPR melee", { system: "grimdark-future", ...oprSides, situation: { attack: "melee", charging: true } }],
+  [
+    "an ancients-hex melee fought back",
+    {
+      system: "ancients-hex",
+      attacker: { book: "ahx-fjordhold", unit: "jarl" },
+      defender: { book: "ahx-thalassan-league", unit: "hoplites" },
+      situation: { attack: "melee", defender_action: "fight_back" },
+    },
+  ],
+  ["an armour-hex fire", { system: "armour-hex", ...armourSides, situation: { attack: "shooting", range: 4 } }],
+  ["an armour-hex assault", { system: "armour-hex", ...armourSides, situation: { attack: "assault" } }],
+];
+const headlines: string[] = [];
+for (const [what, body] of previews) {
+  const answer = await api.POST("/api/v1/previews", { body });
+  if (answer.data === undefined) throw new Error(`${what}: no answer`);
+  expect(answer.data.system === body.system && answer.data.p_destroyed >= 0, what);
+  headlines.push(headline(answer.data));
+}
+expect(headlines.length === 5 && headlines.every((h) => !h.includes("NaN")), `headlines: ${headlines.join("; ")}`);
+expect(headlines[3]?.includes(" hits on ") === true && headlines[4]?.startsWith("advantage ") === true, "fire and assault told apart");
+
+// A whole turn and a loadout comparison are the OPR family's alone: their answers are its shape.
+const turn = await api.POST("/api/v1/previews/turn", {
+  body: { system: "grimdark-future", ...oprSides, situation: { range: 12 } },
+});
+const shooting = turn.data?.steps.shooting;
+expect(turn.data !== undefined && turn.data.consequences.p_charge >= 0 && (shooting?.p_destroyed ?? 0) >= 0, "a turn");
+const compared = await api.POST("/api/v1/previews/compare", {
   body: {
     system: "grimdark-future",
-    attacker: { book: "gf-cinder-covenant", unit: "cc-ash-wardens" },
-    defender: { book: "gf-spore-choir", unit: "sc-spore-drones" },
-    situation: { attack: "shooting", range: 12 },
+    ...oprSides,
+    options: [{ upgrades: [] }, { label: "Flamers", upgrades: [{ section: "cc-rifle-specials", option: "flamer", count: 2 }] }],
+    situation: { attack: "shooting", range: 6 },
   },
 });
-expect((opr.data?.p_destroyed ?? -1) >= 0, "an OPR preview");
-const ancients = await api.POST("/api/v1/previews", {
-  body: {
-    system: "ancients-hex",
-    attacker: { book: "ahx-fjordhold", unit: "jarl" },
-    defender: { book: "ahx-thalassan-league", unit: "hoplites" },
-    situation: { attack: "melee" },
-  },
-});
-expect((ancients.data?.p_destroyed ?? -1) >= 0, "an ancients-hex preview");
-const armour = await api.POST("/api/v1/previews", {
-  body: {
-    system: "armour-hex",
-    attacker: { book: "ah-hammerdeep-holds", unit: "anvil-tank" },
-    defender: { book: "ah-sylvan-concord", unit: "starlance-tank" },
-    situation: { attack: "shooting", range: 4 },
-  },
-});
-expect((armour.data?.p_destroyed ?? -1) >= 0, "an armour-hex preview");
+expect(compared.data?.situation.attack === "shooting" && compared.data.options.length === 2, "a comparison");
+
+// A system's composition and limits, narrowed on its family.
+for (const id of ["grimdark-future", "ancients-hex", "armour-hex"]) {
+  const detail = (await api.GET("/api/v1/systems/{system_id}", { params: { path: { system_id: id } } })).data;
+  if (detail === undefined) throw new Error(`system ${id}`);
+  if (detail.family === "opr") expect(detail.composition.points.default > 0 && detail.limits.force_org_available, id);
+  else if (detail.family === "ancients-hex") expect((detail.limits.limits["400"]?.keyword_minimum ?? 0) > 0, id);
+  else expect(detail.limits.game_modes.some((mode) => mode.id === detail.composition.default_mode), id);
+}
 
 // --- an event day ------------------------------------------------------------------------------
 
@@ -256,8 +311,21 @@ expect(confirmed.data?.status === "confirmed" && scores?.[first]?.outcome === "w
 const standings = await api.GET("/api/v1/events/{event_id}/standings", { params: { path: eventPath } });
 const leader = standings.data?.standings[0];
 expect(leader !== undefined && leader.player === first && (leader.tiebreakers["secondary"] ?? -1) >= 0, "standings");
+await api.POST("/api/v1/events/{event_id}/checkins", { params: { path: eventPath }, headers: organiser, body: { player: first } });
 const log = await api.GET("/api/v1/events/{event_id}/log", { params: { path: eventPath }, headers: organiser });
 expect(log.data?.results.map((step) => step.kind).join() === "entry,confirmation", "the log's result steps");
+// The organiser's actions, each entry's data narrowed on its kind.
+const actions = (log.data?.log ?? []).map((entry) => {
+  switch (entry.kind) {
+    case "checkin":
+      return `${entry.data.player} in after round ${entry.data.after_round}`;
+    case "settings":
+      return `settings: ${Object.keys(entry.data.after).join(", ")}`;
+    default:
+      return entry.kind;
+  }
+});
+expect(actions.includes(`${first} in after round 1`), `the log's actions: ${actions.join("; ")}`);
 
 console.log(JSON.stringify({ checked, problems }));
 if (problems.length > 0 || checked < 40) process.exitCode = 1;

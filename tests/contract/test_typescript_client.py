@@ -2,7 +2,9 @@
 openapi-typescript (default settings) generates from the live document, compiles under tsc
 strict with noUncheckedIndexedAccess and without a cast, an ``any`` or a non-null assertion,
 then drives every operation group against a real server and checks each JSON answer against
-its declared schema with ajv. ``make contract`` installs the pinned tools (package-lock.json)."""
+its declared schema with ajv. The issue's second generator, @hey-api/openapi-ts, makes types and
+an SDK from the same document that compile under the same settings and drive the server too
+(hey_client.ts). ``make contract`` installs the pinned tools (package-lock.json)."""
 
 from __future__ import annotations
 
@@ -47,8 +49,9 @@ def without_strings_and_comments(source: str) -> str:
     return re.sub(r'"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`|/(?:\\.|[^/\\\n])+/[gimsuy]*(?=[.,;)\s])', '""', source)
 
 
-def test_the_client_program_asserts_no_types_of_its_own():
-    code = without_strings_and_comments((CONTRACT / "client.ts").read_text())
+@pytest.mark.parametrize("program", ["client.ts", "hey_client.ts"])
+def test_the_client_program_asserts_no_types_of_its_own(program):
+    code = without_strings_and_comments((CONTRACT / program).read_text())
     assert not re.search(r"\bas\b", code), "a type assertion (as)"
     assert not re.search(r"\bany\b", code), "an any"
     assert not re.search(r"[\w)\]]!(?!=)", code), "a non-null assertion (!)"
@@ -66,6 +69,25 @@ def test_generated_types_compile_strict_and_the_client_runs_green_against_the_se
     assert ran.returncode == 0, ran.stdout + ran.stderr
     summary = json.loads(ran.stdout.strip().splitlines()[-1])
     assert summary["problems"] == [] and summary["checked"] >= 40, summary
+
+
+def test_hey_api_types_and_sdk_compile_strict_and_drive_the_server(server):
+    """The issue's second generator, @hey-api/openapi-ts (default settings: types, SDK and its
+    fetch client), from the same document: its output and hey_client.ts compile under the same
+    strict tsconfig, and the program narrows previews on ``system``, a system on ``family`` and
+    issue data on ``code`` against the running server."""
+    shutil.rmtree(BUILD / "hey", ignore_errors=True)
+    # "./": without it hey-api reads the path as the shorthand of a project on its own registry
+    generated = run(
+        "node", "node_modules/@hey-api/openapi-ts/bin/run.js", "-i", "./build/openapi.json", "-o", "./build/hey"
+    )
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    compiled = run("node", "node_modules/typescript/bin/tsc", "-p", "tsconfig.hey.json")
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    ran = run("node", "build/hey-out/hey_client.js", server)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    headlines = json.loads(ran.stdout.strip().splitlines()[-1])["headlines"]
+    assert [h.split(" ")[0] for h in headlines] == ["morale", "retreat", "advantage"], headlines
 
 
 def test_redocly_recommended_rules_find_no_error(server):
