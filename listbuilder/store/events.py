@@ -420,6 +420,25 @@ def read_event(db: Database, event_id: str) -> Event:
     return event_from_row(row)
 
 
+def was_submitted(db: Database, event_id: str, list_id: str, list_version: int) -> bool:
+    """Whether that list version is a submission to the live event, not undone (one keyed
+    read: a player's page asks it for the opponent's cards). Raises EventNotFound, EventGone."""
+    known_shape(event_id)
+    with db.reading() as conn:
+        live_row(conn.execute(select(events).where(events.c.id == event_id)).first(), event_id)
+        found = conn.execute(
+            select(event_submissions.c.number)
+            .where(
+                event_submissions.c.event_id == event_id,
+                event_submissions.c.list_id == list_id,
+                event_submissions.c.list_version == list_version,
+                LIVE,
+            )
+            .limit(1)
+        ).first()
+    return found is not None
+
+
 def read_as_organiser(db: Database, event_id: str, token: str | None) -> tuple[Event, list[Submission]]:
     """The event and every submission, oldest first, for the holder of the organiser token.
     Raises EventNotFound, TokenMissing, TokenWrong."""

@@ -23,7 +23,6 @@ from listbuilder.web import list_pages
 from listbuilder.web.context import database, event_body, missing_event_page, registry, scoring_of
 
 store = lazy_module("listbuilder.store.events")
-day_store = lazy_module("listbuilder.store.rounds")
 lists_store = lazy_module("listbuilder.store.lists")
 saved = lazy_module("listbuilder.lists.saved")
 
@@ -48,8 +47,7 @@ def list_cards(event_id: str, list_id: str, version: int) -> Any:
     404 for any other version, event or list."""
     db = database()
     try:
-        submitted = day_store.read_day(db, event_id).submissions
-        if not any(s.list_id == list_id and s.list_version == version for s in submitted):
+        if not store.was_submitted(db, event_id, list_id, version):
             abort(404)
         found = lists_store.read_version(db, list_id, version)
     except (EventGone, EventNotFound, ListGone, ListNotFound):

@@ -5,7 +5,7 @@ PostgreSQL when TEST_DATABASE_URL is set."""
 
 from __future__ import annotations
 
-from tests.web.test_events_api import make_event, submit
+from tests.web.test_events_api import make_event, organiser, submit
 from tests.web.test_saved_api import LIST, create
 
 FIVE = ("cc-ash-wardens", "cc-cinder-zealots", "cc-flame-sisters", "cc-pathfinders", "cc-iron-sentinels")
@@ -40,3 +40,9 @@ def test_only_a_version_submitted_to_the_event_is_shown(saved_client):
     assert cards(saved_client, event, made, version=2).status_code == 404
     assert cards(saved_client, event, create(saved_client, LIST)).status_code == 404  # never submitted
     assert saved_client.get(f"/events/nope/cards/{made['id']}/1").status_code == 404
+    undone = create(saved_client, LIST)
+    number = submit(saved_client, event, undone, player="Bob").json["number"]
+    assert cards(saved_client, event, undone).status_code == 200
+    gone = saved_client.delete(f"/api/v1/events/{event['id']}/submissions/{number}", headers=organiser(event))
+    assert gone.status_code == 204
+    assert cards(saved_client, event, undone).status_code == 404  # undone: no longer the event's
