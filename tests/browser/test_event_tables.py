@@ -44,6 +44,18 @@ def test_the_organiser_names_a_table_and_fixes_a_player_to_it(browser, live_serv
         page.reload()  # the settings read back into the form
         expect(page.locator("#room-fixed .room-player")).to_have_value("Dee")
         expect(page.locator("#room-names .room-name")).to_have_value(NAME)
+        # during round 1 a second player is fixed: the round as paired stands, and says so
+        other = page.locator("#day-tables .table-card").filter(has_not_text="Dee")  # the unnamed table
+        player = other.locator(".players").inner_text().split(" v ")[0].strip()
+        number = other.get_attribute("data-table")
+        page.get_by_role("button", name="Add a fixed player").click()
+        row = page.locator("#room-fixed .room-row").last
+        row.locator(".room-player").select_option(player)
+        row.get_by_label("Table", exact=True).fill("7")
+        page.get_by_role("button", name="Save the tables").click()
+        expect(page.locator("#round-notes li")).to_have_text(
+            f"{player} is fixed to table 7 but plays at table {number}."
+        )
         checked(page, "organiser, phone, round 1 with a named table")
         page.screenshot(path=str(SHOTS / "organiser-tables-phone.png"), full_page=True)
         assert not errors, errors
