@@ -9,8 +9,9 @@ fields in place of the shared ones of the same name. A family without its own sh
 the shared ones.
 
 Where only one family gives an answer (a whole turn, a loadout comparison: OPR only), the
-answer *is* that family's variant, not a union of one: openapi-python-client refuses a
-one-member union of answers, and a client has nothing to narrow.
+answer *is* that family's variant, not a union of one: a client has nothing to narrow, and
+generated clients keep the answer's own name (``TurnOut``, not ``TurnOutOpr``; openapi-python-client
+0.29 reads a union of one as its member's class).
 """
 
 from __future__ import annotations
