@@ -3,6 +3,8 @@ a browser context of a size and colour scheme with axe loaded, and the checks ev
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import AXE, TARGETS, serious
 from tests.browser.test_rounds import ARMY, post
@@ -41,6 +43,18 @@ def sized(browser, size, scheme="light"):
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return context, page, errors
+
+
+@contextmanager
+def opened(browser, size, scheme="light"):
+    """A page of *size* in *scheme* (axe loaded) for a with block, its context closed after; the
+    block fails on any script error the page raised."""
+    context, page, errors = sized(browser, size, scheme)
+    try:
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
 
 
 def checked(page, where):

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.event_day_pages import checked, enter, make_event, sized
+from tests.browser.event_day_pages import checked, enter, make_event, opened
 from tests.browser.test_rounds import SHOTS
 
 pytestmark = pytest.mark.browser
@@ -21,8 +21,7 @@ def test_the_organiser_names_a_table_and_fixes_a_player_to_it(browser, live_serv
     made = make_event(live_server)
     tokens = {name: enter(live_server, made, name) for name in ("Ann", "Bob", "Cid", "Dee")}
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context, page, errors = sized(browser, PHONE, "light")
-    try:
+    with opened(browser, PHONE, "light") as page:
         page.goto(f"{live_server}/events/{made['id']}/day#organiser={made['organiser_token']}")
         expect(page.locator("#day-tables-room")).to_be_visible()
         page.get_by_role("button", name="Add a table name").click()
@@ -58,11 +57,7 @@ def test_the_organiser_names_a_table_and_fixes_a_player_to_it(browser, live_serv
         )
         checked(page, "organiser, phone, round 1 with a named table")
         page.screenshot(path=str(SHOTS / "organiser-tables-phone.png"), full_page=True)
-        assert not errors, errors
-    finally:
-        context.close()
-    context, page, errors = sized(browser, PHONE, "light")
-    try:
+    with opened(browser, PHONE, "light") as page:
         page.goto(f"{live_server}/events/{made['id']}/me#player={tokens['Dee']}")
         expect(page.locator("#me-table .players strong")).to_have_text(f"Round 1, table 2 · {NAME}: ")
         checked(page, "Dee's day, phone")
@@ -70,15 +65,8 @@ def test_the_organiser_names_a_table_and_fixes_a_player_to_it(browser, live_serv
         expect(page.locator("#current-tables .table-no", has_text=NAME)).to_have_text(f"Table 2 · {NAME}")
         checked(page, "standings, phone, a named table")
         page.screenshot(path=str(SHOTS / "standings-tables-phone.png"), full_page=True)
-        assert not errors, errors
-    finally:
-        context.close()
-    context, page, errors = sized(browser, DESKTOP, "dark")
-    try:
+    with opened(browser, DESKTOP, "dark") as page:
         page.goto(f"{live_server}/events/{made['id']}/day#organiser={made['organiser_token']}")
         expect(page.locator("#day-tables .table-no", has_text=NAME)).to_have_count(1)
         checked(page, "organiser, desktop, dark, tables")
         page.screenshot(path=str(SHOTS / "organiser-tables-desktop-dark.png"), full_page=True)
-        assert not errors, errors
-    finally:
-        context.close()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.event_day_pages import checked, enter, make_event, sized
+from tests.browser.event_day_pages import checked, enter, make_event, opened
 from tests.browser.test_rounds import ARMY, SHOTS, post
 from tests.web.test_event_cards import FIVE
 
@@ -22,8 +22,7 @@ def test_each_player_reads_the_opponents_list_as_cards(browser, live_server):
     tokens = {"Ann": enter(live_server, made, "Ann"), "Bob": enter(live_server, made, "Bob", LONG)}
     post(live_server, f"/api/v1/events/{made['id']}/rounds", {}, made["organiser_token"])
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context, page, errors = sized(browser, PHONE, "light")
-    try:
+    with opened(browser, PHONE, "light") as page:
         page.goto(f"{live_server}/events/{made['id']}/me#player={tokens['Ann']}")
         folded = page.locator("#me-table details.opponent-cards")
         expect(folded.locator("summary")).to_have_text("Their list as unit cards (5 units)")
@@ -35,11 +34,7 @@ def test_each_player_reads_the_opponents_list_as_cards(browser, live_server):
         expect(folded.locator(".list-card").last).to_be_visible()
         checked(page, "Ann's day, phone, cards open")
         page.screenshot(path=str(SHOTS / "player-day-cards-phone.png"), full_page=True)
-        assert not errors, errors
-    finally:
-        context.close()
-    context, page, errors = sized(browser, DESKTOP, "dark")
-    try:
+    with opened(browser, DESKTOP, "dark") as page:
         page.goto(f"{live_server}/events/{made['id']}/me#player={tokens['Bob']}")
         shown = page.locator("#me-table details.opponent-cards")
         expect(shown).to_have_attribute("open", "")  # one card: open
@@ -47,6 +42,3 @@ def test_each_player_reads_the_opponents_list_as_cards(browser, live_server):
         expect(shown.locator(".list-card")).to_contain_text("Ember Priest")
         checked(page, "Bob's day, desktop, dark, cards")
         page.screenshot(path=str(SHOTS / "player-day-cards-desktop-dark.png"), full_page=True)
-        assert not errors, errors
-    finally:
-        context.close()
