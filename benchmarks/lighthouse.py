@@ -114,6 +114,9 @@ def lighthouse(url: str) -> dict[str, Any]:
     report = json.loads(done.stdout)
     figures: dict[str, Any] = {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
     figures["cls"] = report["audits"]["cumulative-layout-shift"]["numericValue"]
+    # what the performance score is lost on: the main thread blocked, and the page's own script time
+    figures["tbt_ms"] = round(report["audits"]["total-blocking-time"]["numericValue"])
+    figures["js_ms"] = round(report["audits"]["bootup-time"]["numericValue"])
     figures["failed"] = [f"{c}: {audit}" for c in CATEGORIES for audit in _failed_audits(report, c)]
     return figures
 
@@ -134,6 +137,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per page; the median is reported")
     parser.add_argument("--json", type=Path, help="also write every run's figures here")
+    parser.add_argument("--page", action="append", help="only this page (e.g. '/build/<book>'); repeatable")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         sys.exit(f"{LIGHTHOUSE} is missing: run `make bench` (npm ci in benchmarks/lighthouse)")
@@ -142,19 +146,21 @@ def main() -> None:
     every: dict[str, list[dict]] = {}
     with Server() as server:
         for name, path in pages(server).items():
+            if args.page and name not in args.page:
+                continue
             request(server.port, "GET", path)  # compiled and cached before the first run
             every[name] = [lighthouse(server.url + path) for _ in range(args.runs)]
     print(f"Lighthouse (mobile), median of {args.runs} run(s), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-    print(f"{'page':16} {'perf':>5} {'a11y':>5} {'best':>5} {'seo':>5} {'CLS':>7}  verdict")
+    print(f"{'page':16} {'perf':>5} {'a11y':>5} {'best':>5} {'seo':>5} {'CLS':>7} {'TBT':>6} {'JS':>6}  verdict")
     for name, runs in every.items():
-        median = {k: statistics.median(r[k] for r in runs) for k in (*CATEGORIES, "cls")}
+        median = {k: statistics.median(r[k] for r in runs) for k in (*CATEGORIES, "cls", "tbt_ms", "js_ms")}
         misses = [f"{k} {median[k]:g} < {t}" for k, t in TARGETS.items() if median[k] < t]
         if median["cls"] > CLS_TARGET:
             misses.append(f"CLS {median['cls']:.3f} > {CLS_TARGET}")
         failed = sorted({f for r in runs for f in r["failed"]})
         print(
             f"{name:16} {median['performance']:5g} {median['accessibility']:5g} {median['best-practices']:5g}"
-            f" {median['seo']:5g} {median['cls']:7.3f}  {'ok' if not misses else 'UNDER TARGET: ' + '; '.join(misses)}"
+            f" {median['seo']:5g} {median['cls']:7.3f} {median['tbt_ms']:6g} {median['js_ms']:6g}  {'ok' if not misses else 'UNDER TARGET: ' + '; '.join(misses)}"
         )
         if failed:
             print(f"{'':16} audits not passed: {', '.join(failed)}")
