@@ -16,10 +16,9 @@ import { api, errorBox, h, keepFocus } from "./util.js";
 import { ListStore } from "./store.js";
 import { Glossary, RuleTips } from "./profile.js";
 import { setRowOrder } from "./upgrade_rows.js";
-import { Preview } from "./preview.js";
 import { initSaved, listIdInAddress } from "./saved.js";
 import { draftKey, readDraft } from "./drafts.js";
-import { $, BOOK_ID, SYSTEM_ID, announce, entry, groupName, keepBook, labelOf, loadBook, nameOf, page, systemBooks } from "./builder_state.js";
+import { $, BOOK_ID, SYSTEM_ID, announce, entry, groupName, keepBook, labelOf, loadBook, nameOf, nextTask, page, systemBooks } from "./builder_state.js";
 import { freshList, normalise, payload, payloadOf } from "./list_format.js";
 import { replaceList } from "./list_edits.js";
 import { closeEditor, renderEditor, renderList } from "./list_panel.js";
@@ -63,16 +62,39 @@ async function start() {
   page.glossary = new Glossary(system, book);
   new RuleTips($("rule-tip"), page.glossary);
   buildSettings();
-  renderBook();
   wireExport();
   page.saved = initSaved({ container: $("saved-controls"), bar: $("save-bar"), bookId: BOOK_ID, bookName: book.name, getList: payload, setList: replaceList,
     canonical: (raw) => payloadOf(normalise(raw)) });
-  const preview = new Preview({ system, book, list: () => page.list, nameOf, labelOf, groupName, payload, bookCache: loadBook });
-  page.preview = preview;
   renderAll();
   validateNow();
+  // The rest in tasks of their own, so no one task holds the page up (what a phone feels as a
+  // page that does not answer its first tap): the book's cards, then the combat preview.
+  await nextTask();
+  await renderBook();
+  await nextTask();
+  await startPreview();
+}
+
+/**
+ * The combat preview, loaded after the rest of the page (its modules are not needed to build a
+ * list); loaded on every visit all the same, so the service worker keeps it for offline use.
+ * @returns {Promise<void>}
+ */
+async function startPreview() {
+  const { system, book } = page;
+  let preview;
   try {
-    preview.init(await systemBooks());
+    const { Preview } = await import("./preview.js");
+    preview = new Preview({ system, book, list: () => page.list, nameOf, labelOf, groupName, payload, bookCache: loadBook });
+  } catch (err) {
+    $("preview-result").replaceChildren(errorBox(err, "Could not load the combat preview (reload the page to try again)"));
+    return;
+  }
+  page.preview = preview;
+  preview.refreshAttackers();
+  await nextTask();
+  try {
+    await preview.init(await systemBooks());
   } catch (err) {
     $("preview-result").replaceChildren(errorBox(err, "Could not list the books to pick a defender from"));
   }

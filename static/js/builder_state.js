@@ -100,6 +100,12 @@ export function groupName(group) {
 export const cssId = (key) => key.replace(/[^a-zA-Z0-9_-]/g, "_");
 
 /**
+ * Wait for a task of its own: long work split in pieces lets the page answer a tap between them.
+ * @returns {Promise<void>} resolved after what the browser has waiting
+ */
+export const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
+/**
  * Say what was done, in the status line screen readers announce.
  * @param {string} text
  * @returns {void}

@@ -1,6 +1,6 @@
 // The list panel's rows: one compact row per deployment group (name, cost, issues, a one-line
-// summary; its actions under a menu button on a phone), and identical copies of a unit shown as
-// one row "3× Ash Wardens" that opens into a row per copy.
+// summary; its actions under a menu button on a phone), and identical copies of a unit, wherever
+// they stand in the list, shown as one row "3× Ash Wardens" that opens into a row per copy.
 import { counted, formatCost, h } from "./util.js";
 import { deploymentGroups } from "./groups.js";
 import { $, cssId, groupName, labelOf, nameOf, page } from "./builder_state.js";
@@ -47,19 +47,24 @@ export function drawRows(actions) {
 
 /**
  * Groups in list order, with copies that are the same in every way (one entry each, same unit,
- * name, notes, upgrades and spells) next to each other taken together.
+ * name, notes, upgrades and spells) taken together wherever they stand in the list: the stack
+ * takes the first copy's place, and its copies keep their list order, so "#1, #2" and the
+ * printed cards' 6a, 6b name the same units (listbuilder/printing/rosters.py numbers them so).
  * @param {Group[]} groups
  * @returns {Group[][]}
  */
 function runs(groups) {
   /** @type {Group[][]} */
   const out = [];
-  let last = "";
+  /** @type {Map<string, Group[]>} */
+  const bySignature = new Map();
   for (const g of groups) {
     const sig = signature(g);
-    if (sig && sig === last) out[out.length - 1].push(g);
-    else out.push([g]);
-    last = sig;
+    const run = sig ? bySignature.get(sig) : undefined;
+    if (run) { run.push(g); continue; }
+    const fresh = [g];
+    out.push(fresh);
+    if (sig) bySignature.set(sig, fresh);
   }
   return out;
 }

@@ -75,6 +75,7 @@ def builder_states(page: Page):
     expect(page.locator("#validity")).to_be_visible()
     yield "empty builder"
     page.get_by_role("button", name="Add pair: a combined pair of Ash Wardens").click()
+    page.locator("#toast-edit").click()  # added at once, the editor on demand
     page.locator("#ed-add-joined").select_option("cc-pyre-marshal")
     expect(page.locator("#editor-profile .profile-card")).to_have_count(3)
     yield "editor open"
@@ -185,7 +186,7 @@ def test_keyboard_users_read_rule_texts_from_one_disclosure_per_unit(page: Page)
     for label in ("Tough(3)", "Relentless", "AP(1)"):  # the unit's rules and its weapons'
         expect(texts.locator("dt", has_text=label)).to_have_count(1)
     expect(texts).not_to_contain_text("No description")
-    assert page.locator("#book-units .rule-texts summary").count() == page.locator("#book-units > li").count()
+    expect(card.locator(".rule-texts summary")).to_have_count(1)  # one per unit, not one per rule
     # In the editor: the live profile's rules, and the rules the upgrades would give; the
     # disclosure stays open, with the focus, when the profile is redrawn after a check.
     page.get_by_role("button", name="Add Ash Wardens", exact=True).click()
@@ -228,5 +229,6 @@ def test_rule_chips_stay_inside_their_cards_and_gains_lines(sized: Page):
     expect(page.locator("#validity")).to_be_visible()
     # The editor open: on a desktop the book's column is at its narrowest.
     page.get_by_role("button", name="Add pair: a combined pair of Ash Wardens").click()
+    page.locator("#toast-edit").click()  # added at once, the editor on demand
     expect(page.locator("#editor .gain .rule").first).to_be_visible()
     assert page.evaluate(CHIPS_OUT_OF_PLACE) == []

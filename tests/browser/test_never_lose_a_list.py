@@ -76,7 +76,7 @@ def test_new_list_detaches_from_the_saved_list_so_the_next_save_makes_a_second_l
 def test_unsaved_changes_to_a_saved_list_survive_a_reload_and_the_player_saves_or_discards(page: Page, size):
     page.set_viewport_size(size)
     list_id = build_and_save(page, "Kept host")
-    add(page, "Ash Wardens")
+    add(page, "Forge Crawler")  # a third row: a copy of a unit already listed would stack
     expect(page.locator("#saved-state")).to_have_text("Unsaved changes since version 1.")
     page.reload()
     expect(entries(page)).to_have_count(3)
@@ -89,7 +89,7 @@ def test_unsaved_changes_to_a_saved_list_survive_a_reload_and_the_player_saves_o
     expect(entries(page)).to_have_count(2)
     expect(page.locator("#draft-restored")).to_have_count(0)
 
-    add(page, "Ash Wardens")
+    add(page, "Forge Crawler")  # a third row: a copy of a unit already listed would stack
     page.reload()
     page.locator("#draft-save").click()
     expect(page.locator("#saved-message")).to_have_text("Saved as version 2.")
@@ -202,7 +202,7 @@ def offline_save_meets_a_newer_version(page: Page) -> None:
     token = page.evaluate(f"JSON.parse(localStorage.getItem('listbuilder.saved'))['{list_id}'].token")
     context = page.context
     context.set_offline(True)
-    add(page, "Ash Wardens")
+    add(page, "Forge Crawler")  # a third row: a copy of a unit already listed would stack
     page.locator("#save-list").click()
     expect(page.locator("#save-queued")).to_be_visible()
     page.close()

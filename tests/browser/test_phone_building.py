@@ -48,7 +48,7 @@ def test_a_unit_with_nothing_to_choose_is_added_in_one_tap_with_undo(page: Page)
 def test_list_rows_are_compact_on_a_phone_with_their_actions_in_a_menu(page: Page):
     open_builder(page, BOOK)
     page.get_by_role("combobox", name="Add Ash Wardens with a hero or an upgrade").select_option("pair+cc-pyre-marshal")
-    page.get_by_role("button", name="Done: close the unit editor (Escape)").click()
+    expect(page.locator("#toast")).to_contain_text("Added a combined pair of Ash Wardens with Pyre Marshal.")
     for name in ("Forge Crawler", "Flame Sisters", "Ember Priest"):
         add_only(page, name)
     expect(entries(page)).to_have_count(4)
@@ -98,6 +98,152 @@ def test_identical_units_are_one_row_that_opens(page: Page):
     expect(entries(page)).to_have_count(2)
 
 
+def test_add_pair_and_add_with_go_into_the_list_at_once_with_undo(page: Page):
+    """Nothing left to choose after Add pair or a choice in "Add with…": no editor to close, an
+    Undo toast, as for Add; the editor opens only to show a choice the unit must make."""
+    open_builder(page, BOOK)
+    editor, toast = page.locator("#editor"), page.locator("#toast")
+    page.get_by_role("button", name="Add pair: a combined pair of Ash Wardens", exact=True).click()
+    expect(toast).to_contain_text("Added a combined pair of Ash Wardens.")
+    expect(editor).to_be_hidden()
+    expect(entries(page).nth(0).locator(".entry-name")).to_have_text("2× Ash Wardens")
+    page.locator("#toast-undo").click()
+    expect(entries(page)).to_have_count(0)
+
+    with_ = page.get_by_role("combobox", name="Add Ash Wardens with a hero or an upgrade", exact=True)
+    with_.select_option("opt:cc-rifle-specials/flamer")
+    expect(toast).to_contain_text("Added Ash Wardens with Flamer.")
+    expect(editor).to_be_hidden()
+    expect(entries(page).nth(0).locator(".entry-upgrades")).to_have_text("Flamer")
+    expect(with_).to_have_value("")  # ready for the next one
+    with_.select_option("one+cc-ember-priest")
+    expect(toast).to_contain_text("Added Ash Wardens with Ember Priest.")
+    expect(editor).to_be_hidden()
+    expect(entries(page)).to_have_count(2)
+    page.locator("#toast-edit").click()  # the editor on demand
+    expect(page.locator("#editor-title")).to_have_text("Ash Wardens #2 with Ember Priest")
+    page.keyboard.press("Escape")
+    # A hero that must choose its liturgy: the editor opens to show what was chosen for it.
+    with_.select_option("one+cc-high-cantor")
+    expect(page.locator("#editor-title")).to_have_text("Ash Wardens #3 with High Cantor")
+    expect(page.locator("#preselected")).to_contain_text("must choose")
+    page.keyboard.press("Escape")
+
+    # One thing to add with is one button, no picker.
+    open_builder(page, "ahx-fjordhold")
+    only = page.get_by_role("button", name="Add Jarl of the Fjord with Horn-Bearers (+15 VP)", exact=True)
+    expect(only).to_be_visible()  # it reads "Add with Horn-Bearers (+15 VP)" on the card
+    assert page.locator("#book-jarl-with").evaluate("(e) => e.tagName") == "BUTTON"
+    only.click()
+    expect(toast).to_contain_text("Added Jarl of the Fjord with Horn-Bearers.")
+    expect(editor).to_be_hidden()
+    expect(entries(page).nth(0).locator(".entry-name")).to_have_text("Jarl of the Fjord with Horn-Bearers")
+    page.locator("#toast-undo").click()
+    expect(entries(page)).to_have_count(0)
+    box = only.bounding_box()
+    assert box and box["height"] >= (44 if is_phone(page) else 30), box
+    assert page_width(page) <= page.viewport_size["width"]
+
+
+def test_identical_units_stack_wherever_they_stand_and_number_as_printed(page: Page):
+    """Copies apart in the list (another unit between them) are one row at the first copy's
+    place; opened, they are "#1, #2" in list order, as the text export numbers them 1a–1b."""
+    open_builder(page, BOOK)
+    for name in ("Forge Crawler", "Ash Wardens", "Forge Crawler", "Ember Priest", "Forge Crawler"):
+        add_only(page, name)
+    expect(entries(page)).to_have_count(3)
+    expect(page.locator("#entries > li > .entry-main .entry-name")).to_have_text(
+        ["3× Forge Crawler", "Ash Wardens", "Ember Priest"]
+    )
+    stack = entries(page).nth(0)
+    expect(stack.locator(".cost").first).to_have_text("495 pts")
+    if is_phone(page):
+        page.get_by_role("button", name="Actions for 3× Forge Crawler", exact=True).click()
+    page.get_by_role("button", name="Show each of 3× Forge Crawler").click()
+    expect(stack.locator(".copies > li .entry-name")).to_have_text(
+        ["Forge Crawler #1", "Forge Crawler #2", "Forge Crawler #3"]
+    )
+    keys = stack.locator(".copies > li").evaluate_all("(rows) => rows.map((r) => r.dataset.key)")
+    listed = page.evaluate(
+        "JSON.parse(localStorage.getItem('listbuilder.draft.gf-cinder-covenant')).list.units.map((e) => [e.key, e.unit])"
+    )
+    assert keys == [k for k, unit in listed if unit == "cc-forge-crawler"]  # list order
+    page.locator("#copy-text").click()
+    expect(page.locator("#text-export")).to_have_value(re.compile("Forge Crawler"))
+    text = page.locator("#text-export").input_value()
+    units = [line.split(" [")[0] for line in text.splitlines() if re.match(r"^\d", line)]
+    assert units == ["1a–1c. 3× Forge Crawler", "2. Ash Wardens", "3. Ember Priest"], text
+    # A copy made different leaves the stack, which keeps the others.
+    if is_phone(page):
+        page.get_by_role("button", name="Actions for Forge Crawler #2", exact=True).click()
+    page.get_by_role("button", name="Edit Forge Crawler #2").click()
+    page.locator("#ed-cc-vehicle-kit--pintle-flamer").check()
+    page.keyboard.press("Escape")
+    expect(page.locator("#entries > li > .entry-main .entry-name")).to_have_text(
+        ["2× Forge Crawler", "Ash Wardens", "Forge Crawler #2", "Ember Priest"]
+    )
+
+
+def test_the_editor_leaves_the_state_bar_and_save_in_sight(page: Page):
+    """On a phone the editor is a sheet over the page; the state bar stays above it, and Save on
+    it saves while the editor is open (it covered them before)."""
+    open_builder(page, BOOK)
+    add_only(page, "Ash Wardens")
+    page.evaluate("window.scrollTo(0, 0)")  # the bar where the page puts it, not stuck at the top
+    page.locator("#toast-edit").click()
+    expect(page.locator("#editor-title")).to_have_text("Ash Wardens")
+    bar, save = page.locator("#state-bar"), page.locator("#bar-save")
+    expect(page.locator("#bar-state")).to_have_text("Not saved")
+    bar_box = bar.bounding_box()
+    head = page.locator("#editor .editor-head").bounding_box()
+    assert bar_box and head and bar_box["y"] >= 0 and head["y"] >= bar_box["y"] + bar_box["height"] - 1, (bar_box, head)
+    on_top = save.evaluate(
+        "(b) => { const r = b.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b; }"
+    )
+    assert on_top  # seen, and pressed: nothing lies over it
+    page.locator("#ed-cc-squad-drill--ember-drill").check()
+    save.click()
+    expect(page.locator("#bar-state")).to_have_text("Saved (v1)", timeout=20000)
+    expect(page.locator("#editor-title")).to_be_visible()  # still editing
+    assert page_width(page) <= page.viewport_size["width"]
+
+
+def test_the_builder_draws_first_what_building_needs_and_keeps_the_rest_for_offline(page: Page):
+    """Start-up work a phone feels (issue 37, Lighthouse): a book card's details are drawn when
+    opened, and the combat preview's modules load once the page is drawn, from the same
+    versioned address; the service worker keeps them, so the preview starts offline too."""
+    from tests.browser.test_offline import wait_kept
+
+    open_builder(page, BOOK)
+    card = page.locator("#book-cc-ash-wardens")
+    expect(card.locator(".unit-details table")).to_have_count(0)  # closed: nothing drawn
+    card.locator(".unit-details > summary").click()
+    expect(card.locator(".unit-details table").first).to_be_visible()
+    expect(page.locator("#pv-attacker option")).to_have_text(["— add a unit to your list first —"])
+    loaded = page.evaluate(
+        """() => Object.fromEntries(performance.getEntriesByType('resource')
+            .map((r) => [new URL(r.name).pathname, {start: r.startTime, end: r.responseEnd}]))"""
+    )
+    book_read = loaded[f"/api/v1/books/{BOOK}"]["end"]
+    script = re.compile(r"^/static/[0-9a-f]{16}/js/(preview|preview_answer)\.js$")
+    later = {path: t["start"] for path, t in loaded.items() if script.match(path)}
+    assert len(later) == 2, sorted(loaded)
+    assert all(start >= book_read for start in later.values()), (later, book_read)
+
+    static = {path for path in loaded if path.startswith("/static/")}
+    wait_kept(page, static | {f"/api/v1/books/{BOOK}", "/api/v1/systems/grimdark-future", "/api/v1/books"} | set(later))
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        expect(page.locator("#validity")).to_be_visible()
+        add_only(page, "Ash Wardens")
+        expect(page.locator("#pv-attacker option")).to_have_text(["Ash Wardens"])
+        expect(page.locator("#pv-situation select, #pv-situation input").first).to_be_attached()
+        expect(page.locator("#preview-result")).not_to_contain_text("Could not")
+    finally:
+        page.context.set_offline(False)
+
+
 def test_the_unit_filter_searches_weapons_rules_and_upgrades_and_says_when_nothing_matches(page: Page):
     open_builder(page, BOOK)
     search = page.locator("#unit-filter")
@@ -131,7 +277,7 @@ def test_a_count_typed_into_a_number_box_updates_the_points_at_once(page: Page):
 def test_previews_pick_each_unit_as_it_stands_and_fit_a_phone(page: Page):
     open_builder(page, BOOK)
     page.get_by_role("combobox", name="Add Ash Wardens with a hero or an upgrade").select_option("pair+cc-pyre-marshal")
-    page.get_by_role("button", name="Done: close the unit editor (Escape)").click()
+    expect(page.locator("#toast")).to_contain_text("Added a combined pair of Ash Wardens with Pyre Marshal.")
     add_only(page, "Forge Crawler")
     table_units = ["2× Ash Wardens with Pyre Marshal", "Forge Crawler"]
     expect(page.locator("#pv-attacker option")).to_have_text(table_units)  # one choice per unit on the table
@@ -196,6 +342,7 @@ def test_the_builders_layout_on_a_phone_and_a_desk(page: Page):
                 box = link.bounding_box()
                 assert box and box["height"] >= 44, box  # a touch target like every other
     page.get_by_role("combobox", name=re.compile("^Add Hold Guard with")).select_option(index=1)
+    page.locator("#toast-edit").click()  # added at once, the editor on demand
     title = page.locator("#editor-title")
     expect(title).to_be_visible()
     page.evaluate("window.scrollTo(0, 500)")
