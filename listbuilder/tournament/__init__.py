@@ -11,6 +11,7 @@ Modules:
 - ``results``: a table's result as entered, confirmed or disputed
 - ``scoring``: what a table's result is worth to each player
 - ``standings``: players ranked by points and tiebreakers
+- ``tables``: which table each paired game is played at (players the organiser fixed to a table)
 """
 
 # The tiebreakers ``standings`` knows, by name (what each weighs: its docstring). Here, not

@@ -13,26 +13,19 @@ the token rides in the fragment, which browsers never send to the server or its 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, Flask, render_template, request
 
-from listbuilder.lists.documents import ListError
 from listbuilder.model import ArmyBook, ArmyList, Cost
 from listbuilder.store.errors import ListGone, ListNotFound
 from listbuilder.util.lazy import lazy_module
 from listbuilder.validation import ValidationReport
+from listbuilder.web import unit_cards
 from listbuilder.web.context import database, registry
-
-if TYPE_CHECKING:  # annotations only: the roster and the store load on first use
-    from listbuilder.books.registry import BookRegistry
-    from listbuilder.printing.rosters import Roster
-    from listbuilder.store.database import Database
-    from listbuilder.store.lists import SavedVersion
 
 list_diff = lazy_module("listbuilder.lists.diff")
 saved = lazy_module("listbuilder.lists.saved")
-rosters = lazy_module("listbuilder.printing.rosters")
 store = lazy_module("listbuilder.store.lists")
 
 bp = Blueprint("list_pages", __name__)
@@ -91,16 +84,8 @@ def view(list_id: str) -> Any:
         blocks=unit_blocks(checked.army, unit_rows(checked.army, report, book), report),
         total=_total(report),
         changes=changes,
-        roster=_roster(db, books, version, checked.army),
+        roster=unit_cards.version_roster(db, books, version, checked.army),
     )
-
-
-def _roster(db: Database, books: BookRegistry, version: SavedVersion, army: ArmyList) -> Roster | None:
-    """The roster the version's PDF prints (its unit cards), or None when its book is gone."""
-    try:
-        return rosters.build_roster(saved.registry_for(db, books, version), army)
-    except ListError:
-        return None
 
 
 def unit_rows(army: ArmyList, report: ValidationReport | None, book: ArmyBook | None) -> list[UnitRow]:

@@ -19,7 +19,7 @@ from flask import Blueprint, Flask, abort, render_template
 
 from listbuilder.store.errors import EventGone, EventNotFound, ListGone, ListNotFound
 from listbuilder.util.lazy import lazy_module
-from listbuilder.web import list_pages
+from listbuilder.web import unit_cards
 from listbuilder.web.context import database, event_body, missing_event_page, registry, scoring_of
 
 store = lazy_module("listbuilder.store.events")
@@ -53,7 +53,7 @@ def list_cards(event_id: str, list_id: str, version: int) -> Any:
     except (EventGone, EventNotFound, ListGone, ListNotFound):
         abort(404)
     books = registry()
-    roster = list_pages._roster(db, books, found, saved.check_version(db, books, found).army)
+    roster = unit_cards.version_roster(db, books, found, saved.check_version(db, books, found).army)
     if roster is None:  # its book is gone: the page keeps its link to the list
         abort(404)
     return render_template("event_cards.html", roster=roster, open=len(roster.blocks) <= OPEN_UP_TO)
