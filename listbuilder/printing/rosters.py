@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from listbuilder.books.editions import edition_note
+from listbuilder.books.editions import edition_note, player_edition
 from listbuilder.books.registry import BookRegistry
 from listbuilder.families import FAMILIES
 from listbuilder.lists.canonical import rules_version, verification_code
@@ -172,7 +172,9 @@ class Roster:
 
     name: str
     system: str
-    edition: str
+    # the rules the list is checked by, as players are told them ("Age of Fantasy 2.16",
+    # "Armour Hex, draft rules": listbuilder.books.editions.player_edition), for the header
+    system_label: str
     book: str
     book_version: str
     faction: str
@@ -196,14 +198,6 @@ class Roster:
     @property
     def title(self) -> str:
         return self.name or f"{self.book} army"
-
-    @property
-    def system_label(self) -> str:
-        """``Age of Fantasy 2.16``; the edition left out where the name already says it
-        ("Age of Fantasy Regiments", whose edition is "regiments")."""
-        if self.edition.casefold() in self.system.casefold():
-            return self.system
-        return f"{self.system} {self.edition}"
 
     @property
     def budget_text(self) -> str:
@@ -286,7 +280,7 @@ def build_roster(registry: BookRegistry, army: ArmyList) -> Roster:
     return Roster(
         name=army.name,
         system=system.name,
-        edition=system.edition,
+        system_label=player_edition(system)["title"],
         book=book.name,
         book_version=book.version,
         faction=book.faction,

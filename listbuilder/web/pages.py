@@ -7,16 +7,12 @@ the API never disagree. Unknown systems and books get an HTML page saying so (no
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, send_from_directory
 
-from listbuilder.books.editions import edition_note
-from listbuilder.books.parsing import parse_yaml
+from listbuilder.books.editions import edition_note, player_edition
 from listbuilder.importers.army_forge import LINES
-from listbuilder.model import GameSystem
 from listbuilder.web.context import registry
 
 bp = Blueprint("pages", __name__)
@@ -48,31 +44,6 @@ def rules_edition(system_id: str) -> Any:
     if found is None:
         return _not_found(f"There is no game system called “{system_id}”.")
     return render_template("rules_edition.html", system=found, edition=player_edition(found))
-
-
-RULES_EDITIONS = Path(__file__).resolve().parent.parent / "systems" / "rules_editions.yaml"
-
-
-@functools.cache
-def _player_editions() -> dict[str, Any]:
-    """The players' text of each system's rules edition, read once per process."""
-    return dict(parse_yaml(RULES_EDITIONS.read_text(encoding="utf-8")) or {})
-
-
-def player_edition(system: GameSystem) -> dict[str, Any]:
-    """What a player is told of *system*'s rules edition: its entry in ``rules_editions.yaml``,
-    or, for a system that has none (one added later, a test's), its name and edition alone."""
-    title = system.name if system.edition.lower() in system.name.lower() else f"{system.name} {system.edition}"
-    plain = {
-        "short": f"Rules: edition {system.edition}",
-        "title": title,
-        "summary": f"Lists for {system.name} are built and checked by its {system.edition} rulebook.",
-        "compared": None,
-        "differences": [],
-        "same": [],
-        "readings": [],
-    }
-    return {**plain, **_player_editions().get(system.id, {})}
 
 
 @bp.route("/build/<book_id>")

@@ -144,3 +144,12 @@ def test_a_system_whose_name_holds_its_edition_is_not_named_twice(registry):
     assert roster.system_label == "Age of Fantasy Regiments"
     assert "Regiments regiments" not in roster_text(roster)
     assert "Regimentsregiments" not in squash("\n".join(pdf_pages(render_pdf(roster))))
+
+
+def test_the_roster_names_the_rules_as_players_are_told_them_not_the_maintainers_label(registry):
+    """issue 37 (11): the armour-hex header read "Armour Hex draft (rulebook 004)", a file number."""
+    path = next((GOLDEN / "armour-hex").glob("legal-*.json"))
+    roster = build_roster(registry, parse_list(json.loads(path.read_text(encoding="utf-8"))["list"]))
+    assert roster.system_label == "Armour Hex, draft rules"
+    assert "rulebook 004" not in roster_text(roster)
+    assert "rulebook004" not in squash("\n".join(pdf_pages(render_pdf(roster))))

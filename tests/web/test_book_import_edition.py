@@ -23,7 +23,7 @@ def test_aof_book_from_army_forge_is_checked_under_216_and_says_what_changes(reg
     # 000 is Age of Fantasy v2.16; the export's versionString is 3.5.2
     converted = convert_book(fixture("aof-thornwick-book"), registry.systems)
     note = edition_note(converted.book, converted.system)
-    assert note["checked_under"] == "Age of Fantasy 2.16, rulebook 000"
+    assert note["checked_under"] == "Age of Fantasy 2.16"
     assert note["written_for"] == "Age of Fantasy 3.5.2 (Army Forge)" and note["other_edition"] is True
     assert "another edition" in note["summary"] and "2.16" in note["summary"]
     # the checks that change: no force organisation, single models combine, heroes join anything
@@ -45,10 +45,10 @@ def test_projects_own_book_has_no_other_edition(registry):
     book = registry.books["aof-ember-marches"]
     note = edition_note(book, registry.systems[book.system])
     assert note == {
-        "checked_under": "Age of Fantasy 2.16, rulebook 000",
+        "checked_under": "Age of Fantasy 2.16",
         "written_for": None,
         "other_edition": False,
-        "summary": "Checked under Age of Fantasy 2.16, rulebook 000.",
+        "summary": "Checked under Age of Fantasy 2.16.",
         "same": [],
         "changes": [],
     }
@@ -63,12 +63,12 @@ def aof_import(saved_client) -> dict:
 
 def test_import_answer_and_book_json_carry_the_edition(saved_client, aof_import):
     assert aof_import["edition"]["other_edition"] is True
-    assert aof_import["edition"]["checked_under"] == "Age of Fantasy 2.16, rulebook 000"
+    assert aof_import["edition"]["checked_under"] == "Age of Fantasy 2.16"
     book = saved_client.get(f"/api/v1/books/{aof_import['id']}").get_json()
     assert book["edition"] == aof_import["edition"]
     assert book["units"] and book["name"] == "Thornwick Levy"  # the rest of the book as before
     own = saved_client.get("/api/v1/books/gf-cinder-covenant").get_json()
-    assert own["edition"]["written_for"] is None and own["edition"]["checked_under"].startswith("Grimdark Future 3")
+    assert own["edition"]["written_for"] is None and own["edition"]["checked_under"] == "Grimdark Future, third edition"
 
 
 def test_builder_header_and_breadcrumb_name_the_rules(saved_client, aof_import):
@@ -91,11 +91,11 @@ def test_printed_roster_says_which_rules_the_list_is_checked_under(saved_client,
     html = saved_client.post("/api/v1/rosters/html", json=army)
     assert html.status_code == 200
     page = html.get_data(as_text=True)
-    assert '<section class="banner edition">' in page and "checked under Age of Fantasy 2.16, rulebook 000" in page
+    assert '<section class="banner edition">' in page and "checked under Age of Fantasy 2.16" in page
     assert "No force organisation" in page
     text = saved_client.post("/api/v1/rosters/text", json=army)
     assert text.status_code == 200
     assert (
-        "!! Written for Age of Fantasy 3.5.2 (Army Forge), another edition; checked under Age of Fantasy 2.16, rulebook 000."
+        "!! Written for Age of Fantasy 3.5.2 (Army Forge), another edition; checked under Age of Fantasy 2.16."
         in text.get_data(as_text=True)
     )

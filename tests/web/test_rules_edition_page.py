@@ -83,7 +83,7 @@ def test_the_system_pages_and_home_cards_speak_the_players_words_too(client, reg
 
 
 def test_every_system_has_a_rules_edition_page_and_an_unknown_one_is_a_page_saying_so(client, registry):
-    from listbuilder.web.pages import player_edition
+    from listbuilder.books.editions import player_edition
 
     for system in registry.systems.values():
         page = client.get(f"/systems/{system.id}/rules-edition")
