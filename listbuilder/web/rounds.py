@@ -135,7 +135,7 @@ class EventControls(MethodView):
     @_errors(*BODY, 401, 403, 404, 409, 410, 422)
     @blp.doc(operationId="updateEvent")
     def patch(self, data: dict[str, Any], event_id: str) -> Any:
-        """Edit the event before round 1: name, deadline (in the future), illegal lists, day settings; list settings while nothing is submitted."""
+        """Edit the event: before round 1 its name, deadline (in the future), illegal lists and day settings, and its list settings while nothing is submitted; at any time its tables (table_names, fixed_tables), which seat every round paired after."""
         event = store.read_day(database(), event_id).event
         list_settings = None
         if any(data.get(k) is not None for k in events_core.SETTINGS):
