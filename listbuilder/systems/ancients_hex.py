@@ -143,7 +143,7 @@ class AncientsHexRules(SystemRules):
             vp = opponent_vp(over, overage["points_per_vp"])
             yield Issue(
                 "points.overage",
-                f"{spent} vp is {over} over {limit}: legal, and the opponent begins the game with {vp} VP",
+                f"{spent} VP is {over} over {limit}: legal, and the opponent begins the game with {vp} VP",
                 "points_limit",
                 clause,
                 WARNING,
@@ -153,7 +153,7 @@ class AncientsHexRules(SystemRules):
             # 003 §1.0: beyond the allowance the list is over its limit.
             yield Issue(
                 "points.over_limit",
-                f"{spent} vp spent; at most {limit + overage['allowance']} ({limit} + {overage['allowance']}) allowed",
+                f"{spent} VP spent; at most {limit + overage['allowance']} ({limit} + {overage['allowance']}) allowed",
                 "points_limit",
                 clause,
                 ERROR,
@@ -175,7 +175,7 @@ class AncientsHexRules(SystemRules):
             options = ", ".join(u.name for u in kinds) or "none"
             yield Issue(
                 "keyword.minimum",
-                f"{keyword_spent} vp of keyword troops ({which}); at least {required} needed at {limit}. "
+                f"{keyword_spent} VP of keyword troops ({which}); at least {required} needed at {limit}. "
                 f"Keyword troops in this book: {options}",
                 "units",
                 rule["clause"],

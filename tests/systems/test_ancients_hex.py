@@ -180,7 +180,7 @@ def test_1_0_keyword_troops_minimum_150_of_400(drill):
 def test_1_0_keyword_minimum_names_the_units_that_count_and_the_books_keyword_troops(drill):
     report = check(drill, [entry("a0", "archers"), entry("m0", "mob")])
     found = issue(report, "keyword.minimum")
-    assert found.message.startswith("25 vp of keyword troops (")
+    assert found.message.startswith("25 VP of keyword troops (")
     assert found.data["entries"] == ["units[1]"]
     none = issue(check(drill, [entry("a0", "archers")]), "keyword.minimum")
     assert "(none in the list)" in none.message and none.data["entries"] == []
