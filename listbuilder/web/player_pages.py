@@ -44,13 +44,15 @@ def me(event_id: str) -> Any:
 @bp.route("/events/<event_id>/cards/<list_id>/<int:version>")
 def list_cards(event_id: str, list_id: str, version: int) -> Any:
     """A list version submitted to this event, as the share page's unit cards (a fragment);
-    404 for any other version, event or list."""
+    404 for any other version or list, 410 (as every page of it) for an event since deleted."""
     db = database()
     try:
         if not store.was_submitted(db, event_id, list_id, version):
             abort(404)
         found = lists_store.read_version(db, list_id, version)
-    except (EventGone, EventNotFound, ListGone, ListNotFound):
+    except (EventGone, EventNotFound) as missing:
+        return missing_event_page(missing)
+    except (ListGone, ListNotFound):
         abort(404)
     books = registry()
     roster = unit_cards.version_roster(db, books, found, saved.check_version(db, books, found).army)
