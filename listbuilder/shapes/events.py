@@ -130,7 +130,6 @@ class DaySettingsIn(StrictSchema):
             "description": "table number -> its name, shown beside the number on every page and sheet"
             " (replaces the whole set; may change after round 1)",
             "maxProperties": MAX_PLAYERS,
-            "propertyNames": {"pattern": TABLE_NUMBER},
         },
     )
 

@@ -129,3 +129,15 @@ def test_system_ids_are_enums_and_what_a_schema_cannot_say_is_a_named_422(spec, 
     }
     refused = client.post("/api/v1/lists/validate", json=twice)
     assert refused.status_code == 422 and "units[1].key" in refused.json["errors"]
+
+
+def test_a_mappings_keys_are_declared_as_the_server_checks_them(spec):
+    """issue 39's tables: keys the server refuses (a table name's key that is not a table
+    number, a fixed table's blank player) are outside the document too, so a schema-driven
+    client (schemathesis) never sends one (apispec declares no key's rules; web/http/openapi.py
+    adds ``propertyNames`` from the key field's)."""
+    for name in ("EventIn", "EventEditIn"):
+        properties = spec["components"]["schemas"][name]["properties"]
+        assert properties["table_names"]["propertyNames"] == {"pattern": r"^[1-9][0-9]{0,3}$"}, name
+        players = properties["fixed_tables"]["propertyNames"]
+        assert (players["minLength"], players["maxLength"]) == (1, 100) and "pattern" in players, name

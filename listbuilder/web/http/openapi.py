@@ -113,6 +113,11 @@ class UnionPlugin(BasePlugin):
         its own schema (``OPENAPI``)."""
         if getattr(field, "OPENAPI", None) is not None:
             return _declared_property(field, ret)
+        if isinstance(field, fields.Dict) and field.key_field is not None:  # apispec declares no key's rules
+            key = self.converter.field2property(field.key_field)
+            names = {k: v for k, v in key.items() if k in ("minLength", "maxLength", "pattern")}
+            if names:
+                return {"propertyNames": names}
         if field.metadata.get("system_id"):  # one of the systems the service has loaded
             systems = sorted(system for ids in self.systems_by_family().values() for system in ids)
             return {"enum": systems} if systems else {}
