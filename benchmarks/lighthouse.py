@@ -1,6 +1,6 @@
 """Lighthouse (mobile) on the pages players open most, served as ``make run`` serves them.
 
-    make bench            (or: .venv/bin/python benchmarks/lighthouse.py [--runs 3] [--json out.json])
+    make bench            (or: .venv/bin/python benchmarks/lighthouse.py [--runs 3] [--json out.json] [--page '/build/<book>'])
 
 One gunicorn (``tests.loopback.Server``: ``make run``'s settings) on a free loopback port, a
 saved list and an event with that list submitted; then Lighthouse (pinned by
