@@ -53,7 +53,9 @@ def builder(book_id: str) -> Any:
     if book is None:
         return _not_found(f"There is no army book called “{book_id}”.")
     system = reg.systems[book.system]
-    return render_template("builder.html", book=book, system=system, edition=edition_note(book, system))
+    return render_template(
+        "builder.html", book=book, system=system, edition=edition_note(book, system), rules=player_edition(system)
+    )
 
 
 @bp.route("/import")

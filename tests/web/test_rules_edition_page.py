@@ -106,6 +106,17 @@ def test_the_home_cards_and_the_builder_header_link_to_the_rules_edition(client,
     )
 
 
+def test_the_builder_header_names_the_rules_as_players_are_told_them(client, registry):
+    """issue 37 (11): the armour-hex builder read "Armour Hex draft (rulebook 004)" and "Rules
+    edition draft (rulebook 004)", the ancients one "Rules edition 1": the system file's labels."""
+    for system in registry.systems.values():
+        book = registry.books_of(system.id)[0]
+        header = _text(client.get(f"/build/{book.id}").get_data(as_text=True))
+        assert "rulebook 0" not in header and "Rules edition 1" not in header, system.id
+    armour = _text(client.get(f"/build/{registry.books_of('armour-hex')[0].id}").get_data(as_text=True))
+    assert "Armour Hex, draft rules" in armour and "Rules: the draft rulebook · what this builder checks" in armour
+
+
 def _description(html: str) -> str:
     found = re.findall(r'<meta name="description" content="([^"]*)">', html)
     assert len(found) == 1, "one meta description per page"
