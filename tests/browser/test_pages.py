@@ -28,7 +28,8 @@ def test_builder_shell_names_its_book(client, registry):
     book = next(iter(registry.books.values()))
     html = client.get(f"/build/{book.id}").get_data(as_text=True)
     assert f'data-book="{book.id}"' in html and f'data-system="{book.system}"' in html
-    assert re.search(r'src="/static/[0-9a-f]{16}/js/builder\.js"', html)  # under the release's version
+    # under the release's version: the boot script, which imports builder.js beside it (so under it too)
+    assert re.search(r'src="/static/[0-9a-f]{16}/js/builder_boot\.js"', html)
 
 
 def test_unknown_system_and_book_are_html_404_pages(client):

@@ -37,7 +37,7 @@ from listbuilder.formats.fields import Computed, Described, OutSchema
 from listbuilder.shapes.api import UnitStat, UnitStats
 from listbuilder.shapes.preview_requests import profile_schema
 from listbuilder.shapes.previews import OneOfSchemas, ProfileField
-from listbuilder.web.http.openapi_families import family_title, family_variants
+from listbuilder.web.http.openapi_families import family_title, family_variants, fields_of
 
 SystemsByFamily = Callable[[], Mapping[str, list[str]]]
 
@@ -202,7 +202,7 @@ class UnionPlugin(BasePlugin):
             key = getattr(schema_cls, "DISCRIMINATOR", None)  # each variant's one value of it (LogEntryOut: kind)
             if key:
                 mapping = {
-                    shape._declared_fields[key].validate.choices[0]: ref["$ref"]
+                    fields_of(shape)[key].validate.choices[0]: ref["$ref"]
                     for shape, ref in zip(variants(), definition["oneOf"], strict=True)
                 }
                 definition["discriminator"] = {"propertyName": key, "mapping": mapping}

@@ -16,11 +16,10 @@ generated clients keep the answer's own name (``TurnOut``, not ``TurnOutOpr``; o
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
 from listbuilder.families import FAMILIES, Family
 from listbuilder.formats.fields import OutSchema
@@ -52,7 +51,7 @@ def family_variants(
         attrs: dict[str, Any] = {
             "__doc__": f"{' '.join((schema_cls.__doc__ or name).split())} For the {family_id} systems.",
             "FAMILY_ANSWER": None,
-            key: fields.String(validate=validate.OneOf(values), metadata=schema_cls._declared_fields[key].metadata),
+            key: fields.String(validate=validate.OneOf(values), metadata=fields_of(schema_cls)[key].metadata),
             **_own_fields(record, kind, schema_cls, answered),
         }
         attrs["DESCRIPTION"] = attrs["__doc__"]
@@ -74,8 +73,15 @@ def _own_fields(
     if own is None:
         return {}
     out = {}
-    for key, field in own._declared_fields.items():
-        if key in schema_cls._declared_fields:
-            out[key] = copy.deepcopy(field)
-            answered(out[key])
+    shared = fields_of(schema_cls)
+    for key, field in fields_of(own).items():
+        if key in shared:
+            out[key] = field
+            answered(field)
     return out
+
+
+def fields_of(schema_cls: type[Schema]) -> dict[str, fields.Field]:
+    """*schema_cls*'s declared fields, fresh copies (marshmallow's public ``declared_fields`` of
+    an instance; the class's own table is a private name)."""
+    return dict(schema_cls().declared_fields)
