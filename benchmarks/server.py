@@ -378,13 +378,26 @@ def bench_hostile(server: Server, registry) -> None:
 # -- 3. load with a worker killed ----------------------------------------------------------
 
 
+def kill_a_worker(server: Server) -> int:
+    """SIGKILL to one of the master's workers, read at that moment: the throughput runs before
+    may have recycled a worker (``max_requests``), so one listed a moment earlier may be gone."""
+    for _ in range(100):
+        for victim in server.workers():
+            try:
+                os.kill(victim, signal.SIGKILL)
+                return victim
+            except ProcessLookupError:
+                continue
+        time.sleep(0.05)
+    raise RuntimeError("no gunicorn worker to kill")
+
+
 def bench_load(server: Server) -> None:
     if not shutil.which("wrk"):
         print("load test: skipped (wrk is not installed; `make bench` installs it)")
         return
     body = json.dumps(golden_list()).encode()
     preview = json.dumps(PREVIEW).encode()
-    before = server.workers()
     results: dict[str, dict] = {}
 
     def load(name: str, path: str, payload: bytes) -> None:
@@ -397,8 +410,7 @@ def bench_load(server: Server) -> None:
     for run in runs:
         run.start()
     time.sleep(LOAD_SECONDS / 2)
-    victim = before[0]
-    os.kill(victim, signal.SIGKILL)
+    victim = kill_a_worker(server)
     killed_at = time.monotonic()
     replaced = None
     while time.monotonic() - killed_at < 30:
